@@ -1,0 +1,36 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// Every dependency costs CI build time on a 2-core machine; each one is listed with the reason it earns its place.
+let package = Package(
+    name: "workspaced",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "StateStore", targets: ["StateStore"]),
+        .library(name: "StateStoreTesting", targets: ["StateStoreTesting"]),
+        .library(name: "Systemd", targets: ["Systemd"]),
+    ],
+    dependencies: [
+        // The logging API every Swift server library speaks; the journald handler plugs into it.
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2")
+    ],
+    targets: [
+        // Versioned, migrating, durably written state files. Foundation only: the few syscalls it needs
+        // (fsync, flock, renameat2) are not all in swift-system, so it calls Glibc behind its own seam.
+        .target(name: "StateStore"),
+        .target(name: "StateStoreTesting", dependencies: ["StateStore"]),
+        .systemLibrary(
+            name: "CSystemd",
+            pkgConfig: "libsystemd",
+            providers: [.apt(["libsystemd-dev"])]
+        ),
+        .target(
+            name: "Systemd",
+            dependencies: ["CSystemd", .product(name: "Logging", package: "swift-log")]
+        ),
+        .executableTarget(name: "StateStoreBenchmarks", dependencies: ["StateStore"]),
+        .testTarget(name: "StateStoreTests", dependencies: ["StateStore", "StateStoreTesting"]),
+        .testTarget(name: "SystemdTests", dependencies: ["Systemd"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

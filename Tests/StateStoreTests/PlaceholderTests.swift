@@ -1,0 +1,4 @@
+import StateStore
+import Testing
+
+@Test func placeholder() { #expect(Bool(true)) }
