@@ -1,0 +1,47 @@
+/// A state decoded from bytes and brought to the current version, with what it took.
+public struct DecodedState<Model: Sendable>: Sendable {
+    /// The current-version model, migrated and repaired.
+    public var model: Model
+    /// The version stored in the bytes (the first version when they carry none).
+    public var storedVersion: Int
+    /// The minimum reader version stored in the bytes, if any.
+    public var storedMinReaderVersion: Int?
+    /// The steps that ran, in order, as `from...to`.
+    public var stepsApplied: [ClosedRange<Int>]
+    /// Fields filled with a default by the steps, by path, with how many records got it.
+    public var fieldsDefaulted: [String: Int]
+    /// Keys the model does not declare that were kept, by path, with how many records had them.
+    public var unknownKeysKept: [String: Int]
+    /// Warnings raised by the steps.
+    public var warnings: [String]
+    /// Repairs made after migration.
+    public var repairs: [String]
+    /// Whether the bytes came from a newer release whose `minReaderVersion` allows this one to read them.
+    public var isNewerCompatible: Bool
+    /// Time spent parsing and decoding.
+    public var decodeDuration: Duration
+    /// Time spent in migration steps.
+    public var migrateDuration: Duration
+    /// Time spent repairing.
+    public var repairDuration: Duration
+}
+
+/// Why bytes could not be turned into the current model.
+public enum StateDecodingError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The bytes come from a newer release that does not allow this one to read them.
+    case newerVersion(stored: Int, minReaderVersion: Int?, current: Int)
+    /// The bytes are not a state file this release can read: not JSON, truncated, wrong types, a failed step or
+    /// failed validation. The reason says which and where.
+    case corrupt(reason: String)
+
+    /// A sentence naming the versions or the defect.
+    public var description: String {
+        switch self {
+        case .newerVersion(let stored, let minReader, let current):
+            let needs = minReader.map { "needs a reader of version \($0) or later" } ?? "does not say which readers it allows"
+            return "the file is version \(stored) and \(needs); this release reads up to version \(current)"
+        case .corrupt(let reason):
+            return reason
+        }
+    }
+}

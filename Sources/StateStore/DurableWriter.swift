@@ -1,0 +1,97 @@
+import Foundation
+
+/// Replaces a file's content so that after a crash the file holds either the old or the new bytes, never a mix,
+/// and reports success only once the new bytes and the name change are on the device.
+///
+/// The protocol: create a temporary file in the same directory (mode set exactly), write everything (looping
+/// on short writes), fsync it, close it, rename it over the target, fsync the directory. On any error before
+/// the rename the temporary file is removed and the target is untouched. fsync is never retried on a
+/// descriptor that reported an error (Linux reports a writeback error once): a retry starts over with a new
+/// temporary file.
+public struct DurableWriter: Sendable {
+    /// The file system the writer goes through.
+    public let fileSystem: any FileSystem
+    /// Permission bits of written files.
+    public let mode: UInt32
+
+    /// A writer through `fileSystem` that creates files with `mode`.
+    public init(fileSystem: any FileSystem = PosixFileSystem(), mode: UInt32 = 0o600) {
+        self.fileSystem = fileSystem
+        self.mode = mode
+    }
+
+    /// The prefix of temporary files for `path`: `.<name>.tmp-`. Such files are never loaded and are swept.
+    public static func temporaryPrefix(for path: String) -> String {
+        "." + (path as NSString).lastPathComponent + ".tmp-"
+    }
+
+    /// Durably replaces the content of `path` with `data`.
+    ///
+    /// - Throws: ``DurableWriteError`` naming the stage that failed.
+    public func write(_ data: Data, to path: String) throws(DurableWriteError) {
+        let directory = Self.directory(of: path)
+        let file: (descriptor: Int32, path: String)
+        do {
+            file = try fileSystem.createFile(in: directory, prefix: Self.temporaryPrefix(for: path), mode: mode)
+        } catch {
+            throw DurableWriteError(stage: .create, path: path, underlying: error)
+        }
+        var open = true
+        func abandon(_ stage: DurableWriteError.Stage, _ error: FileSystemError) -> DurableWriteError {
+            if open { try? fileSystem.close(file.descriptor, path: file.path) }
+            try? fileSystem.unlink(file.path)
+            return DurableWriteError(stage: stage, path: path, underlying: error)
+        }
+        do {
+            try writeAll(data, to: file.descriptor, path: file.path)
+        } catch {
+            throw abandon(.write, error)
+        }
+        do {
+            try fileSystem.fsync(file.descriptor, path: file.path)
+        } catch {
+            throw abandon(.fsync, error)
+        }
+        do {
+            open = false
+            try fileSystem.close(file.descriptor, path: file.path)
+        } catch {
+            throw abandon(.close, error)
+        }
+        do {
+            try fileSystem.rename(file.path, to: path)
+        } catch {
+            throw abandon(.rename, error)
+        }
+        do {
+            try fileSystem.fsyncDirectory(directory)
+        } catch {
+            throw DurableWriteError(stage: .directorySync, path: path, underlying: error)
+        }
+    }
+
+    private func writeAll(_ data: Data, to descriptor: Int32, path: String) throws(FileSystemError) {
+        let failure: FileSystemError? = data.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let count: Int
+                do throws(FileSystemError) {
+                    count = try fileSystem.write(
+                        descriptor, UnsafeRawBufferPointer(rebasing: buffer[offset...]), path: path)
+                } catch {
+                    return error
+                }
+                guard count > 0 else { return FileSystemError(operation: "write", path: path, errno: EIO) }
+                offset += count
+            }
+            return nil
+        }
+        if let failure { throw failure }
+    }
+
+    /// The directory holding `path` (`.` for a bare name).
+    static func directory(of path: String) -> String {
+        let directory = (path as NSString).deletingLastPathComponent
+        return directory.isEmpty ? "." : directory
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+
+/// The file-system calls a state file makes, as a seam so that tests can make any one of them fail.
+///
+/// ``PosixFileSystem`` is the real one. Every call reports failure by throwing ``FileSystemError``.
+public protocol FileSystem: Sendable {
+    /// The whole content of the file at `path`, or `nil` when there is no such file.
+    func readFile(at path: String) throws(FileSystemError) -> Data?
+    /// Creates a new file with a unique name in `directory` starting with `prefix`, opened for writing with
+    /// `O_CREAT | O_EXCL | O_CLOEXEC` and exactly `mode`; returns its descriptor and path.
+    func createFile(in directory: String, prefix: String, mode: UInt32) throws(FileSystemError) -> (
+        descriptor: Int32, path: String
+    )
+    /// Writes from `bytes` once, returning how many bytes were written (which may be fewer).
+    func write(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws(FileSystemError) -> Int
+    /// Flushes the file's data and metadata to the device.
+    func fsync(_ descriptor: Int32, path: String) throws(FileSystemError)
+    /// Closes the descriptor.
+    func close(_ descriptor: Int32, path: String) throws(FileSystemError)
+    /// Atomically replaces `destination` with `source`.
+    func rename(_ source: String, to destination: String) throws(FileSystemError)
+    /// Creates `destination` as another name for `source`; fails with `EEXIST` rather than replace anything.
+    func link(_ source: String, to destination: String) throws(FileSystemError)
+    /// Removes a name.
+    func unlink(_ path: String) throws(FileSystemError)
+    /// Flushes a directory's entries (creations, renames, removals) to the device.
+    func fsyncDirectory(_ path: String) throws(FileSystemError)
+    /// The names in a directory, without `.` and `..`.
+    func contentsOfDirectory(_ path: String) throws(FileSystemError) -> [String]
+    /// Size and modification time of a file, or `nil` when there is none.
+    func attributes(of path: String) throws(FileSystemError) -> FileAttributes?
+    /// Takes an exclusive advisory lock (`flock`) on `path`, creating it with `mode`; fails with `EWOULDBLOCK`
+    /// when another open file holds it. Returns the descriptor that holds the lock.
+    func lockFile(_ path: String, mode: UInt32) throws(FileSystemError) -> Int32
+    /// Writes `text` as the whole content of the open lock file (the holder's pid, for other processes).
+    func writeLockOwner(_ descriptor: Int32, _ text: String, path: String) throws(FileSystemError)
+}
+
+/// What a state file needs to know about a file besides its content.
+public struct FileAttributes: Sendable, Equatable {
+    /// Size in bytes.
+    public var size: Int
+    /// Last modification.
+    public var modificationDate: Date
+    /// Permission bits.
+    public var mode: UInt32
+
+    /// Attributes with the given values.
+    public init(size: Int, modificationDate: Date, mode: UInt32) {
+        self.size = size
+        self.modificationDate = modificationDate
+        self.mode = mode
+    }
+}

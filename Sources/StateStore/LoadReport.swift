@@ -1,0 +1,91 @@
+/// What a load did: where the state came from, which steps ran, what was defaulted, kept, repaired or moved
+/// aside, and how long each part took. Meant to be logged as one entry.
+public struct LoadReport: Sendable, Equatable {
+    /// Where the loaded state came from.
+    public enum Source: String, Sendable, Equatable {
+        /// The state file.
+        case file
+        /// There was no state file; the initial state was used.
+        case noFile
+        /// The file was corrupt and quarantined; the initial state was used.
+        case quarantined
+    }
+
+    /// The state file's path.
+    public var path: String
+    /// Where the state came from.
+    public var source: Source
+    /// The version stored in the file; `nil` when no file was read.
+    public var storedVersion: Int?
+    /// The version this release uses.
+    public var currentVersion: Int
+    /// Steps that ran, in order.
+    public var stepsApplied: [ClosedRange<Int>] = []
+    /// Fields filled with defaults, by path, with record counts.
+    public var fieldsDefaulted: [String: Int] = [:]
+    /// Keys the model does not declare that were kept, by path, with record counts.
+    public var unknownKeysKept: [String: Int] = [:]
+    /// Warnings raised while migrating.
+    public var warnings: [String] = []
+    /// Repairs made after migrating.
+    public var repairs: [String] = []
+    /// Whether the file came from a newer release that allows this one to read it.
+    public var isNewerCompatible = false
+    /// The quarantine, when the file was corrupt.
+    public var quarantine: Quarantine?
+    /// Leftover temporary files removed before loading.
+    public var temporaryFilesRemoved: [String] = []
+    /// Size of the file read.
+    public var byteCount = 0
+    /// Timings of each part.
+    public var timings = Timings()
+
+    /// A corrupt file moved aside.
+    public struct Quarantine: Sendable, Equatable {
+        /// The policy that acted.
+        public var policy: CorruptFilePolicy
+        /// Why the file was judged corrupt.
+        public var reason: String
+        /// Where its bytes are now.
+        public var movedTo: String
+    }
+
+    /// How long the parts of a load took.
+    public struct Timings: Sendable, Equatable {
+        /// Reading the bytes.
+        public var read: Duration = .zero
+        /// Parsing and decoding.
+        public var decode: Duration = .zero
+        /// Migration steps.
+        public var migrate: Duration = .zero
+        /// Repairs.
+        public var repair: Duration = .zero
+        /// The whole load.
+        public var total: Duration = .zero
+    }
+
+    /// Whether any migration step ran.
+    public var migrated: Bool { !stepsApplied.isEmpty }
+
+    /// One line for a log or a status: what was loaded and what happened to it.
+    public var summary: String {
+        switch source {
+        case .noFile:
+            return "no state file at \(path); started empty at version \(currentVersion)"
+        case .quarantined:
+            return "state file was corrupt and moved to \(quarantine?.movedTo ?? "?"); started empty"
+        case .file:
+            var parts: [String] = []
+            if let storedVersion, migrated {
+                parts.append("migrated version \(storedVersion) to \(currentVersion)")
+            } else if isNewerCompatible, let storedVersion {
+                parts.append("loaded newer version \(storedVersion) (compatible)")
+            } else {
+                parts.append("loaded version \(currentVersion)")
+            }
+            if !unknownKeysKept.isEmpty { parts.append("\(unknownKeysKept.count) unknown fields kept") }
+            if !repairs.isEmpty { parts.append("\(repairs.count) repairs") }
+            return parts.joined(separator: ", ") + " (\(byteCount) bytes)"
+        }
+    }
+}

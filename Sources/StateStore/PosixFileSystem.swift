@@ -1,0 +1,163 @@
+import Foundation
+
+import Glibc
+
+/// The real file system, through POSIX calls.
+public struct PosixFileSystem: FileSystem {
+    /// The real file system.
+    public init() {}
+
+    /// Reads the whole file, looping on short reads and `EINTR`.
+    public func readFile(at path: String) throws(FileSystemError) -> Data? {
+        let descriptor = retryingOnInterrupt { open(path, O_RDONLY | O_CLOEXEC) }
+        if descriptor < 0 {
+            if errno == ENOENT { return nil }
+            throw FileSystemError(operation: "open", path: path, errno: errno)
+        }
+        defer { _ = Glibc.close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw FileSystemError(operation: "fstat", path: path, errno: errno) }
+        var data = Data(count: max(Int(info.st_size), 0))
+        var total = 0
+        while true {
+            if total == data.count { data.count += max(4096, data.count / 2) }
+            let count = data.withUnsafeMutableBytes { buffer in
+                retryingOnInterrupt { read(descriptor, buffer.baseAddress! + total, buffer.count - total) }
+            }
+            if count < 0 { throw FileSystemError(operation: "read", path: path, errno: errno) }
+            if count == 0 { break }
+            total += count
+        }
+        data.count = total
+        return data
+    }
+
+    /// Creates `<directory>/<prefix><random>` with `O_EXCL` and sets its mode exactly (ignoring the umask).
+    public func createFile(in directory: String, prefix: String, mode: UInt32) throws(FileSystemError) -> (
+        descriptor: Int32, path: String
+    ) {
+        for _ in 0..<16 {
+            let suffix = String(UInt64.random(in: 0...UInt64.max), radix: 36)
+            let path = directory + "/" + prefix + suffix
+            let descriptor = retryingOnInterrupt { open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode_t(mode)) }
+            if descriptor < 0 {
+                if errno == EEXIST { continue }
+                throw FileSystemError(operation: "open", path: path, errno: errno)
+            }
+            guard fchmod(descriptor, mode_t(mode)) == 0 else {
+                let error = FileSystemError(operation: "fchmod", path: path, errno: errno)
+                _ = Glibc.close(descriptor)
+                _ = Glibc.unlink(path)
+                throw error
+            }
+            return (descriptor, path)
+        }
+        throw FileSystemError(operation: "open", path: directory + "/" + prefix, errno: EEXIST)
+    }
+
+    /// One `write(2)`, retried on `EINTR`.
+    public func write(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws(FileSystemError)
+        -> Int
+    {
+        guard let base = bytes.baseAddress, bytes.count > 0 else { return 0 }
+        let count = retryingOnInterrupt { Glibc.write(descriptor, base, bytes.count) }
+        if count < 0 { throw FileSystemError(operation: "write", path: path, errno: errno) }
+        return count
+    }
+
+    /// `fsync(2)`.
+    public func fsync(_ descriptor: Int32, path: String) throws(FileSystemError) {
+        guard Glibc.fsync(descriptor) == 0 else { throw FileSystemError(operation: "fsync", path: path, errno: errno) }
+    }
+
+    /// `close(2)`; never retried, as Linux frees the descriptor even when close fails.
+    public func close(_ descriptor: Int32, path: String) throws(FileSystemError) {
+        guard Glibc.close(descriptor) == 0 else { throw FileSystemError(operation: "close", path: path, errno: errno) }
+    }
+
+    /// `rename(2)`.
+    public func rename(_ source: String, to destination: String) throws(FileSystemError) {
+        guard Glibc.rename(source, destination) == 0 else {
+            throw FileSystemError(operation: "rename", path: "\(source) -> \(destination)", errno: errno)
+        }
+    }
+
+    /// `link(2)`.
+    public func link(_ source: String, to destination: String) throws(FileSystemError) {
+        guard Glibc.link(source, destination) == 0 else {
+            throw FileSystemError(operation: "link", path: "\(source) -> \(destination)", errno: errno)
+        }
+    }
+
+    /// `unlink(2)`.
+    public func unlink(_ path: String) throws(FileSystemError) {
+        guard Glibc.unlink(path) == 0 else { throw FileSystemError(operation: "unlink", path: path, errno: errno) }
+    }
+
+    /// Opens the directory read-only, fsyncs it and closes it.
+    public func fsyncDirectory(_ path: String) throws(FileSystemError) {
+        let descriptor = retryingOnInterrupt { open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+        guard descriptor >= 0 else { throw FileSystemError(operation: "open", path: path, errno: errno) }
+        defer { _ = Glibc.close(descriptor) }
+        guard Glibc.fsync(descriptor) == 0 else { throw FileSystemError(operation: "fsync", path: path, errno: errno) }
+    }
+
+    /// Lists a directory with `opendir`/`readdir`.
+    public func contentsOfDirectory(_ path: String) throws(FileSystemError) -> [String] {
+        guard let directory = opendir(path) else {
+            throw FileSystemError(operation: "opendir", path: path, errno: errno)
+        }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+
+    /// `stat(2)`.
+    public func attributes(of path: String) throws(FileSystemError) -> FileAttributes? {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            if errno == ENOENT { return nil }
+            throw FileSystemError(operation: "stat", path: path, errno: errno)
+        }
+        let seconds = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
+        return FileAttributes(
+            size: Int(info.st_size), modificationDate: Date(timeIntervalSince1970: seconds),
+            mode: UInt32(info.st_mode) & 0o7777)
+    }
+
+    /// Opens (creating) `path` and takes `flock(LOCK_EX | LOCK_NB)` on it.
+    public func lockFile(_ path: String, mode: UInt32) throws(FileSystemError) -> Int32 {
+        let descriptor = retryingOnInterrupt { open(path, O_RDWR | O_CREAT | O_CLOEXEC, mode_t(mode)) }
+        guard descriptor >= 0 else { throw FileSystemError(operation: "open", path: path, errno: errno) }
+        guard retryingOnInterrupt({ flock(descriptor, LOCK_EX | LOCK_NB) }) == 0 else {
+            let error = FileSystemError(operation: "flock", path: path, errno: errno)
+            _ = Glibc.close(descriptor)
+            throw error
+        }
+        return descriptor
+    }
+
+    /// Replaces the lock file's content with `text`.
+    public func writeLockOwner(_ descriptor: Int32, _ text: String, path: String) throws(FileSystemError) {
+        guard ftruncate(descriptor, 0) == 0 else {
+            throw FileSystemError(operation: "ftruncate", path: path, errno: errno)
+        }
+        let bytes = Array(text.utf8)
+        let written = bytes.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
+        guard written == bytes.count else { throw FileSystemError(operation: "pwrite", path: path, errno: errno) }
+    }
+}
+
+private func retryingOnInterrupt<T: BinaryInteger>(_ call: () -> T) -> T {
+    while true {
+        let result = call()
+        if result < 0 && errno == EINTR { continue }
+        return result
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+
+extension StateFile {
+    /// The prefix of quarantined copies: `<name>.corrupt-`.
+    public var quarantinePrefix: String { fileName + ".corrupt-" }
+
+    /// Moves the corrupt file to `<name>.corrupt-<UTC timestamp>[-N]` without replacing any earlier one, makes
+    /// the move durable, and keeps only the newest ``StateFileConfiguration/quarantinedFilesKept``.
+    func quarantine(reason: String) throws(StateStoreError) -> String {
+        let base = directory + "/" + quarantinePrefix + UTCTimestamp.string(from: now())
+        var target = base
+        var attempt = 1
+        while true {
+            do {
+                try fileSystem.link(path, to: target)
+                break
+            } catch {
+                guard error.errno == EEXIST, attempt < 1000 else {
+                    throw .quarantineFailed(path: path, reason: reason, underlying: error)
+                }
+                attempt += 1
+                target = base + "-\(attempt)"
+            }
+        }
+        do {
+            try fileSystem.unlink(path)
+            try fileSystem.fsyncDirectory(directory)
+        } catch {
+            throw .quarantineFailed(path: path, reason: reason, underlying: error)
+        }
+        pruneQuarantine()
+        return target
+    }
+
+    /// Quarantined copies of this file, oldest first.
+    public func quarantinedFiles() -> [String] {
+        guard let names = try? fileSystem.contentsOfDirectory(directory) else { return [] }
+        return names.filter { $0.hasPrefix(quarantinePrefix) }.sorted { lhs, rhs in
+            Self.quarantineOrder(lhs, quarantinePrefix) < Self.quarantineOrder(rhs, quarantinePrefix)
+        }
+    }
+
+    private func pruneQuarantine() {
+        let names = quarantinedFiles()
+        guard names.count > configuration.quarantinedFilesKept else { return }
+        for name in names.prefix(names.count - configuration.quarantinedFilesKept) {
+            try? fileSystem.unlink(directory + "/" + name)
+        }
+        try? fileSystem.fsyncDirectory(directory)
+    }
+
+    /// Sort key for `<prefix><timestamp>[-N]`: the timestamp, then N numerically.
+    private static func quarantineOrder(_ name: String, _ prefix: String) -> (String, Int) {
+        let rest = name.dropFirst(prefix.count)
+        guard let dash = rest.firstIndex(of: "-") else { return (String(rest), 1) }
+        return (String(rest[..<dash]), Int(rest[rest.index(after: dash)...]) ?? 1)
+    }
+}

@@ -1,0 +1,224 @@
+import Foundation
+import Synchronization
+
+/// A versioned state file for one model: loads whatever version wrote it, applies the policies for corrupt and
+/// newer files, and writes it back durably.
+///
+/// ```swift
+/// let file = StateFile(path: "/var/lib/app/state.json", schema: schema)
+/// let loaded = try file.load()          // locks, sweeps temp files, migrates, repairs
+/// logger.info("\(loaded.report.summary)")
+/// try file.save(loaded.model)           // first save after a migration keeps the old bytes as a backup
+/// ```
+///
+/// `load()` must succeed before anything is written, so a file is never overwritten unseen.
+public final class StateFile<Model: Codable & Sendable>: Sendable {
+    /// The state file.
+    public let path: String
+    /// How bytes become models and back.
+    public let codec: StateCodec<Model>
+    /// Policies and write options.
+    public let configuration: StateFileConfiguration
+    let fileSystem: any FileSystem
+    let writer: DurableWriter
+    let now: @Sendable () -> Date
+    let state = Mutex(MutableState())
+
+    struct MutableState: Sendable {
+        var lockDescriptor: Int32?
+        var loaded = false
+        var refusal: String? = "load() has not run"
+        var writeVersion: Int?
+        var writeMinReaderVersion: Int?
+        var pendingBackupVersion: Int?
+    }
+
+    /// A state file at `path` for `schema`.
+    ///
+    /// - Parameters:
+    ///   - fileSystem: The seam for every file operation; tests inject failures through it.
+    ///   - now: The clock used to name quarantined files and backups.
+    public init(
+        path: String,
+        schema: StateSchema<Model>,
+        configuration: StateFileConfiguration = StateFileConfiguration(),
+        fileSystem: any FileSystem = PosixFileSystem(),
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.path = path
+        self.codec = StateCodec(schema: schema, prettyPrinted: configuration.prettyPrinted)
+        self.configuration = configuration
+        self.fileSystem = fileSystem
+        self.writer = DurableWriter(fileSystem: fileSystem, mode: configuration.fileMode)
+        self.now = now
+    }
+
+    deinit {
+        unlock()
+    }
+
+    /// The directory holding the state file.
+    public var directory: String { DurableWriter.directory(of: path) }
+    /// The file's name without its directory.
+    public var fileName: String { (path as NSString).lastPathComponent }
+    /// The advisory lock file: `.<name>.lock` next to the state file.
+    public var lockPath: String { directory + "/." + fileName + ".lock" }
+
+    /// Loads the state: takes the lock, removes leftover temporary files, reads, migrates and repairs.
+    ///
+    /// A missing file gives the initial state. A corrupt file is quarantined or refused by policy. A newer file
+    /// loads only when its `minReaderVersion` allows; otherwise ``StateStoreError/newerVersion`` is thrown and
+    /// the file is never written.
+    public func load() throws(StateStoreError) -> LoadedState<Model> {
+        let clock = ContinuousClock()
+        let start = clock.now
+        var report = LoadReport(path: path, source: .file, storedVersion: nil, currentVersion: codec.schema.currentVersion)
+        if configuration.locking == .exclusive {
+            try lock()
+            report.temporaryFilesRemoved = sweepTemporaryFiles()
+        }
+        let readStart = clock.now
+        let bytes: Data?
+        do {
+            bytes = try fileSystem.readFile(at: path)
+        } catch {
+            throw .readFailed(error)
+        }
+        report.timings.read = clock.now - readStart
+        guard let bytes else {
+            report.source = .noFile
+            report.timings.total = clock.now - start
+            markLoaded(writeVersion: nil, minReader: nil, pendingBackup: nil)
+            return LoadedState(model: codec.schema.initialModel(), report: report)
+        }
+        report.byteCount = bytes.count
+        let decoded: DecodedState<Model>
+        do {
+            decoded = try codec.decode(bytes)
+        } catch {
+            switch error {
+            case .newerVersion(let stored, let minReader, let current):
+                refuseWrites("the file is version \(stored), newer than this release can read")
+                throw .newerVersion(path: path, stored: stored, minReaderVersion: minReader, current: current)
+            case .corrupt(let reason):
+                guard configuration.corruptFilePolicy == .quarantine, configuration.locking == .exclusive else {
+                    refuseWrites("the file is corrupt and the policy is refuse")
+                    throw .corrupt(path: path, reason: reason)
+                }
+                let movedTo = try quarantine(reason: reason)
+                report.source = .quarantined
+                report.quarantine = LoadReport.Quarantine(policy: .quarantine, reason: reason, movedTo: movedTo)
+                report.timings.total = clock.now - start
+                markLoaded(writeVersion: nil, minReader: nil, pendingBackup: nil)
+                return LoadedState(model: codec.schema.initialModel(), report: report)
+            }
+        }
+        report.storedVersion = decoded.storedVersion
+        report.stepsApplied = decoded.stepsApplied
+        report.fieldsDefaulted = decoded.fieldsDefaulted
+        report.unknownKeysKept = decoded.unknownKeysKept
+        report.warnings = decoded.warnings
+        report.repairs = decoded.repairs
+        report.isNewerCompatible = decoded.isNewerCompatible
+        report.timings.decode = decoded.decodeDuration
+        report.timings.migrate = decoded.migrateDuration
+        report.timings.repair = decoded.repairDuration
+        report.timings.total = clock.now - start
+        markLoaded(
+            writeVersion: decoded.isNewerCompatible ? decoded.storedVersion : nil,
+            minReader: decoded.isNewerCompatible ? decoded.storedMinReaderVersion : nil,
+            pendingBackup: decoded.stepsApplied.isEmpty ? nil : decoded.storedVersion)
+        return LoadedState(model: decoded.model, report: report)
+    }
+
+    /// Encodes `model` as this file will be written (deterministic bytes).
+    public func encode(_ model: Model) throws(StateStoreError) -> Data {
+        let (version, minReader) = state.withLock { ($0.writeVersion, $0.writeMinReaderVersion) }
+        do {
+            return try codec.encode(model, version: version, minReaderVersion: minReader)
+        } catch {
+            throw .encodingFailed(path: path, description: "\(error)")
+        }
+    }
+
+    /// Durably replaces the file with `data`. The first write after a migration first keeps the original file as
+    /// `<name>.v<old>.bak`.
+    public func write(_ data: Data) throws(StateStoreError) {
+        let (refusal, pendingBackup) = state.withLock { ($0.refusal, $0.pendingBackupVersion) }
+        if let refusal { throw .notWritable(path: path, reason: refusal) }
+        if let pendingBackup {
+            try keepPreMigrationBackup(version: pendingBackup)
+            state.withLock { $0.pendingBackupVersion = nil }
+        }
+        do {
+            try writer.write(data, to: path)
+        } catch {
+            throw .writeFailed(error)
+        }
+    }
+
+    /// Encodes and durably writes `model`.
+    public func save(_ model: Model) throws(StateStoreError) {
+        try write(try encode(model))
+    }
+
+    /// Releases the lock; the file can no longer be written through this object until it is loaded again.
+    public func unlock() {
+        let descriptor = state.withLock { state -> Int32? in
+            defer {
+                state.lockDescriptor = nil
+                state.refusal = "the state file was unlocked"
+            }
+            return state.lockDescriptor
+        }
+        if let descriptor { try? fileSystem.close(descriptor, path: lockPath) }
+    }
+
+    func markLoaded(writeVersion: Int?, minReader: Int?, pendingBackup: Int?) {
+        state.withLock {
+            $0.loaded = true
+            $0.refusal = configuration.locking == .exclusive ? nil : "the file was loaded without a lock (read-only)"
+            $0.writeVersion = writeVersion
+            $0.writeMinReaderVersion = minReader
+            $0.pendingBackupVersion = pendingBackup
+        }
+    }
+
+    func refuseWrites(_ reason: String) {
+        state.withLock { $0.refusal = reason }
+    }
+
+    private func lock() throws(StateStoreError) {
+        if state.withLock({ $0.lockDescriptor }) != nil { return }
+        do {
+            let descriptor = try fileSystem.lockFile(lockPath, mode: 0o600)
+            try? fileSystem.writeLockOwner(descriptor, "\(getpid())\n", path: lockPath)
+            state.withLock { $0.lockDescriptor = descriptor }
+        } catch {
+            if error.operation == "flock" && (error.errno == EWOULDBLOCK || error.errno == EAGAIN) {
+                let holder = (try? fileSystem.readFile(at: lockPath)).flatMap { $0 }
+                    .map { String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) }
+                throw .locked(lockPath: lockPath, holder: holder?.isEmpty == false ? holder : nil)
+            }
+            throw .lockFailed(error)
+        }
+    }
+
+    private func sweepTemporaryFiles() -> [String] {
+        let prefix = DurableWriter.temporaryPrefix(for: path)
+        guard let names = try? fileSystem.contentsOfDirectory(directory) else { return [] }
+        var removed: [String] = []
+        for name in names where name.hasPrefix(prefix) {
+            if (try? fileSystem.unlink(directory + "/" + name)) != nil { removed.append(name) }
+        }
+        return removed.sorted()
+    }
+}
+
+/// The result of a load: the current-version model and the report of what it took.
+public struct LoadedState<Model: Sendable>: Sendable {
+    /// The model, migrated and repaired.
+    public var model: Model
+    /// What happened.
+    public var report: LoadReport
+}

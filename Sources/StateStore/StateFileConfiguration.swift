@@ -1,0 +1,49 @@
+/// How a ``StateFile`` treats files it cannot read, what it keeps, and how it writes.
+public struct StateFileConfiguration: Sendable, Equatable {
+    /// What to do with a file that is not a readable state file.
+    public var corruptFilePolicy: CorruptFilePolicy
+    /// How many quarantined files to keep (newest first); at least 1.
+    public var quarantinedFilesKept: Int
+    /// How many pre-migration backups to keep (newest first); at least 1.
+    public var backupsKept: Int
+    /// Permission bits of the state file and its backups.
+    public var fileMode: UInt32
+    /// Whether saved files are indented for people.
+    public var prettyPrinted: Bool
+    /// Whether the file is locked against a second process.
+    public var locking: Locking
+
+    /// How a state file guards against a second process.
+    public enum Locking: String, Sendable, Equatable {
+        /// Take an exclusive advisory lock on `.<name>.lock` at load; a second process fails with
+        /// ``StateStoreError/locked(lockPath:holder:)``. Required for writing.
+        case exclusive
+        /// No lock: for read-only inspection. Saving is refused and temporary files are not swept.
+        case none
+    }
+
+    /// The defaults: quarantine corrupt files, keep 5 of them and 3 backups, mode 0600, compact, locked.
+    public init(
+        corruptFilePolicy: CorruptFilePolicy = .quarantine,
+        quarantinedFilesKept: Int = 5,
+        backupsKept: Int = 3,
+        fileMode: UInt32 = 0o600,
+        prettyPrinted: Bool = false,
+        locking: Locking = .exclusive
+    ) {
+        self.corruptFilePolicy = corruptFilePolicy
+        self.quarantinedFilesKept = max(1, quarantinedFilesKept)
+        self.backupsKept = max(1, backupsKept)
+        self.fileMode = fileMode
+        self.prettyPrinted = prettyPrinted
+        self.locking = locking
+    }
+}
+
+/// What to do with a state file that cannot be read (not JSON, truncated, wrong types, failed validation).
+public enum CorruptFilePolicy: String, Sendable, Equatable, CaseIterable {
+    /// Move the bytes aside to `<name>.corrupt-<UTC timestamp>` and start from the initial state.
+    case quarantine
+    /// Throw ``StateStoreError/corrupt(path:reason:)`` and leave the file untouched.
+    case refuse
+}

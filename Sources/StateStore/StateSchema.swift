@@ -1,0 +1,94 @@
+/// Everything a store needs to know about a model: its current version, how files of every earlier version
+/// become the current model, what an empty state is, and how to repair loaded data.
+///
+/// Building a schema validates the migration chain, so a gap, a duplicate step or a step whose types do not
+/// line up fails at start-up (or in a unit test), never while loading a user's file.
+public struct StateSchema<Model: Codable & Sendable>: Sendable {
+    /// The version this release writes.
+    public let currentVersion: Int
+    /// The version of files that carry no version key (the first release wrote none).
+    public let firstVersion: Int
+    /// The oldest release version that can read what this release writes; stored in every saved file.
+    public let minReaderVersion: Int
+    /// The root key holding the version.
+    public let versionKey: String
+    /// The root key holding the minimum reader version.
+    public let minReaderVersionKey: String
+    /// How dates are read and written.
+    public let dateCoding: DateCoding
+    let stepsByVersion: [Int: MigrationStep]
+    let makeInitial: @Sendable () -> Model
+    let repairModel: @Sendable (inout Model, inout RepairLog) throws -> Void
+
+    /// Builds and validates a schema.
+    ///
+    /// - Parameters:
+    ///   - currentVersion: The version this release writes.
+    ///   - firstVersion: The version of files without a version key.
+    ///   - minReaderVersion: Stored in saved files; defaults to `currentVersion` (older releases refuse them).
+    ///     Set it lower only when this version merely adds fields an older release may safely carry unchanged.
+    ///   - versionKey: The root key holding the version.
+    ///   - minReaderVersionKey: The root key holding the minimum reader version.
+    ///   - dateCoding: How dates are read and written.
+    ///   - migrations: One step from every version in `firstVersion..<currentVersion`.
+    ///   - initial: The state to start from when there is no file, or the file was quarantined.
+    ///   - repair: Fixes loaded data that would break clients, logging each fix; throwing marks the file corrupt.
+    /// - Throws: ``MigrationPlanError`` when the chain has a gap, a duplicate, or mismatched types.
+    public init(
+        currentVersion: Int,
+        firstVersion: Int = 1,
+        minReaderVersion: Int? = nil,
+        versionKey: String = "version",
+        minReaderVersionKey: String = "minReaderVersion",
+        dateCoding: DateCoding = .iso8601,
+        migrations: [MigrationStep] = [],
+        initial: @escaping @Sendable () -> Model,
+        repair: @escaping @Sendable (inout Model, inout RepairLog) throws -> Void = { _, _ in }
+    ) throws(MigrationPlanError) {
+        let minReader = minReaderVersion ?? currentVersion
+        guard firstVersion <= currentVersion, minReader <= currentVersion, minReader >= firstVersion else {
+            throw .invalidVersions(first: firstVersion, current: currentVersion, minReader: minReader)
+        }
+        var steps: [Int: MigrationStep] = [:]
+        for step in migrations {
+            guard (firstVersion..<currentVersion).contains(step.fromVersion) else {
+                throw .stepOutOfRange(fromVersion: step.fromVersion, first: firstVersion, current: currentVersion)
+            }
+            guard steps[step.fromVersion] == nil else { throw .duplicateStep(fromVersion: step.fromVersion) }
+            steps[step.fromVersion] = step
+        }
+        for version in firstVersion..<currentVersion {
+            guard let step = steps[version] else { throw .missingStep(fromVersion: version) }
+            let expected: Any.Type = steps[version + 1]?.inputType ?? Model.self
+            guard ObjectIdentifier(step.outputType) == ObjectIdentifier(expected) else {
+                throw .typeMismatch(fromVersion: version, produces: "\(step.outputType)", nextExpects: "\(expected)")
+            }
+        }
+        self.currentVersion = currentVersion
+        self.firstVersion = firstVersion
+        self.minReaderVersion = minReader
+        self.versionKey = versionKey
+        self.minReaderVersionKey = minReaderVersionKey
+        self.dateCoding = dateCoding
+        self.stepsByVersion = steps
+        self.makeInitial = initial
+        self.repairModel = repair
+    }
+
+    /// The state to start from when there is no usable file.
+    public func initialModel() -> Model { makeInitial() }
+
+    /// The versions that will run, in order, to bring a file stored at `version` to the current one.
+    public func steps(from version: Int) -> [ClosedRange<Int>] {
+        guard version < currentVersion else { return [] }
+        return (max(version, firstVersion)..<currentVersion).map { $0...($0 + 1) }
+    }
+}
+
+/// How dates in a state file are written. Dates are always read back the same way.
+public enum DateCoding: Sendable {
+    /// ISO 8601 in UTC, whole seconds (`2026-11-22T02:21:00Z`).
+    case iso8601
+    /// Seconds since 1970 as a number.
+    case secondsSince1970
+}

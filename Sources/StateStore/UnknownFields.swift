@@ -1,0 +1,79 @@
+/// The keys of a JSON object that its Swift type does not declare, kept so that they survive load → save.
+///
+/// A model type that must not lose fields written by other releases stores one of these, calls
+/// ``init(from:knownKeys:)`` in its `init(from:)`, and calls ``encode(to:)`` first in its `encode(to:)` so that
+/// the keys it declares are written after, and win over, anything captured:
+///
+/// ```swift
+/// struct Pane: Codable {
+///     var id: UUID
+///     var folder: String
+///     var unknownFields = UnknownFields()
+///
+///     private enum CodingKeys: String, CodingKey { case id, folder }
+///
+///     init(from decoder: any Decoder) throws {
+///         let container = try decoder.container(keyedBy: CodingKeys.self)
+///         id = try container.decode(UUID.self, forKey: .id)
+///         folder = try container.decode(String.self, forKey: .folder)
+///         unknownFields = try UnknownFields(from: decoder, knownKeys: CodingKeys.self)
+///     }
+///
+///     func encode(to encoder: any Encoder) throws {
+///         try unknownFields.encode(to: encoder)
+///         var container = encoder.container(keyedBy: CodingKeys.self)
+///         try container.encode(id, forKey: .id)
+///         try container.encode(folder, forKey: .folder)
+///     }
+/// }
+/// ```
+///
+/// At the root of a state file the store's own keys (`version`, `minReaderVersion`) are never captured.
+public struct UnknownFields: Sendable, Hashable {
+    /// The captured fields by key.
+    public var values: [String: JSONValue]
+
+    /// No unknown fields.
+    public init() {
+        self.values = [:]
+    }
+
+    /// The given fields.
+    public init(_ values: [String: JSONValue]) {
+        self.values = values
+    }
+
+    /// Whether nothing was captured.
+    public var isEmpty: Bool { values.isEmpty }
+
+    /// Captures every key of the object being decoded that `Keys` does not declare.
+    ///
+    /// - Parameters:
+    ///   - decoder: The decoder passed to the model's `init(from:)`.
+    ///   - knownKeys: The model's coding keys; a key is known when `Keys(stringValue:)` accepts it.
+    public init<Keys: CodingKey>(from decoder: any Decoder, knownKeys: Keys.Type) throws {
+        let container = try decoder.container(keyedBy: AnyCodingKey.self)
+        let context = decoder.userInfo[LoadContext.userInfoKey] as? LoadContext
+        let reserved: Set<String> = decoder.codingPath.isEmpty ? (context?.reservedRootKeys ?? []) : []
+        var values: [String: JSONValue] = [:]
+        for key in container.allKeys where Keys(stringValue: key.stringValue) == nil {
+            if reserved.contains(key.stringValue) { continue }
+            values[key.stringValue] = try container.decode(JSONValue.self, forKey: key)
+        }
+        if let context, !values.isEmpty {
+            context.recordUnknownKeys(values.keys, at: decoder.codingPath)
+        }
+        self.values = values
+    }
+
+    /// Writes the captured fields into the object being encoded.
+    ///
+    /// Call it before encoding the declared keys, so that a declared key written later replaces a captured one.
+    public func encode(to encoder: any Encoder) throws {
+        guard !values.isEmpty else { return }
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        for (key, value) in values {
+            try container.encode(value, forKey: AnyCodingKey(key))
+        }
+    }
+}
