@@ -28,8 +28,14 @@ let package = Package(
             name: "Systemd",
             dependencies: ["CSystemd", .product(name: "Logging", package: "swift-log")]
         ),
-        .executableTarget(name: "StateStoreBenchmarks", dependencies: ["StateStore"]),
-        .testTarget(name: "StateStoreTests", dependencies: ["StateStore", "StateStoreTesting"]),
+        // A four-version sample model shared by the tests and the benchmarks (not a product).
+        .target(name: "StateStoreSample", dependencies: ["StateStore"]),
+        .executableTarget(name: "StateStoreBenchmarks", dependencies: ["StateStore", "StateStoreSample"]),
+        .testTarget(
+            name: "StateStoreTests",
+            dependencies: ["StateStore", "StateStoreTesting", "StateStoreSample"],
+            resources: [.copy("Fixtures")]
+        ),
         .testTarget(name: "SystemdTests", dependencies: ["Systemd"]),
     ],
     swiftLanguageModes: [.v6]

@@ -57,8 +57,11 @@ public struct StateSchema<Model: Codable & Sendable>: Sendable {
             guard steps[step.fromVersion] == nil else { throw .duplicateStep(fromVersion: step.fromVersion) }
             steps[step.fromVersion] = step
         }
+        for version in firstVersion..<currentVersion where steps[version] == nil {
+            throw .missingStep(fromVersion: version)
+        }
         for version in firstVersion..<currentVersion {
-            guard let step = steps[version] else { throw .missingStep(fromVersion: version) }
+            let step = steps[version]!
             let expected: Any.Type = steps[version + 1]?.inputType ?? Model.self
             guard ObjectIdentifier(step.outputType) == ObjectIdentifier(expected) else {
                 throw .typeMismatch(fromVersion: version, produces: "\(step.outputType)", nextExpects: "\(expected)")

@@ -1,0 +1,56 @@
+import Foundation
+import StateStore
+
+/// The sample model's root at any version: notes and their author, with unknown keys kept.
+///
+/// The sample exercises every kind of schema change across four versions:
+/// - v1 → v2: a field added with a default (`notes[].pinned`), a field renamed (`author.name` → `displayName`).
+/// - v2 → v3: a field split in two (`author.displayName` → `givenName` + `familyName`), an optional date added
+///   whose default is "unknown" (`notes[].createdAt`).
+/// - v3 → v4: a field removed (`author.age`), a type changed with a mapping (`notes[].kind` 0/1 → "text"/"list").
+public struct NotebookFile<NoteType: Codable & Sendable & Equatable, AuthorType: Codable & Sendable & Equatable>:
+    Codable, Sendable, Equatable
+{
+    /// The notes, in order.
+    public var notes: [NoteType]
+    /// Who wrote them.
+    public var author: AuthorType
+    /// Root keys this version does not declare.
+    public var unknownFields: UnknownFields
+
+    /// A notebook with the given parts.
+    public init(notes: [NoteType], author: AuthorType, unknownFields: UnknownFields = UnknownFields()) {
+        self.notes = notes
+        self.author = author
+        self.unknownFields = unknownFields
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case notes, author
+    }
+
+    /// Decodes the declared keys and keeps the rest.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        notes = try container.decode([NoteType].self, forKey: .notes)
+        author = try container.decode(AuthorType.self, forKey: .author)
+        unknownFields = try UnknownFields(from: decoder, knownKeys: CodingKeys.self)
+    }
+
+    /// Encodes the kept keys, then the declared ones.
+    public func encode(to encoder: any Encoder) throws {
+        try unknownFields.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(notes, forKey: .notes)
+        try container.encode(author, forKey: .author)
+    }
+}
+
+/// The current (version 4) sample model.
+public typealias Notebook = NotebookFile<Note, Author>
+/// Version 1 of the sample, as it shipped.
+public typealias NotebookV1 = NotebookFile<NoteV1, AuthorV1>
+/// Version 2 of the sample, as it shipped.
+public typealias NotebookV2 = NotebookFile<NoteV2, AuthorV2>
+/// Version 3 of the sample, as it shipped.
+public typealias NotebookV3 = NotebookFile<NoteV3, AuthorV3>

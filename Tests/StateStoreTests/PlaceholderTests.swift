@@ -1,4 +1,0 @@
-import StateStore
-import Testing
-
-@Test func placeholder() { #expect(Bool(true)) }
