@@ -38,7 +38,8 @@ public enum StateDecodingError: Error, Equatable, Sendable, CustomStringConverti
     public var description: String {
         switch self {
         case .newerVersion(let stored, let minReader, let current):
-            let needs = minReader.map { "needs a reader of version \($0) or later" } ?? "does not say which readers it allows"
+            let needs =
+                minReader.map { "needs a reader of version \($0) or later" } ?? "does not say which readers it allows"
             return "the file is version \(stored) and \(needs); this release reads up to version \(current)"
         case .corrupt(let reason):
             return reason

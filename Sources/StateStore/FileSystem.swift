@@ -8,7 +8,9 @@ public protocol FileSystem: Sendable {
     func readFile(at path: String) throws(FileSystemError) -> Data?
     /// Creates a new file with a unique name in `directory` starting with `prefix`, opened for writing with
     /// `O_CREAT | O_EXCL | O_CLOEXEC` and exactly `mode`; returns its descriptor and path.
-    func createFile(in directory: String, prefix: String, mode: UInt32) throws(FileSystemError) -> (
+    func createFile(
+        in directory: String, prefix: String, mode: UInt32
+    ) throws(FileSystemError) -> (
         descriptor: Int32, path: String
     )
     /// Writes from `bytes` once, returning how many bytes were written (which may be fewer).

@@ -24,7 +24,8 @@ public enum MigrationPlanError: Error, Equatable, Sendable, CustomStringConverti
         case .stepOutOfRange(let from, let first, let current):
             return "a migration step reads version \(from), outside \(first)..<\(current)"
         case .typeMismatch(let from, let produces, let nextExpects):
-            return "the step from version \(from) produces \(produces) but version \(from + 1) is read as \(nextExpects)"
+            return
+                "the step from version \(from) produces \(produces) but version \(from + 1) is read as \(nextExpects)"
         }
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-
 import Glibc
 
 /// The real file system, through POSIX calls.
@@ -33,7 +32,9 @@ public struct PosixFileSystem: FileSystem {
     }
 
     /// Creates `<directory>/<prefix><random>` with `O_EXCL` and sets its mode exactly (ignoring the umask).
-    public func createFile(in directory: String, prefix: String, mode: UInt32) throws(FileSystemError) -> (
+    public func createFile(
+        in directory: String, prefix: String, mode: UInt32
+    ) throws(FileSystemError) -> (
         descriptor: Int32, path: String
     ) {
         for _ in 0..<16 {
@@ -56,7 +57,9 @@ public struct PosixFileSystem: FileSystem {
     }
 
     /// One `write(2)`, retried on `EINTR`.
-    public func write(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws(FileSystemError)
+    public func write(
+        _ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, path: String
+    ) throws(FileSystemError)
         -> Int
     {
         guard let base = bytes.baseAddress, bytes.count > 0 else { return 0 }

@@ -98,7 +98,8 @@ public struct StateCodec<Model: Codable & Sendable>: Sendable {
     public func encode(_ model: Model, version: Int? = nil, minReaderVersion: Int? = nil) throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting =
-            prettyPrinted ? [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted] : [.sortedKeys, .withoutEscapingSlashes]
+            prettyPrinted
+            ? [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted] : [.sortedKeys, .withoutEscapingSlashes]
         switch schema.dateCoding {
         case .iso8601: encoder.dateEncodingStrategy = .iso8601
         case .secondsSince1970: encoder.dateEncodingStrategy = .secondsSince1970

@@ -72,7 +72,8 @@ public final class StateFile<Model: Codable & Sendable>: Sendable {
     public func load() throws(StateStoreError) -> LoadedState<Model> {
         let clock = ContinuousClock()
         let start = clock.now
-        var report = LoadReport(path: path, source: .file, storedVersion: nil, currentVersion: codec.schema.currentVersion)
+        var report = LoadReport(
+            path: path, source: .file, storedVersion: nil, currentVersion: codec.schema.currentVersion)
         if configuration.locking == .exclusive {
             try lock()
             report.temporaryFilesRemoved = sweepTemporaryFiles()

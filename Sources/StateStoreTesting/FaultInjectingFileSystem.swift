@@ -148,7 +148,9 @@ public final class FaultInjectingFileSystem: FileSystem {
     }
 
     /// Creates through the base unless a fault applies.
-    public func createFile(in directory: String, prefix: String, mode: UInt32) throws(FileSystemError) -> (
+    public func createFile(
+        in directory: String, prefix: String, mode: UInt32
+    ) throws(FileSystemError) -> (
         descriptor: Int32, path: String
     ) {
         try fail(begin(.create, directory + "/" + prefix), "open", directory + "/" + prefix)
@@ -156,7 +158,9 @@ public final class FaultInjectingFileSystem: FileSystem {
     }
 
     /// Writes through the base, shortened or failed when a fault applies.
-    public func write(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws(FileSystemError)
+    public func write(
+        _ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, path: String
+    ) throws(FileSystemError)
         -> Int
     {
         let fault = begin(.write, path)

@@ -86,7 +86,8 @@ public struct FixtureVerifier<Model: Codable & Sendable & Equatable>: Sendable {
         guard first.unknownKeysKept == second.unknownKeysKept else {
             throw FixtureFailure(
                 file: name, check: "unknown fields",
-                detail: "kept \(first.unknownKeysKept.keys.sorted()) on load but \(second.unknownKeysKept.keys.sorted()) "
+                detail:
+                    "kept \(first.unknownKeysKept.keys.sorted()) on load but \(second.unknownKeysKept.keys.sorted()) "
                     + "after a save")
         }
         return FixtureResult(name: name, decoded: first, savedBytes: written)

@@ -8,11 +8,16 @@ struct Current: Codable, Sendable, Equatable { var a: Int }
 
 @Suite("Migration plan validation")
 struct MigrationPlanTests {
-    private func step1() -> MigrationStep { MigrationStep(from: 1, Old.self, to: Middle.self) { old, _ in Middle(a: old.a) } }
-    private func step2() -> MigrationStep { MigrationStep(from: 2, Middle.self, to: Current.self) { old, _ in Current(a: old.a) } }
+    private func step1() -> MigrationStep {
+        MigrationStep(from: 1, Old.self, to: Middle.self) { old, _ in Middle(a: old.a) }
+    }
+    private func step2() -> MigrationStep {
+        MigrationStep(from: 2, Middle.self, to: Current.self) { old, _ in Current(a: old.a) }
+    }
 
     @Test func aCompleteChainBuilds() throws {
-        let schema = try StateSchema<Current>(currentVersion: 3, migrations: [step2(), step1()], initial: { Current(a: 0) })
+        let schema = try StateSchema<Current>(
+            currentVersion: 3, migrations: [step2(), step1()], initial: { Current(a: 0) })
         #expect(schema.steps(from: 1) == [1...2, 2...3])
         #expect(schema.steps(from: 3).isEmpty)
     }
