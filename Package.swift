@@ -28,9 +28,16 @@ let package = Package(
             name: "Systemd",
             dependencies: ["CSystemd", .product(name: "Logging", package: "swift-log")]
         ),
+        // Runs the Systemd API in a child process (own pid, own environment, inherited fds, private journald)
+        // for SystemdTests; not shipped.
+        .executableTarget(
+            name: "SystemdTestHelper",
+            dependencies: ["Systemd", .product(name: "Logging", package: "swift-log")]
+        ),
         .executableTarget(name: "StateStoreBenchmarks", dependencies: ["StateStore"]),
         .testTarget(name: "StateStoreTests", dependencies: ["StateStore", "StateStoreTesting"]),
-        .testTarget(name: "SystemdTests", dependencies: ["Systemd"]),
+        // Scripts/ holds the shell wrapper that starts a private journald; the tests run it, it is not Swift.
+        .testTarget(name: "SystemdTests", dependencies: ["Systemd"], exclude: ["Scripts"]),
     ],
     swiftLanguageModes: [.v6]
 )
