@@ -15,8 +15,9 @@ enum SystemdTestHelper {
         case "notify": NotifyMode.run()
         case "watchdog": await WatchdogMode.run(arguments: Array(arguments.dropFirst()))
         case "listen": ListenMode.run(arguments: Array(arguments.dropFirst()))
+        case "auto": AutoMode.run(arguments: Array(arguments.dropFirst()))
         default:
-            print("usage: SystemdTestHelper journal|notify|watchdog [HEALTHY_ROUNDS ROUNDS]|listen [NAME]")
+            print("usage: SystemdTestHelper journal|notify|watchdog [HEALTHY_ROUNDS ROUNDS]|listen [NAME]|auto [log]")
             exit(2)
         }
     }

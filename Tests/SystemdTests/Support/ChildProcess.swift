@@ -36,13 +36,22 @@ enum ChildProcess {
         return variables
     }
 
+    /// The `environment` value replaced by the child's stderr `device:inode`, as systemd sets `JOURNAL_STREAM`.
+    static let stderrIdentityPlaceholder = "<stderr device:inode>"
+
     /// Runs `path` with `arguments` to completion; `descriptors` maps a parent descriptor to the child's number.
+    /// A variable whose value is ``stderrIdentityPlaceholder`` gets the identity of the child's stderr.
     static func run(
         _ path: String, _ arguments: [String], environment: [String: String],
         descriptors: [(source: Int32, target: Int32)] = []
     ) throws -> ChildResult {
         var pipeEnds: [Int32] = [0, 0]
         guard closeOnExecPipe(&pipeEnds) == 0 else { throw ChildProcessError(description: "pipe: \(errno)") }
+        var info = stat()
+        fstat(pipeEnds[1], &info)
+        let environment = environment.mapValues {
+            $0 == stderrIdentityPlaceholder ? "\(info.st_dev):\(info.st_ino)" : $0
+        }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
