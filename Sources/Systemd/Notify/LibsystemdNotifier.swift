@@ -16,7 +16,7 @@ public struct LibsystemdNotifier: ServiceNotifier {
     /// Sends `fields` as one datagram with `sd_notify`.
     public func send(_ fields: [NotifyField]) throws(NotifyError) {
         guard !fields.isEmpty else { throw .empty }
-        let message = notifyDatagram(fields)
+        let message = NotifyField.datagram(fields)
         let result = sd_notify(0, message)
         if result < 0 { throw .send(errno: -result, message: message) }
     }

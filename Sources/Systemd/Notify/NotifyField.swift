@@ -33,9 +33,9 @@ public enum NotifyField: Sendable, Equatable {
         case .errno(let code): return "ERRNO=\(code)"
         }
     }
-}
 
-/// The text of one notification datagram: the assignments, newline-separated, in order.
-public func notifyDatagram(_ fields: [NotifyField]) -> String {
-    fields.map(\.assignment).joined(separator: "\n")
+    /// The text of one notification datagram: the assignments of `fields`, newline-separated, in order.
+    public static func datagram(_ fields: [NotifyField]) -> String {
+        fields.map(\.assignment).joined(separator: "\n")
+    }
 }

@@ -14,7 +14,7 @@ public final class RecordingNotifier: ServiceNotifier {
 
     /// The datagrams as protocol text (`READY=1\nSTATUS=…`), oldest first.
     public var datagrams: [String] {
-        messages.map(notifyDatagram)
+        messages.map(NotifyField.datagram)
     }
 
     /// Makes every following ``send(_:)`` throw `error` (or succeed again with `nil`), without recording.
