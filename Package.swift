@@ -28,6 +28,12 @@ let package = Package(
             name: "Systemd",
             dependencies: ["CSystemd", .product(name: "Logging", package: "swift-log")]
         ),
+        // Runs the Systemd API in a child process (own pid, own environment, inherited fds, private journald)
+        // for SystemdTests; not shipped.
+        .executableTarget(
+            name: "SystemdTestHelper",
+            dependencies: ["Systemd", .product(name: "Logging", package: "swift-log")]
+        ),
         // A four-version sample model shared by the tests and the benchmarks (not a product).
         .target(name: "StateStoreSample", dependencies: ["StateStore"]),
         .executableTarget(name: "StateStoreBenchmarks", dependencies: ["StateStore", "StateStoreSample"]),
@@ -36,7 +42,8 @@ let package = Package(
             dependencies: ["StateStore", "StateStoreTesting", "StateStoreSample"],
             resources: [.copy("Fixtures")]
         ),
-        .testTarget(name: "SystemdTests", dependencies: ["Systemd"]),
+        // Scripts/ holds the shell wrapper that starts a private journald; the tests run it, it is not Swift.
+        .testTarget(name: "SystemdTests", dependencies: ["Systemd"], exclude: ["Scripts"]),
     ],
     swiftLanguageModes: [.v6]
 )

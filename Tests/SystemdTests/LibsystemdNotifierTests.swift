@@ -1,0 +1,45 @@
+import Systemd
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `LibsystemdNotifier` runs in a child process (`SystemdTestHelper notify`) with its own `NOTIFY_SOCKET`, so
+/// the test process environment is never changed.
+@Suite struct LibsystemdNotifierTests {
+    @Test func sendsEachCallAsOneDatagramInOrderFromItsPid() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let listener = try NotifyListener(path: directory.path + "/notify")
+        let result = try ChildProcess.run(
+            TestPaths.helper, ["notify"], environment: ChildProcess.environment(["NOTIFY_SOCKET": listener.path]))
+        #expect(result.exitStatus == 0)
+        #expect(result.lines == ["enabled=true", "ok"])
+        let datagrams = listener.drain()
+        #expect(
+            datagrams.map(\.text) == [
+                "READY=1\nSTATUS=started",
+                "STATUS=serving 2 workspaces",
+                "RELOADING=1\nSTATUS=reloading configuration",
+                "READY=1",
+                "WATCHDOG=1",
+                "EXTEND_TIMEOUT_USEC=1500000",
+                "STATUS=disk failed\nERRNO=5",
+                "STOPPING=1\nSTATUS=shutting down",
+            ])
+        #expect(datagrams.allSatisfy { $0.pid == result.pid })
+    }
+
+    @Test func isANoOpWithoutNotifySocket() throws {
+        let result = try ChildProcess.run(TestPaths.helper, ["notify"], environment: ChildProcess.environment([:]))
+        #expect(result.lines == ["enabled=false", "ok"])
+    }
+
+    @Test func missingSocketThrowsWithErrnoAndMessage() throws {
+        let result = try ChildProcess.run(
+            TestPaths.helper, ["notify"],
+            environment: ChildProcess.environment(["NOTIFY_SOCKET": "/tmp/systemd-tests-no-such-socket"]))
+        #expect(result.lines == ["enabled=true", #"error=sd_notify failed (errno 2) for "READY=1\nSTATUS=started""#])
+    }
+}

@@ -1,6 +1,0 @@
-import Systemd
-import Testing
-
-@Test func namespaceExists() {
-    #expect(String(describing: Systemd.self) == "Systemd")
-}

@@ -1,0 +1,90 @@
+import Synchronization
+import Systemd
+import Testing
+
+@Suite struct WatchdogTests {
+    @Test func pingIntervalIsHalfTheTimeout() {
+        #expect(WatchdogConfiguration(timeout: .seconds(30)).pingInterval == .seconds(15))
+    }
+
+    @Test func pingsOnlyWhileHealthy() async throws {
+        let notifier = RecordingNotifier()
+        let healthy = Atomic<Bool>(true)
+        let unhealthyRounds = Atomic<Int>(0)
+        let watchdog = Watchdog(
+            configuration: WatchdogConfiguration(timeout: .milliseconds(40)), notifier: notifier,
+            observer: { event in if event == .unhealthy { unhealthyRounds.add(1, ordering: .relaxed) } },
+            healthCheck: { healthy.load(ordering: .relaxed) }
+        )
+        watchdog.start()
+        #expect(watchdog.isRunning)
+        try await waitUntil { notifier.messages.count >= 3 }
+
+        healthy.store(false, ordering: .relaxed)
+        try await waitUntil { unhealthyRounds.load(ordering: .relaxed) >= 1 }
+        let pingsWhenUnhealthy = notifier.messages.count
+        try await Task.sleep(for: .milliseconds(150))
+        #expect(notifier.messages.count == pingsWhenUnhealthy)
+        #expect(unhealthyRounds.load(ordering: .relaxed) >= 2)
+
+        healthy.store(true, ordering: .relaxed)
+        try await waitUntil { notifier.messages.count > pingsWhenUnhealthy }
+        watchdog.stop()
+        #expect(!watchdog.isRunning)
+        try await Task.sleep(for: .milliseconds(30))
+        let pingsAtStop = notifier.messages.count
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(notifier.messages.count == pingsAtStop)
+        #expect(Set(notifier.datagrams) == ["WATCHDOG=1"])
+    }
+
+    @Test func hangingHealthCheckStopsThePings() async throws {
+        let notifier = RecordingNotifier()
+        let calls = Atomic<Int>(0)
+        let watchdog = Watchdog(
+            configuration: WatchdogConfiguration(timeout: .milliseconds(20)), notifier: notifier,
+            healthCheck: {
+                if calls.add(1, ordering: .relaxed).newValue > 2 {
+                    try? await Task.sleep(for: .seconds(3600))
+                }
+                return true
+            }
+        )
+        watchdog.start()
+        try await waitUntil { calls.load(ordering: .relaxed) >= 3 }
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(notifier.messages.count == 2)
+        watchdog.stop()
+    }
+
+    @Test func sendFailuresAreReported() async throws {
+        let notifier = RecordingNotifier()
+        notifier.failSends(with: .send(errno: 111, message: "WATCHDOG=1"))
+        let events = Mutex<[Watchdog.Event]>([])
+        let watchdog = Watchdog(
+            configuration: WatchdogConfiguration(timeout: .milliseconds(20)), notifier: notifier,
+            observer: { event in events.withLock { $0.append(event) } },
+            healthCheck: { true }
+        )
+        watchdog.start()
+        try await waitUntil { !events.withLock { $0.isEmpty } }
+        watchdog.stop()
+        #expect(events.withLock { $0.first } == .pingFailed(.send(errno: 111, message: "WATCHDOG=1")))
+    }
+}
+
+/// Polls `condition` every 5 ms; fails the test after `timeout`.
+func waitUntil(
+    timeout: Duration = .seconds(5), sourceLocation: SourceLocation = #_sourceLocation,
+    _ condition: () -> Bool
+) async throws {
+    let clock = ContinuousClock()
+    let deadline = clock.now + timeout
+    while !condition() {
+        if clock.now > deadline {
+            Issue.record("condition not met within \(timeout)", sourceLocation: sourceLocation)
+            return
+        }
+        try await Task.sleep(for: .milliseconds(5))
+    }
+}
