@@ -12,7 +12,13 @@ let package = Package(
     ],
     dependencies: [
         // The logging API every Swift server library speaks; the journald handler plugs into it.
-        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2")
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        // Layered configuration (flags > WORKSPACED_* variables > JSON file > defaults) for the daemon.
+        .package(url: "https://github.com/apple/swift-configuration.git", from: "1.4.0"),
+        // Subcommands, flags, help and shell completions for workspaced and workspacectl.
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        // FilePath for swift-configuration's file provider (already one of its dependencies).
+        .package(url: "https://github.com/apple/swift-system.git", from: "1.8.1"),
     ],
     targets: [
         // Versioned, migrating, durably written state files. Foundation only: the few syscalls it needs
@@ -37,6 +43,17 @@ let package = Package(
         // A four-version sample model shared by the tests and the benchmarks (not a product).
         .target(name: "StateStoreSample", dependencies: ["StateStore"]),
         .executableTarget(name: "StateStoreBenchmarks", dependencies: ["StateStore", "StateStoreSample"]),
+        // The daemon's configuration, start-up and shutdown order, offline tools; the executable is thin.
+        .target(
+            name: "WorkspaceDaemon",
+            dependencies: [
+                "StateStore", "Systemd",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]
+        ),
+        .testTarget(name: "WorkspaceDaemonTests", dependencies: ["WorkspaceDaemon"]),
         .testTarget(
             name: "StateStoreTests",
             dependencies: ["StateStore", "StateStoreTesting", "StateStoreSample"],

@@ -1,0 +1,29 @@
+/// A configuration the daemon refuses, naming the key and where it came from. The daemon exits with 78
+/// (`EX_CONFIG`) on any of these at start-up, and keeps its old configuration on reload.
+public enum ConfigurationError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// A key the daemon does not know, in the file or as a `WORKSPACED_*` variable.
+    case unknownKey(key: String, source: String)
+    /// A value of the wrong type.
+    case wrongType(key: String, expected: String, source: String)
+    /// A value of the right type that cannot be used.
+    case invalidValue(key: String, value: String, reason: String)
+    /// The config file exists but cannot be read or is not a JSON object.
+    case unreadableFile(path: String, reason: String)
+
+    /// The exit status for a refused configuration: 78, `EX_CONFIG`.
+    public static let exitCode: Int32 = 78
+
+    /// A sentence naming the key.
+    public var description: String {
+        switch self {
+        case .unknownKey(let key, let source):
+            return "unknown configuration key \(key) in \(source)"
+        case .wrongType(let key, let expected, let source):
+            return "configuration key \(key) in \(source): expected \(expected)"
+        case .invalidValue(let key, let value, let reason):
+            return "configuration key \(key) = \(value): \(reason)"
+        case .unreadableFile(let path, let reason):
+            return "cannot read the configuration file \(path): \(reason)"
+        }
+    }
+}

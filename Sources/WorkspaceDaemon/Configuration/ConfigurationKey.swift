@@ -1,0 +1,70 @@
+/// A configuration key the daemon understands: its name in the config file (dotted for nested objects), its
+/// environment variable, and the kind of value it takes.
+public struct ConfigurationKey: Sendable, Hashable {
+    /// The kind of value a key takes.
+    public enum Kind: Sendable, Hashable {
+        /// An absolute path.
+        case path
+        /// A whole number within a range.
+        case integer(ClosedRange<Int>)
+        /// One of a fixed set of strings.
+        case choice([String])
+    }
+
+    /// The dotted name, as in the config file (`save.debounceMilliseconds`).
+    public let name: String
+    /// The kind of value.
+    public let kind: Kind
+    /// One line for the documentation and error messages.
+    public let summary: String
+
+    /// The environment variable that overrides it: `WORKSPACED_` and the name in upper snake case
+    /// (`save.debounceMilliseconds` → `WORKSPACED_SAVE_DEBOUNCE_MILLISECONDS`).
+    public var environmentVariable: String {
+        var result = "WORKSPACED"
+        for component in name.split(separator: ".") {
+            result += "_"
+            var previousWasLower = false
+            for character in component {
+                if character.isUppercase && previousWasLower { result += "_" }
+                result += character.uppercased()
+                previousWasLower = character.isLowercase
+            }
+        }
+        return result
+    }
+
+    /// The state directory.
+    public static let stateDirectory = ConfigurationKey(
+        name: "stateDirectory", kind: .path,
+        summary: "directory of workspace.json (default $STATE_DIRECTORY, else /var/lib/workspaced)")
+    /// The control socket.
+    public static let controlSocket = ConfigurationKey(
+        name: "controlSocket", kind: .path,
+        summary: "control API socket (default $RUNTIME_DIRECTORY/control.sock, else /run/workspaced/control.sock)")
+    /// The save debounce.
+    public static let saveDebounce = ConfigurationKey(
+        name: "save.debounceMilliseconds", kind: .integer(0...60_000),
+        summary: "quiet time after a change before saving, in ms (default 500)")
+    /// The maximum save delay.
+    public static let saveMaximumDelay = ConfigurationKey(
+        name: "save.maximumDelayMilliseconds", kind: .integer(1...600_000),
+        summary: "longest a change stays unsaved, in ms, at least the debounce (default 5000)")
+    /// The corrupt-file policy.
+    public static let corruptFilePolicy = ConfigurationKey(
+        name: "corruptFilePolicy", kind: .choice(["quarantine", "refuse"]),
+        summary: "what to do with an unreadable state file (default quarantine)")
+    /// The number of backups kept.
+    public static let backupsKept = ConfigurationKey(
+        name: "backupsKept", kind: .integer(1...100), summary: "pre-migration backups kept (default 3)")
+    /// The log level.
+    public static let logLevel = ConfigurationKey(
+        name: "logLevel", kind: .choice(["trace", "debug", "info", "notice", "warning", "error", "critical"]),
+        summary: "lowest level logged (default info)")
+
+    /// Every key, in documentation order.
+    public static let all: [ConfigurationKey] = [
+        .stateDirectory, .controlSocket, .saveDebounce, .saveMaximumDelay, .corruptFilePolicy, .backupsKept,
+        .logLevel,
+    ]
+}

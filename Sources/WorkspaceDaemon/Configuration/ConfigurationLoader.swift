@@ -1,0 +1,180 @@
+import Configuration
+import Foundation
+import Logging
+import StateStore
+import SystemPackage
+
+/// Resolves a ``DaemonConfiguration`` from its sources with swift-configuration (flags, then `WORKSPACED_*`
+/// variables, then the JSON file, then defaults) and refuses anything it does not understand, naming the key.
+public enum ConfigurationLoader {
+    /// Environment variables with the `WORKSPACED_` prefix that are not daemon keys but are allowed
+    /// (`WORKSPACED_SOCKET` is read by `workspacectl`).
+    static let foreignVariables: Set<String> = ["WORKSPACED_SOCKET"]
+
+    /// Loads, validates and returns the configuration.
+    ///
+    /// - Throws: ``ConfigurationError`` naming the offending key and its source.
+    public static func load(_ sources: ConfigurationSources) async throws(ConfigurationError) -> DaemonConfiguration {
+        let filePath = sources.resolvedConfigFile
+        let fileExists = FileManager.default.fileExists(atPath: filePath)
+        if !fileExists && sources.configFileIsRequired {
+            throw .unreadableFile(path: filePath, reason: "no such file")
+        }
+        if fileExists { try validateFileKeys(filePath) }
+        try validateEnvironmentKeys(sources.environment)
+
+        var overrides: [AbsoluteConfigKey: ConfigValue] = [:]
+        for (name, value) in sources.overrides {
+            switch value {
+            case .string(let text): overrides[absoluteKey(name)] = ConfigValue(.string(text), isSecret: false)
+            case .integer(let number): overrides[absoluteKey(name)] = ConfigValue(.int(number), isSecret: false)
+            }
+        }
+        var providers: [any ConfigProvider] = [
+            InMemoryProvider(name: "command line", values: overrides),
+            EnvironmentVariablesProvider(environmentVariables: sources.environment).prefixKeys(with: "workspaced"),
+        ]
+        if fileExists {
+            do {
+                providers.append(try await FileProvider<JSONSnapshot>(filePath: FilePath(filePath)))
+            } catch {
+                throw .unreadableFile(path: filePath, reason: "\(error)")
+            }
+        }
+        let reader = ValueReader(
+            reader: ConfigReader(providers: providers), sources: sources, filePath: filePath)
+        return try resolve(reader, sources: sources)
+    }
+
+    private static func resolve(_ reader: ValueReader, sources: ConfigurationSources) throws(ConfigurationError)
+        -> DaemonConfiguration
+    {
+        let stateDirectory =
+            try reader.path(.stateDirectory)
+            ?? sources.firstPath(sources.environment["STATE_DIRECTORY"]) ?? "/var/lib/workspaced"
+        let socket =
+            try reader.path(.controlSocket)
+            ?? sources.firstPath(sources.environment["RUNTIME_DIRECTORY"]).map { $0 + "/control.sock" }
+            ?? "/run/workspaced/control.sock"
+        let debounce = try reader.integer(.saveDebounce) ?? 500
+        let maximumDelay = try reader.integer(.saveMaximumDelay) ?? 5000
+        guard maximumDelay >= debounce else {
+            throw .invalidValue(
+                key: ConfigurationKey.saveMaximumDelay.name, value: "\(maximumDelay)",
+                reason: "must be at least save.debounceMilliseconds (\(debounce))")
+        }
+        let policy = try reader.choice(.corruptFilePolicy).flatMap(CorruptFilePolicy.init(rawValue:)) ?? .quarantine
+        let level = try reader.choice(.logLevel).flatMap(Logger.Level.init(rawValue:)) ?? .info
+        return DaemonConfiguration(
+            stateDirectory: stateDirectory,
+            controlSocketPath: socket,
+            saveDebounce: .milliseconds(debounce),
+            saveMaximumDelay: .milliseconds(maximumDelay),
+            corruptFilePolicy: policy,
+            backupsKept: try reader.integer(.backupsKept) ?? 3,
+            logLevel: level)
+    }
+
+    /// Every key in the file, flattened to dotted names, must be a known key.
+    private static func validateFileKeys(_ path: String) throws(ConfigurationError) {
+        let object: Any
+        do {
+            object = try JSONSerialization.jsonObject(with: try Data(contentsOf: URL(fileURLWithPath: path)))
+        } catch {
+            throw .unreadableFile(path: path, reason: "not valid JSON (\(error.localizedDescription))")
+        }
+        guard let root = object as? [String: Any] else {
+            throw .unreadableFile(path: path, reason: "the top level is not a JSON object")
+        }
+        let known = Set(ConfigurationKey.all.map(\.name))
+        let prefixes = Set(known.flatMap { name in
+            let parts = name.split(separator: ".")
+            return parts.indices.dropLast().map { parts[...$0].joined(separator: ".") }
+        })
+        func visit(_ object: [String: Any], prefix: String) throws(ConfigurationError) {
+            for (key, value) in object.sorted(by: { $0.key < $1.key }) {
+                let name = prefix.isEmpty ? key : prefix + "." + key
+                if known.contains(name) { continue }
+                if prefixes.contains(name), let nested = value as? [String: Any] {
+                    try visit(nested, prefix: name)
+                } else if prefixes.contains(name) {
+                    throw .wrongType(key: name, expected: "an object", source: path)
+                } else {
+                    throw .unknownKey(key: name, source: path)
+                }
+            }
+        }
+        try visit(root, prefix: "")
+    }
+
+    private static func validateEnvironmentKeys(_ environment: [String: String]) throws(ConfigurationError) {
+        let known = Set(ConfigurationKey.all.map(\.environmentVariable)).union(foreignVariables)
+        for name in environment.keys.sorted() where name.hasPrefix("WORKSPACED_") && !known.contains(name) {
+            throw .unknownKey(key: name, source: "the environment")
+        }
+    }
+
+    static func absoluteKey(_ name: String) -> AbsoluteConfigKey {
+        AbsoluteConfigKey(name.split(separator: ".").map(String.init))
+    }
+}
+
+/// Reads typed values through swift-configuration and turns a conversion failure into a
+/// ``ConfigurationError`` naming the key and the source that provided it.
+private struct ValueReader {
+    let reader: ConfigReader
+    let sources: ConfigurationSources
+    let filePath: String
+
+    func source(of key: ConfigurationKey) -> String {
+        if sources.overrides[key.name] != nil { return "the command line" }
+        if sources.environment[key.environmentVariable] != nil { return "environment variable \(key.environmentVariable)" }
+        return filePath
+    }
+
+    func path(_ key: ConfigurationKey) throws(ConfigurationError) -> String? {
+        guard let value = try string(key) else { return nil }
+        guard value.hasPrefix("/"), !value.contains("\0") else {
+            throw .invalidValue(key: key.name, value: value, reason: "must be an absolute path")
+        }
+        return value
+    }
+
+    func choice(_ key: ConfigurationKey) throws(ConfigurationError) -> String? {
+        guard let value = try string(key) else { return nil }
+        guard case .choice(let choices) = key.kind, choices.contains(value) else {
+            let allowed = if case .choice(let choices) = key.kind { choices.joined(separator: ", ") } else { "" }
+            throw .invalidValue(key: key.name, value: value, reason: "must be one of \(allowed)")
+        }
+        return value
+    }
+
+    func integer(_ key: ConfigurationKey) throws(ConfigurationError) -> Int? {
+        let value: Int
+        do {
+            value = try reader.requiredInt(forKey: ConfigKey(key.name.split(separator: ".").map(String.init)))
+        } catch {
+            if Self.isMissing(error) { return nil }
+            throw .wrongType(key: key.name, expected: "a whole number", source: source(of: key))
+        }
+        if case .integer(let range) = key.kind, !range.contains(value) {
+            throw .invalidValue(
+                key: key.name, value: "\(value)", reason: "must be in \(range.lowerBound)...\(range.upperBound)")
+        }
+        return value
+    }
+
+    private func string(_ key: ConfigurationKey) throws(ConfigurationError) -> String? {
+        do {
+            return try reader.requiredString(forKey: ConfigKey(key.name.split(separator: ".").map(String.init)))
+        } catch {
+            if Self.isMissing(error) { return nil }
+            throw .wrongType(key: key.name, expected: "a string", source: source(of: key))
+        }
+    }
+
+    /// swift-configuration's error type is not public; a missing value is told apart by its description.
+    private static func isMissing(_ error: any Error) -> Bool {
+        "\(error)".hasPrefix("Missing required config value")
+    }
+}

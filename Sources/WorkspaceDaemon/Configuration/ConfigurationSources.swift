@@ -1,0 +1,41 @@
+/// Where a configuration comes from: the config file, the environment and command-line flags.
+public struct ConfigurationSources: Sendable {
+    /// A value given on the command line, already typed by the argument parser.
+    public enum Override: Sendable, Equatable {
+        /// A string (paths, choices).
+        case string(String)
+        /// A whole number.
+        case integer(Int)
+    }
+
+    /// The config file; `nil` for the default (`$CONFIGURATION_DIRECTORY/config.json`, else
+    /// `/etc/workspaced/config.json`), which may be missing.
+    public var configFile: String?
+    /// The process environment (`WORKSPACED_*` overrides and systemd's directory variables).
+    public var environment: [String: String]
+    /// Command-line overrides by key name (`save.debounceMilliseconds`).
+    public var overrides: [String: Override]
+
+    /// Sources with the given parts.
+    public init(configFile: String? = nil, environment: [String: String], overrides: [String: Override] = [:]) {
+        self.configFile = configFile
+        self.environment = environment
+        self.overrides = overrides
+    }
+
+    /// The config file that will be read: the explicit one, or the default.
+    public var resolvedConfigFile: String {
+        if let configFile { return configFile }
+        if let directory = firstPath(environment["CONFIGURATION_DIRECTORY"]) { return directory + "/config.json" }
+        return "/etc/workspaced/config.json"
+    }
+
+    /// Whether a missing config file is an error (only when one was named explicitly).
+    public var configFileIsRequired: Bool { configFile != nil }
+
+    /// The first of systemd's colon-separated directory list, if set and not empty.
+    func firstPath(_ value: String?) -> String? {
+        guard let first = value?.split(separator: ":").first, !first.isEmpty else { return nil }
+        return String(first)
+    }
+}

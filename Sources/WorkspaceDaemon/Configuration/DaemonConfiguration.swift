@@ -1,0 +1,43 @@
+import Logging
+import StateStore
+
+/// Everything the daemon is configured with, resolved from flags, `WORKSPACED_*` variables, the config file and
+/// the defaults, in that order of precedence. See `config/workspaced.json` and the README's table.
+public struct DaemonConfiguration: Sendable, Equatable {
+    /// Directory holding `workspace.json`, its lock, backups and quarantined files.
+    public var stateDirectory: String
+    /// Path of the control API's Unix socket.
+    public var controlSocketPath: String
+    /// Quiet time after a change before the state is saved.
+    public var saveDebounce: Duration
+    /// Longest time a change may stay unsaved under a constant stream of changes.
+    public var saveMaximumDelay: Duration
+    /// What to do with a state file that cannot be read.
+    public var corruptFilePolicy: CorruptFilePolicy
+    /// How many pre-migration backups to keep.
+    public var backupsKept: Int
+    /// The lowest level that is logged.
+    public var logLevel: Logger.Level
+
+    /// A configuration with the given values.
+    public init(
+        stateDirectory: String,
+        controlSocketPath: String,
+        saveDebounce: Duration = .milliseconds(500),
+        saveMaximumDelay: Duration = .seconds(5),
+        corruptFilePolicy: CorruptFilePolicy = .quarantine,
+        backupsKept: Int = 3,
+        logLevel: Logger.Level = .info
+    ) {
+        self.stateDirectory = stateDirectory
+        self.controlSocketPath = controlSocketPath
+        self.saveDebounce = saveDebounce
+        self.saveMaximumDelay = saveMaximumDelay
+        self.corruptFilePolicy = corruptFilePolicy
+        self.backupsKept = backupsKept
+        self.logLevel = logLevel
+    }
+
+    /// The state file: `workspace.json` in the state directory.
+    public var statePath: String { stateDirectory + "/workspace.json" }
+}

@@ -1,0 +1,135 @@
+import Foundation
+import Logging
+import StateStore
+import Testing
+import WorkspaceDaemon
+
+@Suite("Daemon configuration")
+struct ConfigurationTests {
+    let directory: String
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory.path + "/workspaced-config-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    }
+
+    private func writeConfig(_ text: String) throws -> String {
+        let path = directory + "/config.json"
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    @Test func defaultsComeFromSystemdDirectoriesThenFixedPaths() async throws {
+        let none = try await ConfigurationLoader.load(
+            ConfigurationSources(environment: ["CONFIGURATION_DIRECTORY": directory]))
+        #expect(none.stateDirectory == "/var/lib/workspaced")
+        #expect(none.controlSocketPath == "/run/workspaced/control.sock")
+        #expect(none.saveDebounce == .milliseconds(500))
+        #expect(none.saveMaximumDelay == .seconds(5))
+        #expect(none.corruptFilePolicy == .quarantine)
+        #expect(none.backupsKept == 3)
+        #expect(none.logLevel == .info)
+        let systemd = try await ConfigurationLoader.load(
+            ConfigurationSources(environment: [
+                "CONFIGURATION_DIRECTORY": directory, "STATE_DIRECTORY": "/var/lib/a:/var/lib/b",
+                "RUNTIME_DIRECTORY": "/run/x",
+            ]))
+        #expect(systemd.stateDirectory == "/var/lib/a")
+        #expect(systemd.controlSocketPath == "/run/x/control.sock")
+        #expect(systemd.statePath == "/var/lib/a/workspace.json")
+    }
+
+    @Test func flagsBeatEnvironmentBeatFile() async throws {
+        let path = try writeConfig(
+            #"{"save": {"debounceMilliseconds": 100, "maximumDelayMilliseconds": 9000}, "logLevel": "debug", "backupsKept": 7}"#)
+        let fileOnly = try await ConfigurationLoader.load(ConfigurationSources(configFile: path, environment: [:]))
+        #expect(fileOnly.saveDebounce == .milliseconds(100))
+        #expect(fileOnly.saveMaximumDelay == .milliseconds(9000))
+        #expect(fileOnly.logLevel == .debug)
+        #expect(fileOnly.backupsKept == 7)
+        let environment = try await ConfigurationLoader.load(
+            ConfigurationSources(
+                configFile: path,
+                environment: ["WORKSPACED_SAVE_DEBOUNCE_MILLISECONDS": "200", "WORKSPACED_LOG_LEVEL": "warning"]))
+        #expect(environment.saveDebounce == .milliseconds(200))
+        #expect(environment.logLevel == .warning)
+        let flags = try await ConfigurationLoader.load(
+            ConfigurationSources(
+                configFile: path, environment: ["WORKSPACED_SAVE_DEBOUNCE_MILLISECONDS": "200"],
+                overrides: ["save.debounceMilliseconds": .integer(300), "stateDirectory": .string("/srv/ws")]))
+        #expect(flags.saveDebounce == .milliseconds(300))
+        #expect(flags.stateDirectory == "/srv/ws")
+        #expect(flags.backupsKept == 7)
+    }
+
+    static let refused: [(String, ConfigurationError)] = [
+        (#"{"stateDirectroy": "/x"}"#, .unknownKey(key: "stateDirectroy", source: "FILE")),
+        (#"{"save": {"debounce": 5}}"#, .unknownKey(key: "save.debounce", source: "FILE")),
+        (#"{"save": 5}"#, .wrongType(key: "save", expected: "an object", source: "FILE")),
+        (#"{"backupsKept": "three"}"#, .wrongType(key: "backupsKept", expected: "a whole number", source: "FILE")),
+        (#"{"stateDirectory": 12}"#, .wrongType(key: "stateDirectory", expected: "a string", source: "FILE")),
+        (#"{"backupsKept": 0}"#, .invalidValue(key: "backupsKept", value: "0", reason: "must be in 1...100")),
+        (#"{"logLevel": "loud"}"#, .invalidValue(
+            key: "logLevel", value: "loud",
+            reason: "must be one of trace, debug, info, notice, warning, error, critical")),
+        (#"{"stateDirectory": "relative/dir"}"#, .invalidValue(
+            key: "stateDirectory", value: "relative/dir", reason: "must be an absolute path")),
+        (#"{"save": {"debounceMilliseconds": 2000, "maximumDelayMilliseconds": 1000}}"#, .invalidValue(
+            key: "save.maximumDelayMilliseconds", value: "1000", reason: "must be at least save.debounceMilliseconds (2000)")),
+    ]
+
+    @Test(arguments: refused)
+    func aBadFileIsRefusedNamingTheKey(text: String, expected: ConfigurationError) async throws {
+        let path = try writeConfig(text)
+        let expectedHere: ConfigurationError
+        switch expected {
+        case .unknownKey(let key, _): expectedHere = .unknownKey(key: key, source: path)
+        case .wrongType(let key, let type, _): expectedHere = .wrongType(key: key, expected: type, source: path)
+        default: expectedHere = expected
+        }
+        await #expect(throws: expectedHere) {
+            try await ConfigurationLoader.load(ConfigurationSources(configFile: path, environment: [:]))
+        }
+    }
+
+    @Test func badEnvironmentIsRefusedNamingTheVariable() async throws {
+        await #expect(throws: ConfigurationError.unknownKey(key: "WORKSPACED_DEBOUNCE", source: "the environment")) {
+            try await ConfigurationLoader.load(
+                ConfigurationSources(environment: ["WORKSPACED_DEBOUNCE": "1", "CONFIGURATION_DIRECTORY": directory]))
+        }
+        await #expect(
+            throws: ConfigurationError.wrongType(
+                key: "backupsKept", expected: "a whole number", source: "environment variable WORKSPACED_BACKUPS_KEPT")
+        ) {
+            try await ConfigurationLoader.load(
+                ConfigurationSources(environment: ["WORKSPACED_BACKUPS_KEPT": "many", "CONFIGURATION_DIRECTORY": directory]))
+        }
+        _ = try await ConfigurationLoader.load(
+            ConfigurationSources(environment: ["WORKSPACED_SOCKET": "/x", "CONFIGURATION_DIRECTORY": directory]))
+    }
+
+    @Test func anExplicitMissingFileOrBrokenJSONIsRefused() async throws {
+        await #expect(throws: ConfigurationError.self) {
+            try await ConfigurationLoader.load(ConfigurationSources(configFile: directory + "/nope.json", environment: [:]))
+        }
+        let path = try writeConfig("{not json")
+        await #expect(throws: ConfigurationError.self) {
+            try await ConfigurationLoader.load(ConfigurationSources(configFile: path, environment: [:]))
+        }
+    }
+
+    @Test func environmentVariableNamesFollowTheKeys() {
+        #expect(ConfigurationKey.saveDebounce.environmentVariable == "WORKSPACED_SAVE_DEBOUNCE_MILLISECONDS")
+        #expect(ConfigurationKey.stateDirectory.environmentVariable == "WORKSPACED_STATE_DIRECTORY")
+        #expect(ConfigurationKey.corruptFilePolicy.environmentVariable == "WORKSPACED_CORRUPT_FILE_POLICY")
+    }
+
+    @Test func theShippedDefaultConfigLoadsAndEqualsTheDefaults() async throws {
+        let shipped = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("config/workspaced.json").path
+        let loaded = try await ConfigurationLoader.load(ConfigurationSources(configFile: shipped, environment: [:]))
+        let defaults = try await ConfigurationLoader.load(
+            ConfigurationSources(environment: ["CONFIGURATION_DIRECTORY": directory]))
+        #expect(loaded == defaults)
+    }
+}
