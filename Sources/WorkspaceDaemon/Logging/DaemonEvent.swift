@@ -1,0 +1,58 @@
+import Logging
+import Systemd
+
+/// The events the daemon logs with a journal `MESSAGE_ID`, so operators can select them
+/// (`journalctl MESSAGE_ID=…`) and `journalctl -x` explains them from `systemd/workspaced.catalog`.
+///
+/// The ids are API: never change or reuse one. docs/logging.md lists them.
+public enum DaemonEvent: String, CaseIterable, Sendable {
+    /// The daemon is ready and serving.
+    case started
+    /// The state file was loaded at the current version.
+    case loaded
+    /// The state file was migrated from an older version.
+    case migrated
+    /// Loaded data was repaired.
+    case repaired
+    /// A corrupt state file was moved aside.
+    case quarantined
+    /// The state file is newer than this release can read; the daemon refuses to start.
+    case refusedNewerFile
+    /// A background save failed; the state stays dirty and will be retried.
+    case saveFailed
+    /// A save succeeded after failures.
+    case saveRecovered
+    /// The final flush on stop succeeded.
+    case flushedOnStop
+    /// The final flush on stop failed; the old file is intact.
+    case flushFailed
+    /// A reload applied a new configuration.
+    case configReloaded
+    /// A reload found a bad configuration and kept the old one.
+    case configRejected
+
+    /// The event's journal `MESSAGE_ID`.
+    public var messageID: MessageID {
+        let hex: String
+        switch self {
+        case .started: hex = "4c50677cb1f4416f81dd6b9193f39b72"
+        case .loaded: hex = "7c4b824ea566426e94dcd56b303609c8"
+        case .migrated: hex = "59d40d6d030141028132def856c40c38"
+        case .repaired: hex = "c267febe84f5476e924f47bade4f6a62"
+        case .quarantined: hex = "87da9888b6c248ff9d9caee4abe6b974"
+        case .refusedNewerFile: hex = "edd1498be4804db3a040144b7fc11efc"
+        case .saveFailed: hex = "37e65969d71a45258e581e55094950e1"
+        case .saveRecovered: hex = "11f8c62f95ad46eb978a5387ea5548d1"
+        case .flushedOnStop: hex = "4c6ff2170b2e4dd8801b4fbcd9e2521d"
+        case .flushFailed: hex = "4986b4c04d374a58ace50117a4936ee0"
+        case .configReloaded: hex = "164d67d348ec47018b454717a4015a33"
+        case .configRejected: hex = "205a42ded1ec4c53baa63a3903d005dd"
+        }
+        return MessageID(hex)!
+    }
+
+    /// Metadata carrying the event's id, merged with `extra`.
+    public func metadata(_ extra: Logger.Metadata = [:]) -> Logger.Metadata {
+        extra.merging(.messageID(messageID)) { _, id in id }
+    }
+}
