@@ -5,7 +5,14 @@ SWIFT        ?= swift
 BUILD_FLAGS  ?=
 APT_PACKAGES := libsystemd-dev pkg-config strace systemd
 
-.PHONY: all build deps lint test unit-tests bench run clean
+PREFIX       ?= /usr/local
+DESTDIR      ?=
+UNITDIR      ?= $(PREFIX)/lib/systemd/system
+CATALOGDIR   ?= /usr/lib/systemd/catalog
+CONFDIR      ?= /etc/workspaced
+RUN_DIR      := $(CURDIR)/.workspaced
+
+.PHONY: all build release deps lint test unit-tests bench run install clean
 
 all: build
 
@@ -38,8 +45,33 @@ test: deps lint unit-tests
 bench: deps
 	$(SWIFT) run -c release StateStoreBenchmarks
 
+release: deps
+	$(SWIFT) build -c release --product workspaced
+
+# Runs the daemon in the foreground with its state and socket under ./.workspaced/ (Ctrl-C flushes and stops).
 run: build
-	@echo "the workspaced daemon is not built yet (see issue 5); nothing to run" >&2; exit 1
+	@mkdir -p "$(RUN_DIR)"
+	@echo "workspaced: state in $(RUN_DIR)/workspace.json, control socket $(RUN_DIR)/control.sock"
+	@echo "workspaced: Ctrl-C (SIGINT) flushes the state and stops"
+	$(SWIFT) run $(BUILD_FLAGS) workspaced run --config "$(CURDIR)/config/workspaced.json" \
+	  --state-directory "$(RUN_DIR)" --control-socket "$(RUN_DIR)/control.sock"
+
+# Installs the binary, units, catalog, default config (never over an existing one) and docs; reloads systemd
+# when it runs and DESTDIR is empty.
+install: release
+	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(UNITDIR)" "$(DESTDIR)$(CATALOGDIR)" \
+	  "$(DESTDIR)$(CONFDIR)" "$(DESTDIR)$(PREFIX)/share/doc/workspaced"
+	install -m 0755 "$$($(SWIFT) build -c release --show-bin-path)/workspaced" "$(DESTDIR)$(PREFIX)/bin/workspaced"
+	sed 's|/usr/local/bin/|$(PREFIX)/bin/|' systemd/workspaced.service > "$(DESTDIR)$(UNITDIR)/workspaced.service"
+	chmod 0644 "$(DESTDIR)$(UNITDIR)/workspaced.service"
+	install -m 0644 systemd/workspaced.socket "$(DESTDIR)$(UNITDIR)/workspaced.socket"
+	install -m 0644 systemd/workspaced.catalog "$(DESTDIR)$(CATALOGDIR)/workspaced.catalog"
+	@if [ -e "$(DESTDIR)$(CONFDIR)/config.json" ]; then \
+	  echo "keeping the existing $(DESTDIR)$(CONFDIR)/config.json"; \
+	else install -m 0644 config/workspaced.json "$(DESTDIR)$(CONFDIR)/config.json"; fi
+	install -m 0644 README.md docs/*.md "$(DESTDIR)$(PREFIX)/share/doc/workspaced/"
+	@if [ -z "$(DESTDIR)" ] && [ -d /run/systemd/system ]; then \
+	  systemctl daemon-reload && journalctl --update-catalog; fi
 
 clean:
 	rm -rf .build

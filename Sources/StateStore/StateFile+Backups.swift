@@ -57,10 +57,12 @@ extension StateFile {
 
     /// Restores the backup called `name` (as listed by ``backups()``) as the state file.
     ///
-    /// The backup must be readable by this release. The current file, if any, is first kept as
+    /// Takes the lock first (unless locking is off), so a running daemon makes this fail with
+    /// ``StateStoreError/locked(lockPath:holder:)``. The backup must be readable by this release. The current file, if any, is first kept as
     /// `<name>.before-restore.<UTC timestamp>.bak`. The restored bytes are written durably and migrated at the
     /// next load, which must follow before anything else is written through this object.
     public func restoreBackup(named name: String) throws(StateStoreError) {
+        if configuration.locking == .exclusive { try acquireLock() }
         guard let backup = try backups().first(where: { $0.name == name }) else {
             throw .backupNotFound(name: name, directory: directory)
         }

@@ -75,7 +75,7 @@ public final class StateFile<Model: Codable & Sendable>: Sendable {
         var report = LoadReport(
             path: path, source: .file, storedVersion: nil, currentVersion: codec.schema.currentVersion)
         if configuration.locking == .exclusive {
-            try lock()
+            try acquireLock()
             report.temporaryFilesRemoved = sweepTemporaryFiles()
         }
         let readStart = clock.now
@@ -189,7 +189,9 @@ public final class StateFile<Model: Codable & Sendable>: Sendable {
         state.withLock { $0.refusal = reason }
     }
 
-    private func lock() throws(StateStoreError) {
+    /// Takes the exclusive advisory lock on ``lockPath`` (``load()`` does this itself); a second process gets
+    /// ``StateStoreError/locked(lockPath:holder:)``. Does nothing when this object already holds it.
+    public func acquireLock() throws(StateStoreError) {
         if state.withLock({ $0.lockDescriptor }) != nil { return }
         do {
             let descriptor = try fileSystem.lockFile(lockPath, mode: 0o600)

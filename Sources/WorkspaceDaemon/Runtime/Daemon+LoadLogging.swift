@@ -1,0 +1,84 @@
+import Logging
+import StateStore
+
+extension Daemon {
+    /// Logs the load report as one entry (loaded or migrated), then one warning per quarantine, step warning and
+    /// repair, each with its MESSAGE_ID.
+    func logLoadReport(_ report: LoadReport) {
+        var fields: Logger.Metadata = [
+            "state_path": "\(report.path)", "source": "\(report.source.rawValue)",
+            "to_version": "\(report.currentVersion)", "bytes": "\(report.byteCount)",
+            "duration_ms": "\(Self.milliseconds(report.timings.total))",
+        ]
+        if let stored = report.storedVersion { fields["from_version"] = "\(stored)" }
+        if !report.stepsApplied.isEmpty {
+            fields["steps"] = "\(report.stepsApplied.map { "\($0.lowerBound)->\($0.upperBound)" }.joined(separator: ","))"
+        }
+        if !report.fieldsDefaulted.isEmpty {
+            fields["defaulted"] = "\(report.fieldsDefaulted.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ","))"
+        }
+        if !report.unknownKeysKept.isEmpty {
+            fields["unknown_keys"] = "\(report.unknownKeysKept.keys.sorted().joined(separator: ","))"
+        }
+        if !report.repairs.isEmpty { fields["repairs"] = "\(report.repairs.count)" }
+        if !report.temporaryFilesRemoved.isEmpty {
+            fields["temporary_files_removed"] = "\(report.temporaryFilesRemoved.joined(separator: ","))"
+        }
+        let event: DaemonEvent = report.migrated ? .migrated : .loaded
+        logger.notice("\(report.summary)", metadata: event.metadata(fields))
+        if let quarantine = report.quarantine {
+            logger.warning(
+                "state file was corrupt (\(quarantine.reason)); moved to \(quarantine.movedTo), starting empty",
+                metadata: DaemonEvent.quarantined.metadata([
+                    "state_path": "\(report.path)", "quarantine_path": "\(quarantine.movedTo)",
+                    "reason": "\(quarantine.reason)", "policy": "\(quarantine.policy.rawValue)",
+                ]))
+        }
+        for warning in report.warnings {
+            logger.warning("migration: \(warning)", metadata: DaemonEvent.migrated.metadata(["state_path": "\(report.path)"]))
+        }
+        for repair in report.repairs {
+            logger.warning("repaired: \(repair)", metadata: DaemonEvent.repaired.metadata(["state_path": "\(report.path)"]))
+        }
+    }
+
+    /// Logs why a load was refused, before the daemon exits.
+    func logRefusal(_ error: StateStoreError, path: String) {
+        switch error {
+        case .newerVersion(_, let stored, let minReader, let current):
+            logger.error(
+                "\(error)",
+                metadata: DaemonEvent.refusedNewerFile.metadata([
+                    "state_path": "\(path)", "stored_version": "\(stored)",
+                    "min_reader_version": "\(minReader.map(String.init) ?? "none")", "current_version": "\(current)",
+                ]))
+        default:
+            logger.error("\(error)", metadata: ["state_path": "\(path)"])
+        }
+    }
+
+    /// Logs what the persistence engine reports: failures at error, recoveries at notice, saves at debug.
+    static func log(_ event: PersistenceEvent, path: String, logger: Logger) {
+        switch event {
+        case .saved(let revision, let duration, let bytes):
+            logger.debug("saved revision \(revision) (\(bytes) bytes in \(duration))")
+        case .saveFailed(let error, let failures, let retryIn):
+            let retry = retryIn.map { "retrying in \($0)" } ?? "not retrying"
+            logger.error(
+                "save failed (\(failures) in a row), \(retry): \(error)",
+                metadata: DaemonEvent.saveFailed.metadata([
+                    "state_path": "\(path)", "error": "\(error)", "failures": "\(failures)",
+                ]))
+        case .saveRecovered(let revision, let failures):
+            logger.notice(
+                "save recovered after \(failures) failures; revision \(revision) is on disk",
+                metadata: DaemonEvent.saveRecovered.metadata([
+                    "state_path": "\(path)", "failures": "\(failures)", "revision": "\(revision)",
+                ]))
+        }
+    }
+
+    static func milliseconds(_ duration: Duration) -> Int {
+        Int(duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000)
+    }
+}

@@ -1,0 +1,48 @@
+import Logging
+import StateStore
+import Systemd
+
+extension Daemon {
+    /// Re-reads the configuration on SIGHUP: RELOADING=1, then READY=1 with a STATUS saying what happened.
+    ///
+    /// A bad configuration keeps the old one in force and says so in STATUS and the journal. The log level and
+    /// the save timings apply at once; the state directory and the socket path need a restart.
+    public func reload() async {
+        send { try notifier.reloading(status: "reloading configuration") }
+        let new: DaemonConfiguration
+        do {
+            new = try await ConfigurationLoader.load(sources)
+        } catch {
+            logger.warning(
+                "configuration rejected, keeping the previous one: \(error)",
+                metadata: DaemonEvent.configRejected.metadata(["error": "\(error)"]))
+            send { try notifier.ready(status: "configuration rejected (\(error)); running with the previous one") }
+            return
+        }
+        let old = current.withLock { configuration -> DaemonConfiguration in
+            let old = configuration
+            configuration.logLevel = new.logLevel
+            configuration.saveDebounce = new.saveDebounce
+            configuration.saveMaximumDelay = new.saveMaximumDelay
+            configuration.corruptFilePolicy = new.corruptFilePolicy
+            configuration.backupsKept = new.backupsKept
+            return old
+        }
+        logLevel.current = new.logLevel
+        state?.reconfigure(
+            PersistenceConfiguration(debounce: new.saveDebounce, maximumDelay: new.saveMaximumDelay))
+        var pending: [String] = []
+        if new.stateDirectory != old.stateDirectory { pending.append("stateDirectory") }
+        if new.controlSocketPath != old.controlSocketPath { pending.append("controlSocket") }
+        if !pending.isEmpty {
+            logger.warning("\(pending.joined(separator: " and ")) change only on restart")
+        }
+        logger.notice(
+            "configuration reloaded: log level \(new.logLevel), debounce \(new.saveDebounce), "
+                + "maximum delay \(new.saveMaximumDelay)",
+            metadata: DaemonEvent.configReloaded.metadata([
+                "log_level": "\(new.logLevel)", "debounce": "\(new.saveDebounce)",
+            ]))
+        send { try notifier.ready(status: "configuration reloaded; log level \(new.logLevel)") }
+    }
+}

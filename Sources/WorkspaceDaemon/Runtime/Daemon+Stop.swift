@@ -1,0 +1,38 @@
+import Logging
+import StateStore
+import Systemd
+
+extension Daemon {
+    /// Stops on SIGTERM or SIGINT: STOPPING=1, refuse further changes, flush synchronously.
+    ///
+    /// Runs on the signal queue and blocks it until the state is durable or the flush failed; a second signal
+    /// waits behind it.
+    /// - Returns: ``DaemonExitCode/success`` when everything accepted is on disk, ``DaemonExitCode/ioError`` otherwise (the
+    ///   old file is intact).
+    public func stop(signal: Int32) -> DaemonExitCode {
+        send { try notifier.stopping(status: "flushing") }
+        logger.info("received signal \(signal); stopping")
+        watchdog.withLock { $0?.stop() }
+        guard let state else { return .success }
+        let before = state.status
+        do {
+            try state.close()
+        } catch {
+            let status = state.status
+            logger.error(
+                "flush on stop failed: \(error); changes after revision \(status.durableRevision) are lost",
+                metadata: DaemonEvent.flushFailed.metadata([
+                    "error": "\(error)", "revision": "\(status.revision)",
+                    "durable_revision": "\(status.durableRevision)",
+                ]))
+            return .ioError
+        }
+        let status = state.status
+        logger.notice(
+            "flushed on stop: revision \(status.durableRevision) is on disk",
+            metadata: DaemonEvent.flushedOnStop.metadata([
+                "revision": "\(status.durableRevision)", "was_dirty": "\(before.isDirty)",
+            ]))
+        return .success
+    }
+}

@@ -1,0 +1,35 @@
+import StateStore
+
+/// Why the daemon did not become ready, with the exit status it leaves with.
+public enum DaemonStartError: Error, Sendable, CustomStringConvertible {
+    /// The configuration was refused.
+    case configuration(ConfigurationError)
+    /// The state could not be loaded.
+    case state(StateStoreError)
+    /// The control socket could not be served.
+    case controlSocket(String)
+
+    /// The exit status for this failure.
+    public var exitCode: DaemonExitCode {
+        switch self {
+        case .configuration: return .configuration
+        case .controlSocket: return .ioError
+        case .state(let error):
+            switch error {
+            case .newerVersion: return .newerStateFile
+            case .corrupt: return .corruptStateFile
+            case .locked, .lockFailed: return .stateLocked
+            default: return .ioError
+            }
+        }
+    }
+
+    /// The one line the daemon logs and puts in its STATUS.
+    public var description: String {
+        switch self {
+        case .configuration(let error): return "refusing to start: \(error)"
+        case .state(let error): return "refusing to start: \(error)"
+        case .controlSocket(let reason): return "cannot serve the control socket: \(reason)"
+        }
+    }
+}

@@ -1,0 +1,45 @@
+import ArgumentParser
+import Foundation
+import Logging
+import Systemd
+import WorkspaceDaemon
+
+/// Runs the daemon in the foreground until SIGTERM or SIGINT.
+struct Run: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Run the daemon in the foreground (the default).")
+
+    @OptionGroup var options: ConfigOptions
+
+    func run() async throws {
+        // First, before anything can take time: until these exist a SIGTERM would kill the process unflushed.
+        let signals = SignalSources()
+        let logLevel = DaemonLogging.bootstrap(level: .info)
+        let logger = Logger(label: "workspaced")
+        let notifier = LibsystemdNotifier()
+        let sources = options.sources()
+        let configuration: DaemonConfiguration
+        do {
+            configuration = try await ConfigurationLoader.load(sources)
+        } catch {
+            logger.critical("refusing to start: \(error)")
+            try? notifier.status("refusing to start: \(error)")
+            throw ExitCode(ConfigurationError.exitCode)
+        }
+        logLevel.current = configuration.logLevel
+        let daemon = Daemon(
+            configuration: configuration, sources: sources, notifier: notifier, logLevel: logLevel, logger: logger)
+        signals.setHandlers(
+            SignalSources.Handlers(
+                stop: { signal in exit(daemon.stop(signal: signal).rawValue) },
+                reload: { Task { await daemon.reload() } }))
+        do {
+            try daemon.start()
+        } catch {
+            logger.critical("\(error)")
+            throw ExitCode(error.exitCode.rawValue)
+        }
+        while true {
+            try await Task.sleep(for: .seconds(86_400))
+        }
+    }
+}

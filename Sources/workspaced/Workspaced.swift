@@ -1,0 +1,12 @@
+import ArgumentParser
+
+/// `workspaced`: the daemon (`run`, the default) and its offline tools.
+@main
+struct Workspaced: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "workspaced",
+        abstract: "Keeps workspace state (projects, panes, tabs, favorites, owner) durable across upgrades and crashes.",
+        subcommands: [Run.self, CheckConfig.self, Check.self, Migrate.self, Backups.self],
+        defaultSubcommand: Run.self
+    )
+}
