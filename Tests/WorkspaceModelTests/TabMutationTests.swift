@@ -40,9 +40,20 @@ struct TabMutationTests {
 
     @Test func closingATabBeforeTheFocusedOneKeepsTheSameTabFocused() throws {
         var workspace = sampleWorkspace()
+        try workspace.openTab(inPane: sequentialID(2), folder: "/one/c", id: sequentialID(9))
+        try workspace.focusTab(sequentialID(4))
         try workspace.closeTab(sequentialID(3))
-        #expect(tabIDs(workspace) == [sequentialID(4)])
+        #expect(tabIDs(workspace) == [sequentialID(4), sequentialID(9)])
+        #expect(focused(workspace) == 0)
         #expect(workspace.projects[0].panes[0].focusedTab?.id == sequentialID(4))
+    }
+
+    @Test func closingATabAfterTheFocusedOneKeepsTheFocus() throws {
+        var workspace = sampleWorkspace()
+        try workspace.openTab(inPane: sequentialID(2), folder: "/one/c", id: sequentialID(9))
+        try workspace.focusTab(sequentialID(3))
+        try workspace.closeTab(sequentialID(9))
+        #expect(workspace.projects[0].panes[0].focusedTab?.id == sequentialID(3))
     }
 
     @Test func closingTheFocusedLastTabFocusesTheNewLastOne() throws {
