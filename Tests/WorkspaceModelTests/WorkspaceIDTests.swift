@@ -1,4 +1,5 @@
 import Foundation
+import StateStore
 import Testing
 
 @testable import WorkspaceModel
@@ -23,7 +24,12 @@ struct WorkspaceIDTests {
         let bytes = Data(
             #"{"projects":[{"id":"p1","name":"x","layout":"single","panes":[]}],"favorites":[],"owner":{"name":"a","age":"1"}}"#
                 .utf8)
-        #expect(throws: (any Error).self) { try workspaceCodec().decode(bytes) }
+        #expect {
+            try workspaceCodec().decode(bytes)
+        } throws: { error in
+            guard case .corrupt(let reason) = error as? StateDecodingError else { return false }
+            return reason.contains(#""p1" is not a UUID"#) && reason.contains("projects[0].id")
+        }
     }
 
     @Test func newIdsAreLowerCaseAndDistinct() {
