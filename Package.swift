@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "StateStore", targets: ["StateStore"]),
         .library(name: "StateStoreTesting", targets: ["StateStoreTesting"]),
         .library(name: "Systemd", targets: ["Systemd"]),
+        .library(name: "WorkspaceModel", targets: ["WorkspaceModel"]),
     ],
     dependencies: [
         // The logging API every Swift server library speaks; the journald handler plugs into it.
@@ -57,6 +58,13 @@ let package = Package(
         .testTarget(
             name: "StateStoreTests",
             dependencies: ["StateStore", "StateStoreTesting", "StateStoreSample"],
+            resources: [.copy("Fixtures")]
+        ),
+        // The workspace.json model, its four shipped versions and safe mutations; shared by the daemon and its API.
+        .target(name: "WorkspaceModel", dependencies: ["StateStore"]),
+        .testTarget(
+            name: "WorkspaceModelTests",
+            dependencies: ["WorkspaceModel", "StateStoreTesting"],
             resources: [.copy("Fixtures")]
         ),
         // Scripts/ holds the shell wrapper that starts a private journald; the tests run it, it is not Swift.

@@ -1,0 +1,22 @@
+/// Why a change to a ``Workspace`` was refused. The workspace is unchanged when one is thrown.
+public enum WorkspaceError: Error, Equatable, Sendable, Codable, CustomStringConvertible {
+    /// No record of `kind` has `id`.
+    case notFound(kind: RecordKind, id: WorkspaceID)
+    /// A record of `kind` with `id` already exists (ids are unique within a kind).
+    case alreadyExists(kind: RecordKind, id: WorkspaceID)
+    /// A value breaks a rule: `field` names it (`name`, `layout`, `folder`, `viewMode`, `path`, `alias`, `email`),
+    /// `reason` says which rule.
+    case invalid(field: String, reason: String)
+
+    /// A sentence a client can show.
+    public var description: String {
+        switch self {
+        case .notFound(let kind, let id):
+            return "no \(kind) with id \(id)"
+        case .alreadyExists(let kind, let id):
+            return "a \(kind) with id \(id) already exists"
+        case .invalid(let field, let reason):
+            return "invalid \(field): \(reason)"
+        }
+    }
+}

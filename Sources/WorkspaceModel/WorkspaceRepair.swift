@@ -1,0 +1,82 @@
+/// Fixes, after every load, what would break clients, and says what it did (each message becomes a warning in
+/// the load report):
+/// - an id repeated within its kind (projects, panes, tabs, favorites; compared case-insensitively) gets a fresh
+///   id on every record after the first;
+/// - an `activeProjectID` naming no project becomes `nil`;
+/// - a `focusedTabIndex` outside the pane's tabs becomes 0.
+///
+/// Repairs never throw: every file that decodes is usable after them.
+enum WorkspaceRepair {
+    /// Repairs `workspace` in place and returns one message per repair, in the order made.
+    ///
+    /// - Parameter makeID: Makes fresh ids; a made id already in use in its kind is skipped.
+    static func repair(
+        _ workspace: inout Workspace, makeID: @escaping () -> WorkspaceID = { WorkspaceID() }
+    ) -> [String] {
+        var messages: [String] = []
+        var ids = UniqueIDs(existing: workspace.idsByKind, makeID: makeID)
+        for project in workspace.projects.indices {
+            ids.ensureUnique(&workspace.projects[project].id, kind: .project, at: "projects[\(project)]", &messages)
+        }
+        for project in workspace.projects.indices {
+            for pane in workspace.projects[project].panes.indices {
+                let path = "projects[\(project)].panes[\(pane)]"
+                ids.ensureUnique(&workspace.projects[project].panes[pane].id, kind: .pane, at: path, &messages)
+            }
+        }
+        for project in workspace.projects.indices {
+            for pane in workspace.projects[project].panes.indices {
+                for tab in workspace.projects[project].panes[pane].tabs.indices {
+                    let path = "projects[\(project)].panes[\(pane)].tabs[\(tab)]"
+                    ids.ensureUnique(
+                        &workspace.projects[project].panes[pane].tabs[tab].id, kind: .tab, at: path, &messages)
+                }
+            }
+        }
+        for favorite in workspace.favorites.indices {
+            ids.ensureUnique(
+                &workspace.favorites[favorite].id, kind: .favorite, at: "favorites[\(favorite)]", &messages)
+        }
+
+        if let active = workspace.activeProjectID, !workspace.projects.contains(where: { $0.id == active }) {
+            messages.append("activeProjectID \(active) names no project; set to null")
+            workspace.activeProjectID = nil
+        }
+
+        for project in workspace.projects.indices {
+            for pane in workspace.projects[project].panes.indices
+            where !workspace.projects[project].panes[pane].hasValidFocus {
+                let value = workspace.projects[project].panes[pane]
+                messages.append(
+                    "pane \(value.id): focusedTabIndex \(value.focusedTabIndex) is outside its \(value.tabs.count) "
+                        + "tabs; set to 0")
+                workspace.projects[project].panes[pane].focusedTabIndex = 0
+            }
+        }
+        return messages
+    }
+}
+
+/// The ids seen so far, by kind, and a source of fresh ones.
+private struct UniqueIDs {
+    let existing: [RecordKind: Set<WorkspaceID>]
+    let makeID: () -> WorkspaceID
+    var seen: [RecordKind: Set<WorkspaceID>] = [:]
+
+    init(existing: [RecordKind: Set<WorkspaceID>], makeID: @escaping () -> WorkspaceID) {
+        self.existing = existing
+        self.makeID = makeID
+    }
+
+    /// Keeps `id` when it is new in its kind; otherwise replaces it with a fresh one and says so.
+    mutating func ensureUnique(_ id: inout WorkspaceID, kind: RecordKind, at path: String, _ messages: inout [String]) {
+        if seen[kind, default: []].insert(id).inserted { return }
+        var fresh = makeID()
+        while seen[kind, default: []].contains(fresh) || existing[kind, default: []].contains(fresh) {
+            fresh = makeID()
+        }
+        seen[kind, default: []].insert(fresh)
+        messages.append("\(kind) id \(id) at \(path) repeats an earlier \(kind); given the fresh id \(fresh)")
+        id = fresh
+    }
+}

@@ -1,0 +1,32 @@
+import StateStore
+
+/// The schema of `workspace.json`: version 4, the three steps that bring any earlier file to it, the empty
+/// workspace, and the repairs run after every load.
+///
+/// Version 4 writes `"minReaderVersion": 4`. A newer file loads when its `minReaderVersion` is 4 or lower (its
+/// unknown keys and enum values are kept); otherwise it is refused. See docs/workspace-schema.md.
+public enum WorkspaceSchema {
+    /// The name of the state file in the state directory.
+    public static let fileName = "workspace.json"
+
+    /// The version this release writes.
+    public static let currentVersion = 4
+
+    /// Builds the schema; the migration chain is validated here.
+    public static func make() throws(MigrationPlanError) -> StateSchema<Workspace> {
+        try StateSchema<Workspace>(
+            currentVersion: currentVersion,
+            minReaderVersion: currentVersion,
+            migrations: [
+                MigrationStep(from: 1, WorkspaceV1.self, to: WorkspaceV2.self, convert: WorkspaceMigrations.v1ToV2),
+                MigrationStep(from: 2, WorkspaceV2.self, to: WorkspaceV3.self, convert: WorkspaceMigrations.v2ToV3),
+                MigrationStep(from: 3, WorkspaceV3.self, to: Workspace.self, convert: WorkspaceMigrations.v3ToV4),
+            ],
+            initial: { Workspace() },
+            repair: { workspace, log in
+                for message in WorkspaceRepair.repair(&workspace) {
+                    log.repaired(message)
+                }
+            })
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import StateStore
+import Testing
+
+@testable import WorkspaceModel
+
+@Suite("Ids: any letter case in, written back as read")
+struct WorkspaceIDTests {
+    @Test func idsThatDifferOnlyInCaseAreEqualAndHashAlike() throws {
+        let lower = try id("a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5d")
+        let upper = try id("A1B2C3D4-E5F6-4A7B-8C9D-0E1F2A3B4C5D")
+        #expect(lower == upper)
+        #expect(Set([lower, upper]).count == 1)
+        #expect(lower.text != upper.text)
+        #expect(try id("a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5e") != lower)
+    }
+
+    @Test(arguments: ["", "not-a-uuid", "a1b2c3d4e5f64a7b8c9d0e1f2a3b4c5d", " a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5d"])
+    func anythingButAUUIDIsRejected(text: String) {
+        #expect(WorkspaceID(text) == nil)
+    }
+
+    @Test func aNonUUIDIdMakesTheFileCorrupt() throws {
+        let bytes = Data(
+            #"{"projects":[{"id":"p1","name":"x","layout":"single","panes":[]}],"favorites":[],"owner":{"name":"a","age":"1"}}"#
+                .utf8)
+        #expect {
+            try workspaceCodec().decode(bytes)
+        } throws: { error in
+            guard case .corrupt(let reason) = error as? StateDecodingError else { return false }
+            return reason.contains(#""p1" is not a UUID"#) && reason.contains("projects[0].id")
+        }
+    }
+
+    @Test func newIdsAreLowerCaseAndDistinct() {
+        let first = WorkspaceID()
+        #expect(first.text == first.text.lowercased())
+        #expect(first != WorkspaceID())
+    }
+
+    @Test func upperCaseIdsLoadMatchCaseInsensitivelyAndAreWrittenBackAsRead() throws {
+        let decoded = try decodeFixture("edge/upper-case-uuids.json")
+        #expect(decoded.repairs.isEmpty, "a lower-case activeProjectID names the upper-case project")
+        let workspace = decoded.model
+        #expect(workspace.activeProjectID == workspace.projects[0].id)
+        #expect(workspace.project(try id("a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5d"))?.name == "Shouting")
+        #expect(workspace.favorite(try id("c1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5d"))?.name == "Mixed")
+        let text = String(decoding: try workspaceCodec().encode(workspace), as: UTF8.self)
+        #expect(text.contains(#""id":"A1B2C3D4-E5F6-4A7B-8C9D-0E1F2A3B4C5D""#))
+        #expect(text.contains(#""id":"B1B2C3D4-E5F6-4A7B-8C9D-0E1F2A3B4C5D""#))
+        #expect(text.contains(#""id":"C1b2C3d4-E5f6-4A7b-8C9d-0E1f2A3b4C5d""#))
+        #expect(text.contains(#""activeProjectID":"a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5d""#))
+    }
+}
