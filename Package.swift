@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "StateStore", targets: ["StateStore"]),
         .library(name: "StateStoreTesting", targets: ["StateStoreTesting"]),
         .library(name: "Systemd", targets: ["Systemd"]),
+        .executable(name: "workspaced", targets: ["workspaced"]),
         .library(name: "WorkspaceModel", targets: ["WorkspaceModel"]),
     ],
     dependencies: [
@@ -48,13 +49,25 @@ let package = Package(
         .target(
             name: "WorkspaceDaemon",
             dependencies: [
-                "StateStore", "Systemd",
+                "StateStore", "Systemd", "WorkspaceModel",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
-        .testTarget(name: "WorkspaceDaemonTests", dependencies: ["WorkspaceDaemon"]),
+        // The daemon binary: argument parsing only; everything else is in WorkspaceDaemon.
+        .executableTarget(
+            name: "workspaced",
+            dependencies: [
+                "WorkspaceDaemon", "Systemd",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
+            name: "WorkspaceDaemonTests",
+            dependencies: ["WorkspaceDaemon", "StateStore", "Systemd", "WorkspaceModel", "TestSupport"]
+        ),
         .testTarget(
             name: "StateStoreTests",
             dependencies: ["StateStore", "StateStoreTesting", "StateStoreSample"],
@@ -68,7 +81,9 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
         // Scripts/ holds the shell wrapper that starts a private journald; the tests run it, it is not Swift.
-        .testTarget(name: "SystemdTests", dependencies: ["Systemd"], exclude: ["Scripts"]),
+        .testTarget(name: "SystemdTests", dependencies: ["Systemd", "TestSupport"], exclude: ["Scripts"]),
+        // Helpers shared by the process-level tests (a notify socket listener); linked only into tests.
+        .target(name: "TestSupport"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,5 @@
 import Systemd
+import TestSupport
 import Testing
 
 #if canImport(Glibc)

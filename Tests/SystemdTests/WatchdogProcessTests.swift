@@ -1,4 +1,5 @@
 import Systemd
+import TestSupport
 import Testing
 
 /// The watchdog against a real notify socket, in a child process whose environment carries `WATCHDOG_USEC`.

@@ -1,19 +1,12 @@
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// Where the test binaries and scripts are.
 enum TestPaths {
-    /// The directory of the running test binary (the build products directory).
-    static var productsDirectory: String {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        let path = count > 0 ? String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self) : "."
-        return String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])
-    }
-
     /// The `SystemdTestHelper` executable next to the test binary (built by `swift build --build-tests`).
-    static var helper: String { productsDirectory + "/SystemdTestHelper" }
+    static var helper: String { ProductPaths.executable("SystemdTestHelper") }
 
     /// `Tests/SystemdTests/Scripts/NAME`.
     static func script(_ name: String) -> String {

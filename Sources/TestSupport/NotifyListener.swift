@@ -4,26 +4,31 @@ import Glibc
 
 /// A Unix datagram socket standing in for systemd's notify socket: records each datagram with its sender pid
 /// (`SO_PASSCRED`).
-final class NotifyListener {
-    struct Datagram: Equatable {
-        var pid: pid_t
-        var text: String
+public final class NotifyListener {
+    /// One datagram and the pid that sent it.
+    public struct Datagram: Equatable, Sendable {
+        /// The sender (from `SCM_CREDENTIALS`), -1 if unknown.
+        public var pid: pid_t
+        /// The datagram's text.
+        public var text: String
     }
 
-    let path: String
+    /// The socket's path, for `NOTIFY_SOCKET`.
+    public let path: String
     private let fd: Int32
 
-    init(path: String) throws {
+    /// Binds a datagram socket at `path` with `SO_PASSCRED`.
+    public init(path: String) throws {
         self.path = path
         fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw ChildProcessError(description: "socket: \(errno)") }
+        guard fd >= 0 else { throw TestSupportError(description: "socket: \(errno)") }
         var one: Int32 = 1
         guard setsockopt(fd, SOL_SOCKET, SO_PASSCRED, &one, socklen_t(MemoryLayout<Int32>.size)) == 0 else {
-            throw ChildProcessError(description: "SO_PASSCRED: \(errno)")
+            throw TestSupportError(description: "SO_PASSCRED: \(errno)")
         }
         var address = UnixAddress(path: path)
         guard address.withSockaddr({ bind(fd, $0, $1) }) == 0 else {
-            throw ChildProcessError(description: "bind \(path): \(errno)")
+            throw TestSupportError(description: "bind \(path): \(errno)")
         }
     }
 
@@ -33,7 +38,7 @@ final class NotifyListener {
     }
 
     /// Every datagram queued so far, oldest first, without waiting.
-    func drain() -> [Datagram] {
+    public func drain() -> [Datagram] {
         var received: [Datagram] = []
         while let datagram = receive() { received.append(datagram) }
         return received
@@ -67,21 +72,34 @@ final class NotifyListener {
 }
 
 /// A `sockaddr_un` for a filesystem path.
-struct UnixAddress {
+public struct UnixAddress {
     private var storage = sockaddr_un()
 
-    init(path: String) {
+    /// The address of `path` (truncated to fit `sun_path`).
+    public init(path: String) {
         storage.sun_family = sa_family_t(AF_UNIX)
         withUnsafeMutableBytes(of: &storage.sun_path) { bytes in
             for (index, byte) in path.utf8.prefix(bytes.count - 1).enumerated() { bytes[index] = byte }
         }
     }
 
-    mutating func withSockaddr<R>(_ body: (UnsafePointer<sockaddr>, socklen_t) -> R) -> R {
+    /// Calls `body` with the address as a `sockaddr` and its length.
+    public mutating func withSockaddr<R>(_ body: (UnsafePointer<sockaddr>, socklen_t) -> R) -> R {
         withUnsafePointer(to: &storage) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 body($0, socklen_t(MemoryLayout<sockaddr_un>.size))
             }
         }
+    }
+}
+
+/// A failure of the test support itself (a socket call, a spawn).
+public struct TestSupportError: Error, CustomStringConvertible {
+    /// What failed.
+    public var description: String
+
+    /// An error with the given text.
+    public init(description: String) {
+        self.description = description
     }
 }
