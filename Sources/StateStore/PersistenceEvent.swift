@@ -1,0 +1,14 @@
+/// Something a daemon may want to log, delivered to the observer of a ``PersistentState``.
+///
+/// Events are delivered one at a time, in the order of the saves, on the thread that finished the save, after
+/// the status has been updated. An observer must return quickly and must not call
+/// ``PersistentState/flushSynchronously()`` (the save it is told about is still finishing).
+public enum PersistenceEvent: Sendable, Equatable {
+    /// A save made `revision` durable.
+    case saved(revision: UInt64, duration: Duration, byteCount: Int)
+    /// A save failed; the next attempt is in `retryIn` (nil when no retry is scheduled: a flush or a closed
+    /// state).
+    case saveFailed(error: PersistenceError, consecutiveFailures: Int, retryIn: Duration?)
+    /// A save succeeded after `failures` failed ones.
+    case saveRecovered(revision: UInt64, failures: Int)
+}

@@ -1,0 +1,56 @@
+import Foundation
+
+/// A point-in-time report of a ``PersistentState``, for a status endpoint and logs.
+public struct PersistenceStatus: Sendable, Equatable {
+    /// The revision of the latest accepted change (0 is the state as loaded).
+    public var revision: UInt64
+    /// The latest revision known to be on disk (after the directory fsync).
+    public var durableRevision: UInt64
+    /// Whether accepted changes are not yet durable.
+    public var isDirty: Bool { revision > durableRevision }
+    /// Whether a save is running now.
+    public var isSaving: Bool
+    /// Whether the state refuses changes.
+    public var isClosed: Bool
+    /// When the last successful save finished.
+    public var lastSaveDate: Date?
+    /// How long the last successful save took, from the snapshot to the directory fsync.
+    public var lastSaveDuration: Duration?
+    /// Bytes written by the last successful save.
+    public var lastSaveByteCount: Int?
+    /// The error of the most recent failed save, until a save succeeds.
+    public var lastError: PersistenceError?
+    /// When ``lastError`` happened.
+    public var lastErrorDate: Date?
+    /// Saves that failed in a row since the last success.
+    public var consecutiveFailures: Int
+    /// Successful saves (file writes) since the state was created.
+    public var savesPerformed: Int
+    /// Failed saves since the state was created.
+    public var savesFailed: Int
+    /// Accepted changes that did not need a write of their own because a save took them together with later
+    /// ones: the sum over successful saves of (revisions the save made durable − 1).
+    public var changesCoalesced: UInt64
+
+    /// A status with every field given; the engine builds these.
+    public init(
+        revision: UInt64 = 0, durableRevision: UInt64 = 0, isSaving: Bool = false, isClosed: Bool = false,
+        lastSaveDate: Date? = nil, lastSaveDuration: Duration? = nil, lastSaveByteCount: Int? = nil,
+        lastError: PersistenceError? = nil, lastErrorDate: Date? = nil, consecutiveFailures: Int = 0,
+        savesPerformed: Int = 0, savesFailed: Int = 0, changesCoalesced: UInt64 = 0
+    ) {
+        self.revision = revision
+        self.durableRevision = durableRevision
+        self.isSaving = isSaving
+        self.isClosed = isClosed
+        self.lastSaveDate = lastSaveDate
+        self.lastSaveDuration = lastSaveDuration
+        self.lastSaveByteCount = lastSaveByteCount
+        self.lastError = lastError
+        self.lastErrorDate = lastErrorDate
+        self.consecutiveFailures = consecutiveFailures
+        self.savesPerformed = savesPerformed
+        self.savesFailed = savesFailed
+        self.changesCoalesced = changesCoalesced
+    }
+}

@@ -1,0 +1,57 @@
+import Dispatch
+import Synchronization
+
+extension PersistentState {
+    /// Calls `callback` once `revision` is durable (after the directory fsync of a save that included it), or
+    /// with the error of that save.
+    ///
+    /// The callback runs on the thread that finished the save, or at once on the caller's thread when the
+    /// outcome is already known. Waiting does not make a save happen sooner.
+    public func whenDurable(
+        _ revision: UInt64, _ callback: @escaping @Sendable (Result<Void, PersistenceError>) -> Void
+    ) {
+        let immediate = state.withLock { engine -> Result<Void, PersistenceError>? in
+            if revision <= engine.status.durableRevision { return .success(()) }
+            if revision > engine.status.revision {
+                return .failure(
+                    .unknownRevision(path: file.path, requested: revision, latest: engine.status.revision))
+            }
+            if engine.status.isClosed, !engine.status.isSaving, engine.flushDepth == 0 {
+                return .failure(.closedBeforeDurable(path: file.path, revision: revision))
+            }
+            engine.waiters.append(DurabilityWaiter(revision: revision, resume: callback))
+            return nil
+        }
+        if let immediate { callback(immediate) }
+    }
+
+    /// Returns once `revision` is durable, or throws the error of the save that included it.
+    ///
+    /// Cancelling the task does not end the wait; the save ends it.
+    public func waitUntilDurable(_ revision: UInt64) async throws(PersistenceError) {
+        let result = await withCheckedContinuation { continuation in
+            whenDurable(revision) { continuation.resume(returning: $0) }
+        }
+        try result.get()
+    }
+
+    /// Blocks the calling thread until `revision` is durable, the save that included it fails, or `timeout`
+    /// passes (``PersistenceError/timedOut(path:revision:)``). Never call it from a change, a read, an observer
+    /// or the thread a save finishes on.
+    public func waitUntilDurableBlocking(
+        _ revision: UInt64, timeout: Duration = .seconds(3600)
+    ) throws(PersistenceError) {
+        let semaphore = DispatchSemaphore(value: 0)
+        let box = Mutex<Result<Void, PersistenceError>?>(nil)
+        whenDurable(revision) { result in
+            box.withLock { $0 = result }
+            semaphore.signal()
+        }
+        let (seconds, attoseconds) = timeout.components
+        let nanoseconds = Int(clamping: seconds) &* 1_000_000_000 &+ Int(attoseconds / 1_000_000_000)
+        if semaphore.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .timedOut {
+            throw .timedOut(path: file.path, revision: revision)
+        }
+        try box.withLock { $0 }!.get()
+    }
+}

@@ -1,0 +1,69 @@
+import Dispatch
+
+extension PersistentState {
+    /// Writes the latest state now and returns once it is durable, or throws why it is not (the old file is then
+    /// intact, or holds the old or the new version if the directory fsync failed).
+    ///
+    /// Cancels the pending debounce, waits for a save in flight, then saves on the calling thread if anything
+    /// is still not durable. Safe to call twice, concurrently, while a save runs, and after ``close()``. It
+    /// blocks, so call it from a Dispatch signal source handler or another plain thread, never from a change,
+    /// a read, an observer or a durability callback.
+    public func flushSynchronously() throws(PersistenceError) {
+        let pending = state.withLock { engine -> (any PersistenceTimer)? in
+            engine.flushDepth += 1
+            defer { engine.timer = nil }
+            return engine.timer?.handle
+        }
+        pending?.cancel()
+        defer {
+            let next = state.withLock { engine -> SaveJob<Model>? in
+                engine.flushDepth -= 1
+                return scheduleOrStartSave(&engine)
+            }
+            if let next { startInBackground(next) }
+        }
+        while true {
+            let step = state.withLock { engine -> FlushStep<Model> in
+                if engine.status.isSaving {
+                    let semaphore = DispatchSemaphore(value: 0)
+                    engine.idleWaiters.append(semaphore)
+                    return .wait(semaphore)
+                }
+                guard engine.status.isDirty else { return .done }
+                return .save(takeSnapshot(&engine, at: scheduler.now))
+            }
+            switch step {
+            case .done:
+                return
+            case .wait(let semaphore):
+                semaphore.wait()
+            case .save(let job):
+                let outcome = perform(job)
+                finish(job, outcome: outcome)
+                if case .failure(let underlying) = outcome {
+                    throw .saveFailed(path: file.path, revision: job.revision, underlying: underlying)
+                }
+                return
+            }
+        }
+    }
+
+    /// Refuses every later change (``PersistenceError/closed(path:)``), then flushes. No background save runs
+    /// after it; if the flush fails, ``flushSynchronously()`` can be called again.
+    public func close() throws(PersistenceError) {
+        let pending = state.withLock { engine -> (any PersistenceTimer)? in
+            engine.status.isClosed = true
+            defer { engine.timer = nil }
+            return engine.timer?.handle
+        }
+        pending?.cancel()
+        try flushSynchronously()
+    }
+}
+
+/// What a flush does next.
+enum FlushStep<Model: Sendable> {
+    case wait(DispatchSemaphore)
+    case save(SaveJob<Model>)
+    case done
+}

@@ -1,0 +1,136 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// The runtime owner of a loaded state: applies changes one at a time, gives each a revision, and saves in the
+/// background, debounced, with durable acknowledgements and a synchronous flush for shutdown.
+///
+/// ```swift
+/// let file = StateFile(path: "/var/lib/app/state.json", schema: schema)
+/// let state = PersistentState(file: file, loaded: try file.load())
+/// let applied = try state.apply { $0.notes.append(note) }
+/// try await state.waitUntilDurable(applied.revision)   // only when the caller must know it is on disk
+/// let count = state.read { $0.notes.count }
+/// // at shutdown, from a Dispatch signal source:
+/// try state.close()                                     // refuses later changes, then flushes
+/// ```
+///
+/// The owner is a lock (`Mutex`), not an actor or a queue: a signal handler and other synchronous code can flush
+/// and read without an async context, a change is applied on the caller's thread without a hop, and taking a
+/// snapshot for a save is a copy-on-write copy made while the lock is held for microseconds. Encoding and the
+/// durable replace run on a background queue without the lock. Change and read closures run while the lock is
+/// held: they must be short and must not call back into the same state.
+public final class PersistentState<Model: Codable & Sendable>: Sendable {
+    /// The file the state is saved to.
+    public let file: StateFile<Model>
+    /// Debounce, maximum delay and retry backoff.
+    public let configuration: PersistenceConfiguration
+    let scheduler: any PersistenceScheduler
+    let observer: (@Sendable (PersistenceEvent) -> Void)?
+    let saveQueue: DispatchQueue
+    let state: Mutex<PersistenceEngineState<Model>>
+
+    /// Takes ownership of `model`, freshly loaded from `file` (revision 0, considered durable).
+    ///
+    /// - Parameters:
+    ///   - scheduler: The clock and timers; tests pass a manual one.
+    ///   - observer: Told about saves, failures and recoveries, one event at a time in save order.
+    public init(
+        file: StateFile<Model>,
+        model: Model,
+        configuration: PersistenceConfiguration = PersistenceConfiguration(),
+        scheduler: any PersistenceScheduler = DispatchPersistenceScheduler(),
+        observer: (@Sendable (PersistenceEvent) -> Void)? = nil
+    ) {
+        self.file = file
+        self.configuration = configuration
+        self.scheduler = scheduler
+        self.observer = observer
+        self.saveQueue = DispatchQueue(label: "StateStore.persistence.save")
+        self.state = Mutex(PersistenceEngineState(model: model))
+    }
+
+    /// Takes ownership of the result of `file.load()`.
+    public convenience init(
+        file: StateFile<Model>,
+        loaded: LoadedState<Model>,
+        configuration: PersistenceConfiguration = PersistenceConfiguration(),
+        scheduler: any PersistenceScheduler = DispatchPersistenceScheduler(),
+        observer: (@Sendable (PersistenceEvent) -> Void)? = nil
+    ) {
+        self.init(
+            file: file, model: loaded.model, configuration: configuration, scheduler: scheduler, observer: observer)
+    }
+
+    deinit {
+        state.withLock { $0.timer?.handle.cancel() }
+    }
+
+    /// Applies `change` to the state and gives it the next revision; a save is scheduled.
+    ///
+    /// A change that throws changes nothing and gets no revision. To make that so, a throwing change runs on a
+    /// copy, which copies every collection it touches; a change that cannot throw (`Failure == Never`) runs in
+    /// place.
+    /// - Throws: ``PersistenceError/closed(path:)`` after ``close()``, or the change's own error, unchanged.
+    public func apply<Value, Failure: Error>(
+        _ change: (inout Model) throws(Failure) -> sending Value
+    ) throws -> Applied<Value> {
+        let now = scheduler.now
+        let outcome: ApplyOutcome<Value, Model> = state.withLock { engine in
+            guard !engine.status.isClosed else { return .refused }
+            let value: Value
+            if Failure.self == Never.self {
+                do {
+                    value = try change(&engine.model)
+                } catch {
+                    return .failed(error)
+                }
+            } else {
+                var working = engine.model
+                do {
+                    value = try change(&working)
+                } catch {
+                    return .failed(error)
+                }
+                engine.model = working
+            }
+            engine.status.revision += 1
+            engine.lastChangeAt = now
+            if engine.dirtySince == nil { engine.dirtySince = now }
+            return .accepted(Applied(value: value, revision: engine.status.revision), scheduleOrStartSave(&engine))
+        }
+        switch outcome {
+        case .refused:
+            throw PersistenceError.closed(path: file.path)
+        case .failed(let error):
+            throw error
+        case .accepted(let applied, let job):
+            if let job { startInBackground(job) }
+            return applied
+        }
+    }
+
+    /// Runs `body` with the current model, under the lock.
+    public func read<Value, Failure: Error>(
+        _ body: (borrowing Model) throws(Failure) -> sending Value
+    ) throws(Failure) -> sending Value {
+        try state.withLock { engine throws(Failure) -> sending Value in try body(engine.model) }
+    }
+
+    /// A copy of the current model and its revision (copy-on-write: O(1)).
+    public var snapshot: (model: Model, revision: UInt64) {
+        state.withLock { ($0.model, $0.status.revision) }
+    }
+
+    /// The current status.
+    public var status: PersistenceStatus {
+        state.withLock { $0.status }
+    }
+}
+
+/// What happened to one call of ``PersistentState/apply(_:)``.
+enum ApplyOutcome<Value, Model: Sendable> {
+    case refused
+    case failed(any Error)
+    case accepted(Applied<Value>, SaveJob<Model>?)
+}
