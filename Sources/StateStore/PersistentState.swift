@@ -23,8 +23,9 @@ import Synchronization
 public final class PersistentState<Model: Codable & Sendable>: Sendable {
     /// The file the state is saved to.
     public let file: StateFile<Model>
-    /// Debounce, maximum delay and retry backoff.
-    public let configuration: PersistenceConfiguration
+    /// Debounce, maximum delay and retry backoff now in force.
+    public var configuration: PersistenceConfiguration { configurationStore.withLock { $0 } }
+    let configurationStore: Mutex<PersistenceConfiguration>
     let scheduler: any PersistenceScheduler
     let observer: (@Sendable (PersistenceEvent) -> Void)?
     let saveQueue: DispatchQueue
@@ -43,7 +44,7 @@ public final class PersistentState<Model: Codable & Sendable>: Sendable {
         observer: (@Sendable (PersistenceEvent) -> Void)? = nil
     ) {
         self.file = file
-        self.configuration = configuration
+        self.configurationStore = Mutex(configuration)
         self.scheduler = scheduler
         self.observer = observer
         self.saveQueue = DispatchQueue(label: "StateStore.persistence.save")
@@ -60,6 +61,11 @@ public final class PersistentState<Model: Codable & Sendable>: Sendable {
     ) {
         self.init(
             file: file, model: loaded.model, configuration: configuration, scheduler: scheduler, observer: observer)
+    }
+
+    /// Replaces the debounce, maximum delay and backoff (a daemon's reload); the next scheduling uses them.
+    public func reconfigure(_ configuration: PersistenceConfiguration) {
+        configurationStore.withLock { $0 = configuration }
     }
 
     deinit {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Glibc
 import Logging
 import Systemd
 import WorkspaceDaemon
@@ -30,7 +31,7 @@ struct Run: AsyncParsableCommand {
             configuration: configuration, sources: sources, notifier: notifier, logLevel: logLevel, logger: logger)
         signals.setHandlers(
             SignalSources.Handlers(
-                stop: { signal in exit(daemon.stop(signal: signal).rawValue) },
+                stop: { signal in Glibc.exit(daemon.stop(signal: signal).rawValue) },
                 reload: { Task { await daemon.reload() } }))
         do {
             try daemon.start()

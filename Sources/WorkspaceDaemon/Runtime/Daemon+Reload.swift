@@ -35,11 +35,12 @@ extension Daemon {
         if new.stateDirectory != old.stateDirectory { pending.append("stateDirectory") }
         if new.controlSocketPath != old.controlSocketPath { pending.append("controlSocket") }
         if !pending.isEmpty {
-            logger.warning("\(pending.joined(separator: " and ")) change only on restart")
+            let names = pending.joined(separator: " and ")
+            logger.warning("\(names) change only on restart")
         }
+        let summary = "log level \(new.logLevel), debounce \(new.saveDebounce), maximum delay \(new.saveMaximumDelay)"
         logger.notice(
-            "configuration reloaded: log level \(new.logLevel), debounce \(new.saveDebounce), "
-                + "maximum delay \(new.saveMaximumDelay)",
+            "configuration reloaded: \(summary)",
             metadata: DaemonEvent.configReloaded.metadata([
                 "log_level": "\(new.logLevel)", "debounce": "\(new.saveDebounce)",
             ]))

@@ -60,6 +60,11 @@ public final class Daemon: Sendable {
                 debounce: configuration.saveDebounce, maximumDelay: configuration.saveMaximumDelay),
             observer: { [logger] event in Self.log(event, path: file.path, logger: logger) })
         engine.withLock { $0 = persistent }
+        if loaded.report.migrated || !loaded.report.repairs.isEmpty {
+            // Bring the file on disk to the current version (the pre-migration backup is made first) without
+            // waiting for a client's change; the debounce applies as for any change.
+            _ = try? persistent.apply { (_: inout Workspace) in () }
+        }
         startWatchdog(persistent)
         let status = readyStatus(loaded.report)
         send { try notifier.ready(status: status) }
@@ -77,7 +82,7 @@ public final class Daemon: Sendable {
     }
 
     /// Sends a notification; a failure is logged, never fatal.
-    func send(_ notification: () throws(NotifyError) -> Void) {
+    func send(_ notification: () throws -> Void) {
         do {
             try notification()
         } catch {
@@ -110,7 +115,7 @@ public final class Daemon: Sendable {
     /// Loads while telling systemd what is happening and extending the start timeout every second.
     private func load(_ file: StateFile<Workspace>) throws(DaemonStartError) -> LoadedState<Workspace> {
         let size = (try? PosixFileSystem().attributes(of: file.path))??.size ?? 0
-        send { try notifier.send([.status("loading \(file.path) (\(size) bytes)"), .extendTimeout(.seconds(5))]) }
+        send { try notifier.send([.status("loading \(file.path) (\(size) bytes)"), .extendTimeout(microseconds: 5_000_000)]) }
         let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "workspaced.load-timeout"))
         timer.schedule(deadline: .now() + .seconds(1), repeating: .seconds(1))
         timer.setEventHandler { [notifier] in try? notifier.extendTimeout(by: .seconds(5)) }

@@ -27,20 +27,21 @@ public final class SignalSources: Sendable {
 
     /// The queue the handlers run on.
     public let queue = DispatchQueue(label: "workspaced.signals")
-    private let handlers = Mutex<Handlers?>(nil)
-    private let sources = Mutex<[any DispatchSourceSignal]>([])
+    private let handlers: Mutex<Handlers?>
+    /// Kept only to keep the sources alive; never changed after `init`.
+    private nonisolated(unsafe) let sources: [any DispatchSourceSignal]
 
     /// Ignores the default actions of SIGTERM, SIGINT and SIGHUP and starts a source for each.
     public init() {
-        var made: [any DispatchSourceSignal] = []
-        for number in [SIGTERM, SIGINT, SIGHUP] {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+        handlers = Mutex(nil)
+        let numbers = [SIGTERM, SIGINT, SIGHUP]
+        for number in numbers { signal(number, SIG_IGN) }
+        let queue = self.queue
+        sources = numbers.map { DispatchSource.makeSignalSource(signal: $0, queue: queue) }
+        for (number, source) in zip(numbers, sources) {
             source.setEventHandler { [weak self] in self?.deliver(number) }
             source.resume()
-            made.append(source)
         }
-        sources.withLock { $0 = made }
     }
 
     /// Sets the handlers; signals that arrive from now on go to them.
