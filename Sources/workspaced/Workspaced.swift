@@ -5,7 +5,8 @@ import ArgumentParser
 struct Workspaced: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "workspaced",
-        abstract: "Keeps workspace state (projects, panes, tabs, favorites, owner) durable across upgrades and crashes.",
+        abstract:
+            "Keeps workspace state (projects, panes, tabs, favorites, owner) durable across upgrades and crashes.",
         subcommands: [Run.self, CheckConfig.self, Check.self, Migrate.self, Backups.self],
         defaultSubcommand: Run.self
     )

@@ -41,7 +41,8 @@ struct ConfigurationTests {
 
     @Test func flagsBeatEnvironmentBeatFile() async throws {
         let path = try writeConfig(
-            #"{"save": {"debounceMilliseconds": 100, "maximumDelayMilliseconds": 9000}, "logLevel": "debug", "backupsKept": 7}"#)
+            #"{"save": {"debounceMilliseconds": 100, "maximumDelayMilliseconds": 9000}, "logLevel": "debug", "backupsKept": 7}"#
+        )
         let fileOnly = try await ConfigurationLoader.load(ConfigurationSources(configFile: path, environment: [:]))
         #expect(fileOnly.saveDebounce == .milliseconds(100))
         #expect(fileOnly.saveMaximumDelay == .milliseconds(9000))
@@ -69,13 +70,23 @@ struct ConfigurationTests {
         (#"{"backupsKept": "three"}"#, .wrongType(key: "backupsKept", expected: "a whole number", source: "FILE")),
         (#"{"stateDirectory": 12}"#, .wrongType(key: "stateDirectory", expected: "a string", source: "FILE")),
         (#"{"backupsKept": 0}"#, .invalidValue(key: "backupsKept", value: "0", reason: "must be in 1...100")),
-        (#"{"logLevel": "loud"}"#, .invalidValue(
-            key: "logLevel", value: "loud",
-            reason: "must be one of trace, debug, info, notice, warning, error, critical")),
-        (#"{"stateDirectory": "relative/dir"}"#, .invalidValue(
-            key: "stateDirectory", value: "relative/dir", reason: "must be an absolute path")),
-        (#"{"save": {"debounceMilliseconds": 2000, "maximumDelayMilliseconds": 1000}}"#, .invalidValue(
-            key: "save.maximumDelayMilliseconds", value: "1000", reason: "must be at least save.debounceMilliseconds (2000)")),
+        (
+            #"{"logLevel": "loud"}"#,
+            .invalidValue(
+                key: "logLevel", value: "loud",
+                reason: "must be one of trace, debug, info, notice, warning, error, critical")
+        ),
+        (
+            #"{"stateDirectory": "relative/dir"}"#,
+            .invalidValue(
+                key: "stateDirectory", value: "relative/dir", reason: "must be an absolute path")
+        ),
+        (
+            #"{"save": {"debounceMilliseconds": 2000, "maximumDelayMilliseconds": 1000}}"#,
+            .invalidValue(
+                key: "save.maximumDelayMilliseconds", value: "1000",
+                reason: "must be at least save.debounceMilliseconds (2000)")
+        ),
     ]
 
     @Test(arguments: refused)
@@ -102,7 +113,9 @@ struct ConfigurationTests {
                 key: "backupsKept", expected: "a whole number", source: "environment variable WORKSPACED_BACKUPS_KEPT")
         ) {
             try await ConfigurationLoader.load(
-                ConfigurationSources(environment: ["WORKSPACED_BACKUPS_KEPT": "many", "CONFIGURATION_DIRECTORY": directory]))
+                ConfigurationSources(environment: [
+                    "WORKSPACED_BACKUPS_KEPT": "many", "CONFIGURATION_DIRECTORY": directory,
+                ]))
         }
         _ = try await ConfigurationLoader.load(
             ConfigurationSources(environment: ["WORKSPACED_SOCKET": "/x", "CONFIGURATION_DIRECTORY": directory]))
@@ -110,7 +123,8 @@ struct ConfigurationTests {
 
     @Test func anExplicitMissingFileOrBrokenJSONIsRefused() async throws {
         await #expect(throws: ConfigurationError.self) {
-            try await ConfigurationLoader.load(ConfigurationSources(configFile: directory + "/nope.json", environment: [:]))
+            try await ConfigurationLoader.load(
+                ConfigurationSources(configFile: directory + "/nope.json", environment: [:]))
         }
         let path = try writeConfig("{not json")
         await #expect(throws: ConfigurationError.self) {

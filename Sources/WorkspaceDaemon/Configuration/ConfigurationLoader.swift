@@ -46,7 +46,9 @@ public enum ConfigurationLoader {
         return try resolve(reader, sources: sources)
     }
 
-    private static func resolve(_ reader: ValueReader, sources: ConfigurationSources) throws(ConfigurationError)
+    private static func resolve(
+        _ reader: ValueReader, sources: ConfigurationSources
+    ) throws(ConfigurationError)
         -> DaemonConfiguration
     {
         let stateDirectory =
@@ -87,10 +89,11 @@ public enum ConfigurationLoader {
             throw .unreadableFile(path: path, reason: "the top level is not a JSON object")
         }
         let known = Set(ConfigurationKey.all.map(\.name))
-        let prefixes = Set(known.flatMap { name in
-            let parts = name.split(separator: ".")
-            return parts.indices.dropLast().map { parts[...$0].joined(separator: ".") }
-        })
+        let prefixes = Set(
+            known.flatMap { name in
+                let parts = name.split(separator: ".")
+                return parts.indices.dropLast().map { parts[...$0].joined(separator: ".") }
+            })
         func visit(_ object: [String: Any], prefix: String) throws(ConfigurationError) {
             for (key, value) in object.sorted(by: { $0.key < $1.key }) {
                 let name = prefix.isEmpty ? key : prefix + "." + key
@@ -128,7 +131,9 @@ private struct ValueReader {
 
     func source(of key: ConfigurationKey) -> String {
         if sources.overrides[key.name] != nil { return "the command line" }
-        if sources.environment[key.environmentVariable] != nil { return "environment variable \(key.environmentVariable)" }
+        if sources.environment[key.environmentVariable] != nil {
+            return "environment variable \(key.environmentVariable)"
+        }
         return filePath
     }
 

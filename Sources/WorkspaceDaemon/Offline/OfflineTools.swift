@@ -61,7 +61,8 @@ public enum OfflineTools {
         output.append(
             "unknown keys kept: "
                 + (report.unknownKeysKept.isEmpty
-                    ? "none" : report.unknownKeysKept.sorted { $0.key < $1.key }.map { "\($0.key) (\($0.value))" }
+                    ? "none"
+                    : report.unknownKeysKept.sorted { $0.key < $1.key }.map { "\($0.key) (\($0.value))" }
                         .joined(separator: ", ")))
         for (field, count) in report.fieldsDefaulted.sorted(by: { $0.key < $1.key }) {
             output.append("default: \(field) for \(count) record(s)")
@@ -86,7 +87,8 @@ public enum OfflineTools {
                 return Outcome(text: String(decoding: data, as: UTF8.self), status: 0)
             }
             guard loaded.report.migrated else {
-                return Outcome(text: "\(path): already at version \(loaded.report.currentVersion); nothing to do", status: 0)
+                return Outcome(
+                    text: "\(path): already at version \(loaded.report.currentVersion); nothing to do", status: 0)
             }
             try file.save(loaded.model)
             let backups = (try? file.backups().filter { $0.kind == .preMigration }.first?.name) ?? nil

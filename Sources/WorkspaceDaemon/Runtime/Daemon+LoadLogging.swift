@@ -12,10 +12,12 @@ extension Daemon {
         ]
         if let stored = report.storedVersion { fields["from_version"] = "\(stored)" }
         if !report.stepsApplied.isEmpty {
-            fields["steps"] = "\(report.stepsApplied.map { "\($0.lowerBound)->\($0.upperBound)" }.joined(separator: ","))"
+            fields["steps"] =
+                "\(report.stepsApplied.map { "\($0.lowerBound)->\($0.upperBound)" }.joined(separator: ","))"
         }
         if !report.fieldsDefaulted.isEmpty {
-            fields["defaulted"] = "\(report.fieldsDefaulted.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ","))"
+            fields["defaulted"] =
+                "\(report.fieldsDefaulted.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ","))"
         }
         if !report.unknownKeysKept.isEmpty {
             fields["unknown_keys"] = "\(report.unknownKeysKept.keys.sorted().joined(separator: ","))"
@@ -35,10 +37,12 @@ extension Daemon {
                 ]))
         }
         for warning in report.warnings {
-            logger.warning("migration: \(warning)", metadata: DaemonEvent.migrated.metadata(["state_path": "\(report.path)"]))
+            logger.warning(
+                "migration: \(warning)", metadata: DaemonEvent.migrated.metadata(["state_path": "\(report.path)"]))
         }
         for repair in report.repairs {
-            logger.warning("repaired: \(repair)", metadata: DaemonEvent.repaired.metadata(["state_path": "\(report.path)"]))
+            logger.warning(
+                "repaired: \(repair)", metadata: DaemonEvent.repaired.metadata(["state_path": "\(report.path)"]))
         }
     }
 

@@ -115,7 +115,11 @@ public final class Daemon: Sendable {
     /// Loads while telling systemd what is happening and extending the start timeout every second.
     private func load(_ file: StateFile<Workspace>) throws(DaemonStartError) -> LoadedState<Workspace> {
         let size = (try? PosixFileSystem().attributes(of: file.path))??.size ?? 0
-        send { try notifier.send([.status("loading \(file.path) (\(size) bytes)"), .extendTimeout(microseconds: 5_000_000)]) }
+        send {
+            try notifier.send([
+                .status("loading \(file.path) (\(size) bytes)"), .extendTimeout(microseconds: 5_000_000),
+            ])
+        }
         let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "workspaced.load-timeout"))
         timer.schedule(deadline: .now() + .seconds(1), repeating: .seconds(1))
         timer.setEventHandler { [notifier] in try? notifier.extendTimeout(by: .seconds(5)) }

@@ -1,4 +1,5 @@
 import TestSupport
+
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,0 +1,159 @@
+import Foundation
+import TestSupport
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Fixture files of the workspace schema, shared with WorkspaceModelTests.
+enum WorkspaceFixtures {
+    static func data(_ relativePath: String) throws -> Data {
+        let tests = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        return try Data(contentsOf: tests.appendingPathComponent("WorkspaceModelTests/Fixtures/" + relativePath))
+    }
+
+    /// A version-1 file with `projects` projects of four panes each (about 1 KB a project).
+    static func largeVersion1(projects: Int) -> Data {
+        var text = #"{"projects":["#
+        for index in 0..<projects {
+            if index > 0 { text += "," }
+            let id = String(format: "%08x-0000-4000-8000-%012x", index, index)
+            text += #"{"id":"\#(id)","name":"Project \#(index)","layout":"quad","panes":["#
+            for pane in 0..<4 {
+                if pane > 0 { text += "," }
+                let paneID = String(format: "%08x-%04x-4000-8000-%012x", index, pane, index)
+                text +=
+                    #"{"id":"\#(paneID)","folder":"/home/ada/projects/p\#(index)/module-\#(pane)","viewMode":\#(pane % 3)}"#
+            }
+            text += "]}"
+        }
+        text += #"],"favorites":[],"activeProjectID":null,"owner":{"name":"Ada","age":"36"}}"#
+        return Data(text.utf8)
+    }
+}
+
+@Suite("workspaced under a notify socket", .serialized)
+struct DaemonProcessTests {
+    @Test func readyComesOnlyAfterTheLoadWithStatusAndTimeoutExtensionFirst() throws {
+        let harness = try DaemonHarness()
+        try harness.writeState(WorkspaceFixtures.largeVersion1(projects: 20_000))
+        let process = try harness.start()
+        #expect(harness.waitUntilReady(), "no READY=1; output: \(process.output)")
+        let messages = harness.messages()
+        let ready = try #require(messages.firstIndex { $0.split(separator: "\n").contains("READY=1") })
+        let loading = try #require(messages.firstIndex { $0.contains("STATUS=loading \(harness.statePath)") })
+        #expect(loading < ready)
+        #expect(messages[loading].contains("EXTEND_TIMEOUT_USEC="))
+        #expect(messages[ready].contains("STATUS=serving 20000 projects"))
+        #expect(messages[ready].contains("migrated version 1 to 4"))
+        process.send(SIGTERM)
+        #expect(process.wait(timeout: .seconds(30)) == 0)
+    }
+
+    @Test func aVersion1FileIsMigratedOnDiskWithItsBackupKept() throws {
+        let harness = try DaemonHarness()
+        try harness.writeConfig(#"{"save": {"debounceMilliseconds": 20}}"#)
+        let original = try WorkspaceFixtures.data("versions/v1.json")
+        try harness.writeState(original)
+        let process = try harness.start()
+        #expect(harness.waitUntilReady())
+        #expect(
+            waitUntil {
+                (try? harness.stateBytes()).map { String(decoding: $0, as: UTF8.self).contains(#""version":4"#) }
+                    ?? false
+            })
+        let backup = try Data(contentsOf: URL(fileURLWithPath: harness.statePath + ".v1.bak"))
+        #expect(backup == original)
+        let saved = try JSONSerialization.jsonObject(with: harness.stateBytes()) as? [String: Any]
+        #expect((saved?["owner"] as? [String: Any])?["alias"] as? String == "Ada")
+        process.send(SIGTERM)
+        #expect(process.wait(timeout: .seconds(10)) == 0)
+    }
+
+    @Test func sigtermWithUnsavedChangesFlushesThemAndExitsZero() throws {
+        let harness = try DaemonHarness()
+        try harness.writeState(try WorkspaceFixtures.data("versions/v2.json"))
+        let process = try harness.start()
+        #expect(harness.waitUntilReady())
+        #expect(!String(decoding: try harness.stateBytes(), as: UTF8.self).contains(#""version":4"#))
+        process.send(SIGTERM)
+        #expect(process.wait(timeout: .seconds(10)) == 0)
+        #expect(String(decoding: try harness.stateBytes(), as: UTF8.self).contains(#""version":4"#))
+        #expect(harness.messages().contains { $0.contains("STOPPING=1") })
+        #expect(process.output.contains("flushed on stop"))
+    }
+
+    @Test func sighupReloadsAndABadConfigKeepsTheOldOne() throws {
+        let harness = try DaemonHarness()
+        let process = try harness.start()
+        #expect(harness.waitUntilReady())
+        try harness.writeConfig(#"{"logLevel": "debug", "save": {"debounceMilliseconds": 10}}"#)
+        process.send(SIGHUP)
+        #expect(harness.waitForMessage { $0.contains("STATUS=configuration reloaded; log level debug") })
+        let reloading = harness.messages().firstIndex { $0.contains("RELOADING=1") }
+        let reloaded = harness.messages().firstIndex { $0.contains("configuration reloaded") }
+        #expect(reloading != nil && reloading! < reloaded!)
+        try harness.writeConfig(#"{"logLevel": "chatty"}"#)
+        process.send(SIGHUP)
+        #expect(harness.waitForMessage { $0.contains("STATUS=configuration rejected") && $0.contains("logLevel") })
+        #expect(process.wait(timeout: .milliseconds(200)) == nil, "a bad reload does not stop the daemon")
+        #expect(process.output.contains("configuration rejected, keeping the previous one"))
+        process.send(SIGTERM)
+        #expect(process.wait(timeout: .seconds(10)) == 0)
+    }
+
+    @Test func aBadConfigExits78NamingTheKey() throws {
+        let harness = try DaemonHarness()
+        try harness.writeConfig(#"{"backupsKept": 3, "savedebounce": 10}"#)
+        let process = try harness.start()
+        #expect(process.wait(timeout: .seconds(10)) == 78)
+        #expect(process.output.contains("savedebounce"))
+        try harness.writeConfig("{}")
+        let environment = try harness.start(environment: ["WORKSPACED_LOG_LEVEL": "shout"], output: "env.log")
+        #expect(environment.wait(timeout: .seconds(10)) == 78)
+        #expect(environment.output.contains("logLevel"))
+    }
+
+    @Test func aSecondInstanceIsRefused() throws {
+        let harness = try DaemonHarness()
+        let first = try harness.start()
+        #expect(harness.waitUntilReady())
+        let second = try RunningProcess(
+            DaemonHarness.binary,
+            ["run", "--config", harness.configPath, "--state-directory", harness.stateDirectory],
+            environment: ["PATH": "/usr/bin:/bin"], outputPath: harness.root + "/second.log")
+        #expect(second.wait(timeout: .seconds(10)) == 73)
+        #expect(second.output.contains("in use by another process"))
+        #expect(second.output.contains("\(first.pid)"))
+        first.send(SIGTERM)
+        #expect(first.wait(timeout: .seconds(10)) == 0)
+    }
+
+    @Test func aCorruptFileIsQuarantinedAndTheDaemonStarts() throws {
+        let harness = try DaemonHarness()
+        let garbage = Data(#"{"projects": [{"id": "#.utf8)
+        try harness.writeState(garbage)
+        let process = try harness.start()
+        #expect(harness.waitUntilReady())
+        let names = try FileManager.default.contentsOfDirectory(atPath: harness.stateDirectory)
+        let quarantined = try #require(names.first { $0.hasPrefix("workspace.json.corrupt-") })
+        #expect(try Data(contentsOf: URL(fileURLWithPath: harness.stateDirectory + "/" + quarantined)) == garbage)
+        #expect(process.output.contains("state file was corrupt"))
+        process.send(SIGTERM)
+        #expect(process.wait(timeout: .seconds(10)) == 0)
+    }
+
+    @Test func aNewerIncompatibleFileRefusesToStartAndStaysByteIdentical() throws {
+        let harness = try DaemonHarness()
+        let newer = try WorkspaceFixtures.data("edge/newer-incompatible.json")
+        try harness.writeState(newer)
+        let process = try harness.start()
+        #expect(process.wait(timeout: .seconds(10)) == 75)
+        #expect(try harness.stateBytes() == newer)
+        #expect(harness.messages().contains { $0.contains("STATUS=refusing to start") && $0.contains("version") })
+        #expect(!harness.messages().contains { $0.contains("READY=1") })
+        let names = try FileManager.default.contentsOfDirectory(atPath: harness.stateDirectory)
+        #expect(names.sorted() == [".workspace.json.lock", "workspace.json"])
+    }
+}
