@@ -1,0 +1,94 @@
+import Foundation
+import WorkspaceModel
+
+/// `GET /v1/status`: what an operator reads first.
+public struct StatusResponse: Codable, Sendable, Equatable {
+    /// The daemon's release.
+    public var daemonVersion: String
+    /// The schema version it writes.
+    public var schemaVersion: Int
+    /// The state file.
+    public var statePath: String
+    /// The latest revision (every accepted change gets the next one).
+    public var revision: UInt64
+    /// The latest revision known to be on disk.
+    public var durableRevision: UInt64
+    /// Whether accepted changes are not yet on disk.
+    public var dirty: Bool
+    /// When the last save finished, if any.
+    public var lastSaveAt: Date?
+    /// How long it took, in milliseconds.
+    public var lastSaveMilliseconds: Double?
+    /// The last save error, if the latest save failed.
+    public var lastError: String?
+    /// When it happened.
+    public var lastErrorAt: Date?
+    /// Failed saves in a row.
+    public var consecutiveFailures: Int
+    /// Saves performed since start.
+    public var savesPerformed: Int
+    /// Changes that were saved together with others.
+    public var changesCoalesced: UInt64
+    /// Seconds since the daemon started.
+    public var uptimeSeconds: Double
+
+    /// A status with every field.
+    public init(
+        daemonVersion: String, schemaVersion: Int, statePath: String, revision: UInt64, durableRevision: UInt64,
+        dirty: Bool, lastSaveAt: Date?, lastSaveMilliseconds: Double?, lastError: String?, lastErrorAt: Date?,
+        consecutiveFailures: Int, savesPerformed: Int, changesCoalesced: UInt64, uptimeSeconds: Double
+    ) {
+        self.daemonVersion = daemonVersion
+        self.schemaVersion = schemaVersion
+        self.statePath = statePath
+        self.revision = revision
+        self.durableRevision = durableRevision
+        self.dirty = dirty
+        self.lastSaveAt = lastSaveAt
+        self.lastSaveMilliseconds = lastSaveMilliseconds
+        self.lastError = lastError
+        self.lastErrorAt = lastErrorAt
+        self.consecutiveFailures = consecutiveFailures
+        self.savesPerformed = savesPerformed
+        self.changesCoalesced = changesCoalesced
+        self.uptimeSeconds = uptimeSeconds
+    }
+}
+
+/// `GET /v1/workspace`: the whole workspace and its revision (also the `ETag`).
+public struct WorkspaceResponse: Codable, Sendable, Equatable {
+    /// The revision the workspace is at.
+    public var revision: UInt64
+    /// The workspace, including fields this release does not know.
+    public var workspace: Workspace
+
+    /// A response with the given parts.
+    public init(revision: UInt64, workspace: Workspace) {
+        self.revision = revision
+        self.workspace = workspace
+    }
+}
+
+/// The answer to every change: the revision it got, the durable revision when durability was requested, and the
+/// record it created or changed (if any).
+public struct ChangeResponse<Value: Codable & Sendable & Equatable>: Codable, Sendable, Equatable {
+    /// The revision the change got.
+    public var revision: UInt64
+    /// With `?durable=true`: the durable revision (≥ `revision`) when the response was sent; otherwise `nil`.
+    public var durableRevision: UInt64?
+    /// The created or changed record.
+    public var value: Value?
+
+    /// A response with the given parts.
+    public init(revision: UInt64, durableRevision: UInt64?, value: Value?) {
+        self.revision = revision
+        self.durableRevision = durableRevision
+        self.value = value
+    }
+}
+
+/// A change with no record to return (deletions, focus, active project, flush).
+public struct Empty: Codable, Sendable, Equatable {
+    /// Nothing.
+    public init() {}
+}
