@@ -68,11 +68,9 @@ public final class HTTPServer: Sendable {
         }
     }
 
-    private func listen(
-        _ binding: HTTPServerBinding
-    ) async throws(HTTPServerError) -> (
-        any Channel, UnixSocketFile?
-    ) {
+    private typealias Listener = (channel: any Channel, socketFile: UnixSocketFile?)
+
+    private func listen(_ binding: HTTPServerBinding) async throws(HTTPServerError) -> Listener {
         let bootstrap = makeBootstrap()
         switch binding {
         case .path(let path):
