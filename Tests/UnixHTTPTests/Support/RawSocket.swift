@@ -29,8 +29,17 @@ enum RawSocket {
     }
 }
 
-/// A blocking client connection that writes raw bytes and reads raw responses (5 s receive timeout).
-final class RawConnection {
+/// Runs blocking work on its own thread, so it cannot starve the cooperative pool the server's handlers run on
+/// (which has as few threads as the machine has cores).
+func offThePool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+    await withCheckedContinuation { continuation in
+        Thread.detachNewThread { continuation.resume(returning: work()) }
+    }
+}
+
+/// A blocking client connection that writes raw bytes and reads raw responses (5 s receive timeout); its reads
+/// run off the cooperative pool. One test uses it at a time.
+final class RawConnection: @unchecked Sendable {
     private let descriptor: Int32
     private var buffer: [UInt8] = []
 
@@ -71,15 +80,23 @@ final class RawConnection {
     }
 
     /// Reads one response with a `Content-Length` body; `nil` when the connection ends first.
-    func readResponse() -> RawResponse? {
+    func readResponse() async -> RawResponse? {
+        await offThePool { self.readResponseBlocking() }
+    }
+
+    /// True when the server closes the connection (EOF) within the receive timeout, after any pending bytes.
+    func closedByServer() async -> Bool {
+        await offThePool { self.closedByServerBlocking() }
+    }
+
+    private func readResponseBlocking() -> RawResponse? {
         while true {
             if let response = RawResponse.parse(&buffer) { return response }
             guard fill() else { return nil }
         }
     }
 
-    /// True when the server closes the connection (EOF) within the receive timeout, after any pending bytes.
-    func closedByServer() -> Bool {
+    private func closedByServerBlocking() -> Bool {
         while fill() {}
         return lastReadWasEOF
     }
@@ -113,7 +130,8 @@ struct RawResponse {
         var headers: [String: String] = [:]
         for line in lines.dropFirst() {
             guard let colon = line.firstIndex(of: ":") else { continue }
-            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(
+                in: .whitespaces)
         }
         let length = Int(headers["content-length"] ?? "0") ?? 0
         let bodyStart = end + separator.count

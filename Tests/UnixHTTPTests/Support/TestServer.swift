@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import NIOHTTP1
 import UnixHTTP
 
@@ -37,7 +38,8 @@ func withServer(
     let directory = try TemporaryDirectory()
     var configuration = HTTPServerConfiguration(socketPath: directory.socketPath)
     configure(&configuration)
-    let server = HTTPServer(configuration: configuration, router: try fixtureRouter(), authorize: authorize)
+    let server = HTTPServer(
+        configuration: configuration, router: try fixtureRouter(), authorize: authorize, logger: quietLogger)
     try await server.start()
     do {
         try await body(server, directory.socketPath)
@@ -63,3 +65,10 @@ struct ShapeError: Error, CustomStringConvertible {
     let text: String
     var description: String { "not the error shape: \(text)" }
 }
+
+/// Logs only warnings and errors, so test output stays readable.
+let quietLogger: Logger = {
+    var logger = Logger(label: "UnixHTTPTests")
+    logger.logLevel = .warning
+    return logger
+}()

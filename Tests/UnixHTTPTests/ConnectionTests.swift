@@ -1,0 +1,81 @@
+import Foundation
+import Glibc
+import Testing
+import UnixHTTP
+
+@Suite struct ConnectionTests {
+    @Test func keepAliveServesTwoRequestsOnOneConnection() async throws {
+        try await withServer { _, path in
+            let connection = try RawConnection(path: path)
+            connection.send("GET /v1/projects/p1 HTTP/1.1\r\nHost: x\r\n\r\n")
+            let first = try #require(await connection.readResponse())
+            #expect(first.text == "project p1")
+            #expect(first.headers["connection"] == nil)
+            connection.send("POST /v1/echo HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello")
+            let second = try #require(await connection.readResponse())
+            #expect(second.text == "hello")
+        }
+    }
+
+    @Test func pipelinedRequestsAreAnsweredInOrder() async throws {
+        try await withServer { _, path in
+            let connection = try RawConnection(path: path)
+            connection.send(
+                "GET /v1/slow?ms=100 HTTP/1.1\r\nHost: x\r\n\r\n" + "GET /v1/projects/p2 HTTP/1.1\r\nHost: x\r\n\r\n"
+                    + "GET /v1/projects/p3 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            #expect(await connection.readResponse()?.text == "slow done")
+            #expect(await connection.readResponse()?.text == "project p2")
+            let last = try #require(await connection.readResponse())
+            #expect(last.text == "project p3")
+            #expect(last.headers["connection"] == "close")
+            #expect(await connection.closedByServer())
+        }
+    }
+
+    @Test func peerCredentialsAreTheTestProcess() async throws {
+        try await withServer { _, path in
+            let response = try await UnixHTTPClient(socketPath: path).send(method: .GET, path: "/v1/peer")
+            #expect(String(decoding: response.body, as: UTF8.self) == "\(getpid()) \(getuid()) \(getgid())")
+        }
+    }
+
+    @Test func authorizeHookRefusesBeforeRouting() async throws {
+        let authorize: HTTPServer.Authorizer = { request in
+            #expect(request.peer.uid == getuid())
+            guard request.headers.first(name: "x-let-me-in") == nil else { return nil }
+            return .error(.forbidden, code: "forbidden", message: "uid \(request.peer.uid) may not")
+        }
+        try await withServer(authorize: authorize) { _, path in
+            let client = UnixHTTPClient(socketPath: path)
+            let refused = try await client.send(method: .GET, path: "/v1/projects/p1")
+            #expect(refused.status == .forbidden)
+            #expect(try errorBody(refused.body).code == "forbidden")
+            // Refused before routing: an unknown path is 403 too, not 404.
+            #expect(try await client.send(method: .GET, path: "/nowhere").status == .forbidden)
+            let allowed = try await client.send(method: .GET, path: "/v1/projects/p1", headers: ["X-Let-Me-In": "1"])
+            #expect(allowed.status == .ok)
+        }
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/curl"), "curl is not installed"))
+    func curlWorksOverTheUnixSocket() async throws {
+        try await withServer { _, path in
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+            process.arguments = [
+                "--silent", "--show-error", "--max-time", "5", "--unix-socket", path,
+                "--data-binary", "from curl", "http://localhost/v1/echo",
+            ]
+            let output = Pipe()
+            process.standardOutput = output
+            try process.run()
+            let data = await offThePool {
+                let data = output.fileHandleForReading.readDataToEndOfFile()
+                process.waitUntilExit()
+                return data
+            }
+            #expect(process.terminationStatus == 0)
+            #expect(String(decoding: data, as: UTF8.self) == "from curl")
+        }
+    }
+}
