@@ -128,28 +128,29 @@ public final class HTTPServer: Sendable {
         }
         guard case .running(let listener, let socketFile) = previous else { return }
         try? await listener.close()
+        // NIO already unlinks a socket file it bound when the listener closes; this covers the rest, and never
+        // touches a file that has since been replaced by someone else's.
         socketFile?.remove()
         let open = connections.open
         for connection in open {
             connection.pipeline.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent())
         }
         let grace = configuration.shutdownGracePeriod
-        let finished = await withTaskGroup(of: Bool.self) { group in
+        let logger = self.logger
+        await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 for connection in open { try? await connection.closeFuture.get() }
-                return true
             }
             group.addTask {
                 try? await Task.sleep(for: grace)
-                return false
+                guard !Task.isCancelled else { return }
+                logger.warning("closing connections whose requests outlived the shutdown grace period")
+                for connection in open { connection.close(promise: nil) }
             }
-            let first = await group.next() ?? false
+            // Whichever ends first: all connections closed (the timer is cancelled), or the grace period ran out
+            // (the rest are closed, which ends the first task too).
+            await group.next()
             group.cancelAll()
-            return first
-        }
-        if !finished {
-            logger.warning("closing connections whose requests outlived the shutdown grace period")
-            for connection in open { try? await connection.close() }
         }
         logger.info("stopped")
     }
