@@ -75,7 +75,9 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
         promise.futureResult.assumeIsolated().whenSuccess { response in
             guard case .responding = self.state else { return }
             self.state = .idle
-            self.write(response, version: head.version, keepAlive: head.isKeepAlive, context: context)
+            self.write(
+                response, version: head.version, keepAlive: head.isKeepAlive, omitBody: head.method == .HEAD,
+                context: context)
         }
     }
 
@@ -85,8 +87,10 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
         write(response, version: version, keepAlive: false, context: context)
     }
 
+    /// Writes a whole response; for HEAD the body is left out but its length announced.
     private func write(
-        _ response: HTTPResponse, version: HTTPVersion, keepAlive: Bool, context: ChannelHandlerContext
+        _ response: HTTPResponse, version: HTTPVersion, keepAlive: Bool, omitBody: Bool = false,
+        context: ChannelHandlerContext
     ) {
         var head = HTTPResponseHead(version: version, status: response.status, headers: response.headers)
         head.headers.replaceOrAdd(name: "Content-Length", value: String(response.body.count))
@@ -96,7 +100,7 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
             head.headers.replaceOrAdd(name: "Connection", value: "keep-alive")
         }
         context.write(wrapOutboundOut(.head(head)), promise: nil)
-        if !response.body.isEmpty {
+        if !response.body.isEmpty && !omitBody {
             let buffer = context.channel.allocator.buffer(bytes: response.body)
             context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
         }

@@ -7,7 +7,7 @@ struct HTTPResponder: Sendable {
     let authorize: HTTPServer.Authorizer?
 
     func respond(head: HTTPRequestHead, body: [UInt8], peer: PeerCredentials) async -> HTTPResponse {
-        let target = head.uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+        let target = Self.originForm(head.uri).split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
         let path = target[0]
         guard path.hasPrefix("/") else {
             return .error(.badRequest, code: "bad_request", message: "the request target must be an absolute path")
@@ -42,6 +42,16 @@ struct HTTPResponder: Sendable {
         case .notFound:
             return .error(.notFound, code: "not_found", message: "no route for \(path)")
         }
+    }
+
+    /// `/path?query` of an absolute-form target (`http://localhost/path?query`, which HTTP/1.1 servers must
+    /// accept); other targets unchanged.
+    static func originForm(_ uri: String) -> Substring {
+        for scheme in ["http://", "https://"] where uri.lowercased().hasPrefix(scheme) {
+            let afterScheme = uri.dropFirst(scheme.count)
+            return afterScheme.firstIndex(of: "/").map { afterScheme[$0...] } ?? "/"
+        }
+        return Substring(uri)
     }
 
     /// 413 for a body over the limit.

@@ -32,6 +32,21 @@ import UnixHTTP
         }
     }
 
+    @Test func absoluteFormTargetAndHeadWithoutBody() async throws {
+        try await withServer { _, path in
+            let connection = try RawConnection(path: path)
+            connection.send("GET http://localhost/v1/projects/p4?x=1 HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(await connection.readResponse()?.text == "project p4")
+            // 405 for HEAD announces its JSON length but sends no body, so the next response parses cleanly.
+            connection.send("HEAD /v1/projects/p4 HTTP/1.1\r\nHost: x\r\n\r\n")
+            connection.send("GET /v1/projects/p5 HTTP/1.1\r\nHost: x\r\n\r\n")
+            let head = try #require(await connection.readHeadResponse())
+            #expect(head.status == 405)
+            #expect(head.headers["content-length"] != "0")
+            #expect(await connection.readResponse()?.text == "project p5")
+        }
+    }
+
     @Test func peerCredentialsAreTheTestProcess() async throws {
         try await withServer { _, path in
             let response = try await UnixHTTPClient(socketPath: path).send(method: .GET, path: "/v1/peer")

@@ -84,6 +84,16 @@ final class RawConnection: @unchecked Sendable {
         await offThePool { self.readResponseBlocking() }
     }
 
+    /// Reads the response to a HEAD request: a head whose `Content-Length` announces a body that is not sent.
+    func readHeadResponse() async -> RawResponse? {
+        await offThePool {
+            while true {
+                if let response = RawResponse.parse(&self.buffer, bodyless: true) { return response }
+                guard self.fill() else { return nil }
+            }
+        }
+    }
+
     /// True when the server closes the connection (EOF) within the receive timeout, after any pending bytes.
     func closedByServer() async -> Bool {
         await offThePool { self.closedByServerBlocking() }
@@ -122,7 +132,7 @@ struct RawResponse {
     var text: String { String(decoding: body, as: UTF8.self) }
 
     /// Takes one complete response off the front of the buffer (header names lower-cased).
-    static func parse(_ buffer: inout [UInt8]) -> RawResponse? {
+    static func parse(_ buffer: inout [UInt8], bodyless: Bool = false) -> RawResponse? {
         let separator = Array("\r\n\r\n".utf8)
         guard let end = buffer.indices.first(where: { buffer[$0...].starts(with: separator) }) else { return nil }
         let lines = String(decoding: buffer[..<end], as: UTF8.self).components(separatedBy: "\r\n")
@@ -133,12 +143,12 @@ struct RawResponse {
             headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(
                 in: .whitespaces)
         }
-        let length = Int(headers["content-length"] ?? "0") ?? 0
+        let length = bodyless ? 0 : Int(headers["content-length"] ?? "0") ?? 0
         let bodyStart = end + separator.count
         guard buffer.count >= bodyStart + length else { return nil }
         let body = Array(buffer[bodyStart..<bodyStart + length])
         buffer.removeFirst(bodyStart + length)
-        if (100..<200).contains(status) { return parse(&buffer) }
+        if (100..<200).contains(status) { return parse(&buffer, bodyless: bodyless) }
         return RawResponse(status: status, headers: headers, body: body)
     }
 }
