@@ -75,22 +75,56 @@ import UnixHTTP
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/curl"), "curl is not installed"))
     func curlWorksOverTheUnixSocket() async throws {
         try await withServer { _, path in
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-            process.arguments = [
-                "--silent", "--show-error", "--max-time", "5", "--unix-socket", path,
-                "--data-binary", "from curl", "http://localhost/v1/echo",
-            ]
-            let output = Pipe()
-            process.standardOutput = output
-            try process.run()
-            let data = await offThePool {
-                let data = output.fileHandleForReading.readDataToEndOfFile()
-                process.waitUntilExit()
-                return data
-            }
-            #expect(process.terminationStatus == 0)
-            #expect(String(decoding: data, as: UTF8.self) == "from curl")
+            let (status, output) = try await curl(path, "--data-binary", "from curl", "http://localhost/v1/echo")
+            #expect(status == 0)
+            #expect(output == "from curl")
         }
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/curl"), "curl is not installed"))
+    func curlGetsTheJSON413ForATwoMebibyteBody() async throws {
+        let directory = try TemporaryDirectory()
+        let file = directory.path + "/big"
+        try Data(repeating: 65, count: 2 << 20).write(to: URL(fileURLWithPath: file))
+        try await withServer { _, path in
+            let (status, output) = try await curl(
+                path, "--data-binary", "@" + file, "--write-out", "\n%{http_code}", "http://localhost/v1/echo")
+            #expect(status == 0)
+            #expect(output.hasSuffix("\n413"))
+            let json = try errorBody(Array(output.split(separator: "\n").first.map { Array($0.utf8) } ?? []))
+            #expect(json.code == "body_too_large")
+        }
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/curl"), "curl is not installed"))
+    func curlWithExpectContinueIsAnsweredWithoutItsOneSecondWait() async throws {
+        let directory = try TemporaryDirectory()
+        let file = directory.path + "/body"
+        try Data(repeating: 66, count: 100_000).write(to: URL(fileURLWithPath: file))
+        try await withServer { _, path in
+            let start = ContinuousClock.now
+            let (status, output) = try await curl(
+                path, "--header", "Expect: 100-continue", "--data-binary", "@" + file, "http://localhost/v1/echo")
+            #expect(status == 0)
+            #expect(output.utf8.count == 100_000)
+            // curl sends the body after 1 s without a 100 Continue; the server sends one at once.
+            #expect(ContinuousClock.now - start < .milliseconds(900))
+        }
+    }
+
+    /// Runs curl against the socket (off the cooperative pool); returns its exit status and standard output.
+    private func curl(_ socketPath: String, _ arguments: String...) async throws -> (Int32, String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        process.arguments = ["--silent", "--show-error", "--max-time", "10", "--unix-socket", socketPath] + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = await offThePool {
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return data
+        }
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 }
