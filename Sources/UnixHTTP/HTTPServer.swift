@@ -60,10 +60,22 @@ public final class HTTPServer: Sendable {
         }
         do {
             let (listener, socketFile) = try await listen(binding)
-            state.withLock { $0 = .running(listener: listener, socketFile: socketFile) }
+            let shutDownMeanwhile = state.withLock { state in
+                guard case .starting = state else { return true }
+                state = .running(listener: listener, socketFile: socketFile)
+                return false
+            }
+            if shutDownMeanwhile {
+                // shutdown() ran while we were binding: honour it.
+                try? await listener.close()
+                socketFile?.remove()
+                throw .notStartable(state: "shut down while starting")
+            }
             logger.info("listening", metadata: ["binding": "\(binding)"])
         } catch {
-            state.withLock { $0 = .idle }
+            state.withLock { state in
+                if case .starting = state { state = .idle }
+            }
             throw error
         }
     }
