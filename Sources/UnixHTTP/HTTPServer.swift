@@ -58,7 +58,7 @@ public final class HTTPServer: Sendable {
             guard case .idle = state else { throw .notStartable(state: "\(state)") }
             state = .starting
         }
-        do {
+        do throws(HTTPServerError) {
             let (listener, socketFile) = try await listen(binding)
             let shutDownMeanwhile = state.withLock { state in
                 guard case .starting = state else { return true }
