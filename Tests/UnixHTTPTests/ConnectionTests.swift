@@ -17,6 +17,17 @@ import UnixHTTP
         }
     }
 
+    @Test func http10RequestIsAnsweredAndClosed() async throws {
+        try await withServer { _, path in
+            let connection = try RawConnection(path: path)
+            connection.send("GET /v1/projects/p9 HTTP/1.0\r\n\r\n")
+            let response = try #require(await connection.readResponse())
+            #expect(response.text == "project p9")
+            #expect(response.headers["connection"] == "close")
+            #expect(await connection.closedByServer())
+        }
+    }
+
     @Test func pipelinedRequestsAreAnsweredInOrder() async throws {
         try await withServer { _, path in
             let connection = try RawConnection(path: path)

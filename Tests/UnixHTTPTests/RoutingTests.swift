@@ -55,6 +55,14 @@ import UnixHTTP
         }
     }
 
+    @Test func errorBodyEscapesAndKeepsTheField() throws {
+        let response = HTTPResponse.error(
+            .badRequest, code: "invalid_name", message: "name \"a\nb\" has", field: "name")
+        #expect(response.headers.first(name: "Content-Type") == "application/json")
+        let decoded = try errorBody(response.body)
+        #expect(decoded == HTTPErrorBody(code: "invalid_name", message: "name \"a\nb\" has", field: "name"))
+    }
+
     @Test func invalidAndDuplicatePatternsAreRefused() throws {
         var router = HTTPRouter()
         #expect(throws: HTTPRouteError.self) { try router.register(.GET, "v1/x") { _ in text("") } }
