@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "Systemd", targets: ["Systemd"]),
         .executable(name: "workspaced", targets: ["workspaced"]),
         .library(name: "WorkspaceModel", targets: ["WorkspaceModel"]),
+        .library(name: "UnixHTTP", targets: ["UnixHTTP"]),
     ],
     dependencies: [
         // The logging API every Swift server library speaks; the journald handler plugs into it.
@@ -21,6 +22,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         // FilePath for swift-configuration's file provider (already one of its dependencies).
         .package(url: "https://github.com/apple/swift-system.git", from: "1.8.1"),
+        // Event loops, Unix-socket bootstraps and the HTTP/1.1 codec for the control API's transport (UnixHTTP).
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
     ],
     targets: [
         // Versioned, migrating, durably written state files. Foundation only: the few syscalls it needs
@@ -68,6 +71,17 @@ let package = Package(
             name: "WorkspaceDaemonTests",
             dependencies: ["WorkspaceDaemon", "StateStore", "Systemd", "WorkspaceModel", "TestSupport"]
         ),
+        // HTTP/1.1 server and client over Unix domain sockets; transport only, it knows nothing of workspaces.
+        .target(
+            name: "UnixHTTP",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(name: "UnixHTTPTests", dependencies: ["UnixHTTP"]),
         .testTarget(
             name: "StateStoreTests",
             dependencies: ["StateStore", "StateStoreTesting", "StateStoreSample"],

@@ -1,0 +1,134 @@
+import NIOCore
+import NIOHTTP1
+
+/// One per connection, after NIO's HTTP/1.1 codec and pipelining helper: collects a request within the body
+/// limit, runs the responder on Swift concurrency, and writes the answer back on the event loop.
+final class HTTPConnectionHandler: ChannelInboundHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    private enum State {
+        /// Between requests.
+        case idle
+        /// Head received, collecting the body.
+        case receiving(HTTPRequestHead, [UInt8])
+        /// The responder is working on a request.
+        case responding
+        /// A refusal was sent and the connection will close; further input is ignored.
+        case closing
+    }
+
+    private let responder: HTTPResponder
+    private let peer: PeerCredentials
+    private let maximumBodySize: Int
+    private var state = State.idle
+
+    init(responder: HTTPResponder, peer: PeerCredentials, maximumBodySize: Int) {
+        self.responder = responder
+        self.peer = peer
+        self.maximumBodySize = maximumBodySize
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch (unwrapInboundIn(data), state) {
+        case (.head(let head), .idle):
+            received(head: head, context: context)
+        case (.body(var buffer), .receiving(let head, var body)):
+            guard body.count + buffer.readableBytes <= maximumBodySize else {
+                refuse(HTTPResponder.bodyTooLarge(limit: maximumBodySize), version: head.version, context: context)
+                return
+            }
+            state = .responding  // drop the array's second reference before appending
+            body.append(contentsOf: buffer.readBytes(length: buffer.readableBytes) ?? [])
+            state = .receiving(head, body)
+        case (.end, .receiving(let head, let body)):
+            state = .responding
+            dispatch(head: head, body: body, context: context)
+        case (_, .closing):
+            break
+        default:
+            // The pipelining helper delivers one request at a time; anything else is a broken stream.
+            context.close(promise: nil)
+        }
+    }
+
+    private func received(head: HTTPRequestHead, context: ChannelHandlerContext) {
+        let lengths = head.headers["Content-Length"]
+        if let declared = lengths.first.flatMap({ Int($0) }), declared > maximumBodySize {
+            refuse(HTTPResponder.bodyTooLarge(limit: maximumBodySize), version: head.version, context: context)
+            return
+        }
+        if head.headers.first(name: "Expect")?.lowercased() == "100-continue" {
+            context.writeAndFlush(
+                wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .continue))), promise: nil)
+        }
+        state = .receiving(head, [])
+    }
+
+    private func dispatch(head: HTTPRequestHead, body: [UInt8], context: ChannelHandlerContext) {
+        let responder = self.responder
+        let peer = self.peer
+        let promise = context.eventLoop.makePromise(of: HTTPResponse.self)
+        promise.completeWithTask {
+            await responder.respond(head: head, body: body, peer: peer)
+        }
+        promise.futureResult.assumeIsolated().whenSuccess { response in
+            guard case .responding = self.state else { return }
+            self.state = .idle
+            self.write(
+                response, version: head.version, keepAlive: head.isKeepAlive, omitBody: head.method == .HEAD,
+                context: context)
+        }
+    }
+
+    /// Sends a library refusal, then closes without reading the rest of the request.
+    private func refuse(_ response: HTTPResponse, version: HTTPVersion, context: ChannelHandlerContext) {
+        state = .closing
+        write(response, version: version, keepAlive: false, context: context)
+    }
+
+    /// Writes a whole response; for HEAD the body is left out but its length announced.
+    private func write(
+        _ response: HTTPResponse, version: HTTPVersion, keepAlive: Bool, omitBody: Bool = false,
+        context: ChannelHandlerContext
+    ) {
+        var head = HTTPResponseHead(version: version, status: response.status, headers: response.headers)
+        head.headers.replaceOrAdd(name: "Content-Length", value: String(response.body.count))
+        if !keepAlive {
+            head.headers.replaceOrAdd(name: "Connection", value: "close")
+        } else if version.minor == 0 {
+            head.headers.replaceOrAdd(name: "Connection", value: "keep-alive")
+        }
+        context.write(wrapOutboundOut(.head(head)), promise: nil)
+        if !response.body.isEmpty && !omitBody {
+            let buffer = context.channel.allocator.buffer(bytes: response.body)
+            context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
+        }
+        let written = context.writeAndFlush(wrapOutboundOut(.end(nil)))
+        if !keepAlive {
+            written.assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+        }
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        switch state {
+        case .idle, .receiving:
+            if error is HTTPParserError {
+                refuse(HTTPResponder.malformed(error), version: .http1_1, context: context)
+            } else {
+                context.close(promise: nil)
+            }
+        case .responding, .closing:
+            context.close(promise: nil)
+        }
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if let idle = event as? IdleStateHandler.IdleStateEvent, idle == .read {
+            // Only a silent connection between requests is closed; a running handler finishes first.
+            if case .idle = state { context.close(promise: nil) }
+            return
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+}

@@ -1,0 +1,169 @@
+import Logging
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import Synchronization
+
+/// An HTTP/1.1 server on a Unix domain socket: routes requests to async handlers, refuses oversized and malformed
+/// requests with JSON errors, reports each peer's credentials and shuts down gracefully.
+public final class HTTPServer: Sendable {
+    /// Runs before routing for every request (whose `pathParameters` are still empty): `nil` lets the request
+    /// through, a response is sent instead of routing.
+    public typealias Authorizer = @Sendable (HTTPRequest) async -> HTTPResponse?
+
+    private enum State: Sendable {
+        case idle
+        case starting
+        case running(listener: any Channel, socketFile: UnixSocketFile?)
+        case stopped
+    }
+
+    /// The limits and default socket path.
+    public let configuration: HTTPServerConfiguration
+    private let responder: HTTPResponder
+    private let group: any EventLoopGroup
+    private let logger: Logger
+    private let state = Mutex<State>(.idle)
+    private let connections = ConnectionRegistry()
+
+    /// Creates a server; nothing listens until ``start()`` or ``start(binding:)``.
+    ///
+    /// - Parameters:
+    ///   - configuration: Socket path, body limit, socket file mode and timeouts.
+    ///   - router: The routes.
+    ///   - authorize: An optional hook that may refuse a request before routing.
+    ///   - eventLoopGroup: The event loops for socket I/O (handlers run on Swift concurrency, not on these).
+    ///   - logger: Where start, stale-socket removal and shutdown are logged.
+    public init(
+        configuration: HTTPServerConfiguration, router: HTTPRouter, authorize: Authorizer? = nil,
+        eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
+        logger: Logger = Logger(label: "UnixHTTP")
+    ) {
+        self.configuration = configuration
+        self.responder = HTTPResponder(router: router, authorize: authorize)
+        self.group = eventLoopGroup
+        self.logger = logger
+    }
+
+    /// Binds ``HTTPServerConfiguration/socketPath`` and starts accepting connections.
+    public func start() async throws(HTTPServerError) {
+        try await start(binding: .path(configuration.socketPath))
+    }
+
+    /// Starts accepting connections on a new socket at a path or on an inherited listening descriptor.
+    ///
+    /// - Throws: ``HTTPServerError`` naming the path or descriptor when the socket cannot be used.
+    public func start(binding: HTTPServerBinding) async throws(HTTPServerError) {
+        try state.withLock { state throws(HTTPServerError) in
+            guard case .idle = state else { throw .notStartable(state: "\(state)") }
+            state = .starting
+        }
+        do throws(HTTPServerError) {
+            let (listener, socketFile) = try await listen(binding)
+            let shutDownMeanwhile = state.withLock { state in
+                guard case .starting = state else { return true }
+                state = .running(listener: listener, socketFile: socketFile)
+                return false
+            }
+            if shutDownMeanwhile {
+                // shutdown() ran while we were binding: honour it.
+                try? await listener.close()
+                socketFile?.remove()
+                throw .notStartable(state: "shut down while starting")
+            }
+            logger.info("listening", metadata: ["binding": "\(binding)"])
+        } catch {
+            state.withLock { state in
+                if case .starting = state { state = .idle }
+            }
+            throw error
+        }
+    }
+
+    private typealias Listener = (channel: any Channel, socketFile: UnixSocketFile?)
+
+    private func listen(_ binding: HTTPServerBinding) async throws(HTTPServerError) -> Listener {
+        let bootstrap = makeBootstrap()
+        switch binding {
+        case .path(let path):
+            var socketFile = try UnixSocketFile(path: path)
+            try socketFile.clearStale()
+            let listener: any Channel
+            do {
+                listener = try await bootstrap.bind(unixDomainSocketPath: path, cleanupExistingSocketFile: false).get()
+            } catch {
+                throw .listenFailed(binding: binding, reason: "\(error)")
+            }
+            do {
+                try socketFile.adopt(mode: configuration.socketFileMode)
+            } catch {
+                try? await listener.close()
+                throw error
+            }
+            return (listener, socketFile)
+        case .inheritedDescriptor(let descriptor):
+            do {
+                return (try await bootstrap.withBoundSocket(descriptor).get(), nil)
+            } catch {
+                throw .listenFailed(binding: binding, reason: "\(error)")
+            }
+        }
+    }
+
+    private func makeBootstrap() -> ServerBootstrap {
+        let responder = self.responder
+        let connections = self.connections
+        let configuration = self.configuration
+        return ServerBootstrap(group: group)
+            .serverChannelOption(.backlog, value: 256)
+            .childChannelInitializer { channel in
+                connections.add(channel)
+                return PeerCredentials.read(from: channel).flatMapThrowing { peer in
+                    let pipeline = channel.pipeline.syncOperations
+                    if let idle = configuration.idleTimeout {
+                        try pipeline.addHandler(IdleStateHandler(readTimeout: TimeAmount(idle)))
+                    }
+                    try pipeline.configureHTTPServerPipeline(withPipeliningAssistance: true, withErrorHandling: false)
+                    try pipeline.addHandler(
+                        HTTPConnectionHandler(
+                            responder: responder, peer: peer, maximumBodySize: configuration.maximumBodySize))
+                }
+            }
+    }
+
+    /// Stops accepting, lets in-flight requests finish (up to the grace period), closes every connection and
+    /// removes the socket file this server created. Safe to call more than once.
+    public func shutdown() async {
+        let previous = state.withLock { state in
+            defer { state = .stopped }
+            return state
+        }
+        guard case .running(let listener, let socketFile) = previous else { return }
+        try? await listener.close()
+        // NIO already unlinks a socket file it bound when the listener closes; this covers the rest, and never
+        // touches a file that has since been replaced by someone else's.
+        socketFile?.remove()
+        let open = connections.open
+        for connection in open {
+            connection.pipeline.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent())
+        }
+        let grace = configuration.shutdownGracePeriod
+        let logger = self.logger
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for connection in open { try? await connection.closeFuture.get() }
+            }
+            group.addTask {
+                try? await Task.sleep(for: grace)
+                guard !Task.isCancelled else { return }
+                logger.warning("closing connections whose requests outlived the shutdown grace period")
+                for connection in open { connection.close(promise: nil) }
+            }
+            // Whichever ends first: all connections closed (the timer is cancelled), or the grace period ran out
+            // (the rest are closed, which ends the first task too).
+            await group.next()
+            group.cancelAll()
+        }
+        logger.info("stopped")
+    }
+}

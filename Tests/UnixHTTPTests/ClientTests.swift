@@ -1,0 +1,76 @@
+import Foundation
+import Glibc
+import NIOHTTP1
+import Testing
+import UnixHTTP
+
+@Suite struct ClientTests {
+    @Test func missingSocketIsUnreachableWithENOENT() async throws {
+        let directory = try TemporaryDirectory()
+        let client = UnixHTTPClient(socketPath: directory.socketPath)
+        await #expect {
+            try await client.send(method: .GET, path: "/v1/status")
+        } throws: { error in
+            guard case UnixHTTPClientError.unreachable(let path, let code, _) = error else { return false }
+            return path == directory.socketPath && code == ENOENT
+        }
+    }
+
+    @Test func socketNobodyListensOnIsUnreachableWithECONNREFUSED() async throws {
+        let directory = try TemporaryDirectory()
+        close(try RawSocket.bound(directory.socketPath, listening: false))
+        await #expect {
+            try await UnixHTTPClient(socketPath: directory.socketPath).send(method: .GET, path: "/")
+        } throws: { error in
+            guard case UnixHTTPClientError.unreachable(_, let code, _) = error else { return false }
+            return code == ECONNREFUSED
+        }
+    }
+
+    @Test func slowServerTimesOut() async throws {
+        try await withServer { _, path in
+            let client = UnixHTTPClient(socketPath: path, timeout: .milliseconds(200))
+            let start = ContinuousClock.now
+            await #expect(throws: UnixHTTPClientError.timedOut(path: path, after: .milliseconds(200))) {
+                try await client.send(method: .GET, path: "/v1/slow?ms=3000")
+            }
+            #expect(ContinuousClock.now - start < .seconds(2))
+        }
+    }
+
+    @Test func nonHTTPAnswerIsMalformed() async throws {
+        let directory = try TemporaryDirectory()
+        let descriptor = try RawSocket.bound(directory.socketPath, listening: true)
+        defer { close(descriptor) }
+        let answering = Task {
+            await offThePool { answerGarbage(descriptor) }
+        }
+        await #expect {
+            try await UnixHTTPClient(socketPath: directory.socketPath).send(method: .GET, path: "/")
+        } throws: { error in
+            guard case UnixHTTPClientError.malformedResponse = error else { return false }
+            return true
+        }
+        await answering.value
+    }
+
+    /// Accepts one connection, reads the request and answers with bytes that are not HTTP.
+    private func answerGarbage(_ descriptor: Int32) {
+        let connection = accept(descriptor, nil, nil)
+        var scratch = [UInt8](repeating: 0, count: 4096)
+        _ = recv(connection, &scratch, scratch.count, 0)
+        let garbage = Array("SSH-2.0-OpenSSH\r\n\r\n".utf8)
+        _ = send(connection, garbage, garbage.count, Int32(MSG_NOSIGNAL))
+        close(connection)
+    }
+
+    @Test func headersAndBodyRoundTrip() async throws {
+        try await withServer { _, path in
+            let response = try await UnixHTTPClient(socketPath: path).send(
+                method: .POST, path: "/v1/echo", headers: ["Content-Type": "application/json"], body: Array("{}".utf8))
+            #expect(response.status == .ok)
+            #expect(response.headers.first(name: "CONTENT-LENGTH") == "2")
+            #expect(response.body == Array("{}".utf8))
+        }
+    }
+}

@@ -1,0 +1,141 @@
+import Foundation
+import Glibc
+import Testing
+import UnixHTTP
+
+@Suite struct ConnectionTests {
+    @Test func keepAliveServesTwoRequestsOnOneConnection() async throws {
+        try await withServer { _, path in
+            let connection = try RawConnection(path: path)
+            connection.send("GET /v1/projects/p1 HTTP/1.1\r\nHost: x\r\n\r\n")
+            let first = try #require(await connection.readResponse())
+            #expect(first.text == "project p1")
+            #expect(first.headers["connection"] == nil)
+            connection.send("POST /v1/echo HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello")
+            let second = try #require(await connection.readResponse())
+            #expect(second.text == "hello")
+        }
+    }
+
+    @Test func http10RequestIsAnsweredAndClosed() async throws {
+        try await withServer { _, path in
+            let connection = try RawConnection(path: path)
+            connection.send("GET /v1/projects/p9 HTTP/1.0\r\n\r\n")
+            let response = try #require(await connection.readResponse())
+            #expect(response.text == "project p9")
+            #expect(response.headers["connection"] == "close")
+            #expect(await connection.closedByServer())
+        }
+    }
+
+    @Test func pipelinedRequestsAreAnsweredInOrder() async throws {
+        try await withServer { _, path in
+            let connection = try RawConnection(path: path)
+            connection.send(
+                "GET /v1/slow?ms=100 HTTP/1.1\r\nHost: x\r\n\r\n" + "GET /v1/projects/p2 HTTP/1.1\r\nHost: x\r\n\r\n"
+                    + "GET /v1/projects/p3 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            #expect(await connection.readResponse()?.text == "slow done")
+            #expect(await connection.readResponse()?.text == "project p2")
+            let last = try #require(await connection.readResponse())
+            #expect(last.text == "project p3")
+            #expect(last.headers["connection"] == "close")
+            #expect(await connection.closedByServer())
+        }
+    }
+
+    @Test func absoluteFormTargetAndHeadWithoutBody() async throws {
+        try await withServer { _, path in
+            let connection = try RawConnection(path: path)
+            connection.send("GET http://localhost/v1/projects/p4?x=1 HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(await connection.readResponse()?.text == "project p4")
+            // 405 for HEAD announces its JSON length but sends no body, so the next response parses cleanly.
+            connection.send("HEAD /v1/projects/p4 HTTP/1.1\r\nHost: x\r\n\r\n")
+            connection.send("GET /v1/projects/p5 HTTP/1.1\r\nHost: x\r\n\r\n")
+            let head = try #require(await connection.readHeadResponse())
+            #expect(head.status == 405)
+            #expect(head.headers["content-length"] != "0")
+            #expect(await connection.readResponse()?.text == "project p5")
+        }
+    }
+
+    @Test func peerCredentialsAreTheTestProcess() async throws {
+        try await withServer { _, path in
+            let response = try await UnixHTTPClient(socketPath: path).send(method: .GET, path: "/v1/peer")
+            #expect(String(decoding: response.body, as: UTF8.self) == "\(getpid()) \(getuid()) \(getgid())")
+        }
+    }
+
+    @Test func authorizeHookRefusesBeforeRouting() async throws {
+        let authorize: HTTPServer.Authorizer = { request in
+            #expect(request.peer.uid == getuid())
+            guard request.headers.first(name: "x-let-me-in") == nil else { return nil }
+            return .error(.forbidden, code: "forbidden", message: "uid \(request.peer.uid) may not")
+        }
+        try await withServer(authorize: authorize) { _, path in
+            let client = UnixHTTPClient(socketPath: path)
+            let refused = try await client.send(method: .GET, path: "/v1/projects/p1")
+            #expect(refused.status == .forbidden)
+            #expect(try errorBody(refused.body).code == "forbidden")
+            // Refused before routing: an unknown path is 403 too, not 404.
+            #expect(try await client.send(method: .GET, path: "/nowhere").status == .forbidden)
+            let allowed = try await client.send(method: .GET, path: "/v1/projects/p1", headers: ["X-Let-Me-In": "1"])
+            #expect(allowed.status == .ok)
+        }
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/curl"), "curl is not installed"))
+    func curlWorksOverTheUnixSocket() async throws {
+        try await withServer { _, path in
+            let (status, output) = try await curl(path, "--data-binary", "from curl", "http://localhost/v1/echo")
+            #expect(status == 0)
+            #expect(output == "from curl")
+        }
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/curl"), "curl is not installed"))
+    func curlGetsTheJSON413ForATwoMebibyteBody() async throws {
+        let directory = try TemporaryDirectory()
+        let file = directory.path + "/big"
+        try Data(repeating: 65, count: 2 << 20).write(to: URL(fileURLWithPath: file))
+        try await withServer { _, path in
+            let (status, output) = try await curl(
+                path, "--data-binary", "@" + file, "--write-out", "\n%{http_code}", "http://localhost/v1/echo")
+            #expect(status == 0)
+            #expect(output.hasSuffix("\n413"))
+            let json = try errorBody(Array(output.split(separator: "\n").first.map { Array($0.utf8) } ?? []))
+            #expect(json.code == "body_too_large")
+        }
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/curl"), "curl is not installed"))
+    func curlWithExpectContinueIsAnsweredWithoutItsOneSecondWait() async throws {
+        let directory = try TemporaryDirectory()
+        let file = directory.path + "/body"
+        try Data(repeating: 66, count: 100_000).write(to: URL(fileURLWithPath: file))
+        try await withServer { _, path in
+            let start = ContinuousClock.now
+            let (status, output) = try await curl(
+                path, "--header", "Expect: 100-continue", "--data-binary", "@" + file, "http://localhost/v1/echo")
+            #expect(status == 0)
+            #expect(output.utf8.count == 100_000)
+            // curl sends the body after 1 s without a 100 Continue; the server sends one at once.
+            #expect(ContinuousClock.now - start < .milliseconds(900))
+        }
+    }
+
+    /// Runs curl against the socket (off the cooperative pool); returns its exit status and standard output.
+    private func curl(_ socketPath: String, _ arguments: String...) async throws -> (Int32, String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        process.arguments = ["--silent", "--show-error", "--max-time", "10", "--unix-socket", socketPath] + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = await offThePool {
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return data
+        }
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+import Glibc
+import Testing
+import UnixHTTP
+
+@Suite struct SocketFileTests {
+    private func server(_ path: String) throws -> HTTPServer {
+        HTTPServer(configuration: .init(socketPath: path), router: try fixtureRouter(), logger: quietLogger)
+    }
+
+    private func fileMode(_ path: String) -> mode_t? {
+        var status = stat()
+        return lstat(path, &status) == 0 ? status.st_mode : nil
+    }
+
+    @Test func socketFileGetsTheConfiguredMode() async throws {
+        try await withServer { _, path in
+            #expect(fileMode(path).map { $0 & 0o777 } == 0o666)
+        }
+        try await withServer(configure: { $0.socketFileMode = 0o600 }) { _, path in
+            #expect(fileMode(path).map { $0 & 0o777 } == 0o600)
+        }
+    }
+
+    @Test func staleSocketFileIsReplaced() async throws {
+        let directory = try TemporaryDirectory()
+        // Bound but never listening, then closed: the file stays and connecting to it is refused.
+        close(try RawSocket.bound(directory.socketPath, listening: false))
+        #expect(fileMode(directory.socketPath).map { $0 & S_IFMT } == S_IFSOCK)
+        let server = try server(directory.socketPath)
+        try await server.start()
+        let response = try await UnixHTTPClient(socketPath: directory.socketPath).send(method: .GET, path: "/v1/peer")
+        #expect(response.status == .ok)
+        await server.shutdown()
+    }
+
+    @Test func liveSocketIsNotStolen() async throws {
+        try await withServer { _, path in
+            let second = try server(path)
+            await #expect(throws: HTTPServerError.addressInUse(path: path)) { try await second.start() }
+            let response = try await UnixHTTPClient(socketPath: path).send(method: .GET, path: "/v1/peer")
+            #expect(response.status == .ok)
+        }
+    }
+
+    @Test func regularFileAtThePathIsRefusedAndKept() async throws {
+        let directory = try TemporaryDirectory()
+        try Data("precious".utf8).write(to: URL(fileURLWithPath: directory.socketPath))
+        let server = try server(directory.socketPath)
+        await #expect(throws: HTTPServerError.pathOccupied(path: directory.socketPath, kind: "a regular file")) {
+            try await server.start()
+        }
+        #expect(try String(contentsOfFile: directory.socketPath, encoding: .utf8) == "precious")
+    }
+
+    @Test func tooLongPathIsRefused() async throws {
+        let path = "/tmp/" + String(repeating: "x", count: 120)
+        await #expect(throws: HTTPServerError.socketPathTooLong(path: path, bytes: 125)) {
+            try await server(path).start()
+        }
+    }
+
+    @Test func inheritedDescriptorIsAdoptedAndItsFileKept() async throws {
+        let directory = try TemporaryDirectory()
+        let descriptor = try RawSocket.bound(directory.socketPath, listening: true)
+        let server = try server("/unused")
+        try await server.start(binding: .inheritedDescriptor(descriptor))
+        let response = try await UnixHTTPClient(socketPath: directory.socketPath).send(method: .GET, path: "/v1/peer")
+        #expect(String(decoding: response.body, as: UTF8.self) == "\(getpid()) \(getuid()) \(getgid())")
+        await server.shutdown()
+        #expect(fileMode(directory.socketPath).map { $0 & S_IFMT } == S_IFSOCK)
+    }
+
+    @Test func gracefulShutdownFinishesInFlightRequestsAndRemovesTheFile() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.socketPath
+        let (started, signal) = AsyncStream.makeStream(of: Void.self)
+        var router = HTTPRouter()
+        try router.register(.GET, "/hold") { _ in
+            signal.yield()
+            try? await Task.sleep(for: .milliseconds(400))
+            return text("held")
+        }
+        let configuration = HTTPServerConfiguration(socketPath: path, shutdownGracePeriod: .seconds(30))
+        let server = HTTPServer(configuration: configuration, router: router, logger: quietLogger)
+        try await server.start()
+        let idle = try RawConnection(path: path)
+        let held = Task { try await UnixHTTPClient(socketPath: path).send(method: .GET, path: "/hold") }
+        for await _ in started { break }
+        let shutdownStart = ContinuousClock.now
+        await server.shutdown()
+        // Idle connections close at once (not at the end of the grace period); the held request is waited for.
+        #expect(ContinuousClock.now - shutdownStart < .seconds(5))
+        // shutdown returned only after the in-flight request was answered.
+        let response = try await held.value
+        #expect(response.status == .ok)
+        #expect(String(decoding: response.body, as: UTF8.self) == "held")
+        #expect(await idle.closedByServer())
+        #expect(fileMode(path) == nil)
+        await #expect {
+            try await UnixHTTPClient(socketPath: path).send(method: .GET, path: "/hold")
+        } throws: { error in
+            guard case UnixHTTPClientError.unreachable(_, let code, _) = error else { return false }
+            return code == ENOENT
+        }
+    }
+
+    @Test func shutdownClosesRequestsThatOutliveTheGracePeriod() async throws {
+        let directory = try TemporaryDirectory()
+        let (started, signal) = AsyncStream.makeStream(of: Void.self)
+        var router = HTTPRouter()
+        try router.register(.GET, "/hold") { _ in
+            signal.yield()
+            try? await Task.sleep(for: .seconds(5))
+            return text("held")
+        }
+        let configuration = HTTPServerConfiguration(
+            socketPath: directory.socketPath, shutdownGracePeriod: .milliseconds(200))
+        let server = HTTPServer(configuration: configuration, router: router, logger: quietLogger)
+        try await server.start()
+        let held = Task { try await UnixHTTPClient(socketPath: directory.socketPath).send(method: .GET, path: "/hold") }
+        for await _ in started { break }
+        let shutdownStart = ContinuousClock.now
+        await server.shutdown()
+        #expect(ContinuousClock.now - shutdownStart < .seconds(3))
+        await #expect {
+            try await held.value
+        } throws: { error in
+            guard case UnixHTTPClientError.malformedResponse = error else { return false }
+            return true
+        }
+    }
+
+    @Test func serverCannotStartTwice() async throws {
+        try await withServer { server, _ in
+            await #expect(throws: HTTPServerError.self) { try await server.start() }
+        }
+    }
+}

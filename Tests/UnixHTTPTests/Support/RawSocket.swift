@@ -1,0 +1,154 @@
+import Foundation
+import Glibc
+
+/// Unix socket helpers written directly against Glibc, independent of the code under test.
+enum RawSocket {
+    /// A `sockaddr_un` for the path.
+    static func address(_ path: String) -> sockaddr_un {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: path.utf8) }
+        return address
+    }
+
+    /// A stream socket bound at the path; listening when asked. Returns the descriptor.
+    static func bound(_ path: String, listening: Bool) throws -> Int32 {
+        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw POSIXError(.EIO) }
+        var address = address(path)
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        guard result == 0, !listening || listen(descriptor, 16) == 0 else {
+            close(descriptor)
+            throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+        }
+        return descriptor
+    }
+}
+
+/// Runs blocking work on its own thread, so it cannot starve the cooperative pool the server's handlers run on
+/// (which has as few threads as the machine has cores).
+func offThePool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+    await withCheckedContinuation { continuation in
+        Thread.detachNewThread { continuation.resume(returning: work()) }
+    }
+}
+
+/// A blocking client connection that writes raw bytes and reads raw responses (5 s receive timeout); its reads
+/// run off the cooperative pool. One test uses it at a time.
+final class RawConnection: @unchecked Sendable {
+    private let descriptor: Int32
+    private var buffer: [UInt8] = []
+
+    init(path: String) throws {
+        descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var timeout = timeval(tv_sec: 5, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = RawSocket.address(path)
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        guard result == 0 else {
+            let code = errno
+            close(descriptor)
+            throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
+        }
+    }
+
+    deinit { close(descriptor) }
+
+    /// Writes everything; a peer that already closed is not an error here (the test reads what it answered).
+    func send(_ text: String) {
+        send(Array(text.utf8))
+    }
+
+    /// Writes everything, ignoring a peer that closed early.
+    func send(_ bytes: [UInt8]) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes {
+                Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+            }
+            guard written > 0 else { return }
+            offset += written
+        }
+    }
+
+    /// Reads one response with a `Content-Length` body; `nil` when the connection ends first.
+    func readResponse() async -> RawResponse? {
+        await offThePool { self.readResponseBlocking() }
+    }
+
+    /// Reads the response to a HEAD request: a head whose `Content-Length` announces a body that is not sent.
+    func readHeadResponse() async -> RawResponse? {
+        await offThePool {
+            while true {
+                if let response = RawResponse.parse(&self.buffer, bodyless: true) { return response }
+                guard self.fill() else { return nil }
+            }
+        }
+    }
+
+    /// True when the server closes the connection (EOF) within the receive timeout, after any pending bytes.
+    func closedByServer() async -> Bool {
+        await offThePool { self.closedByServerBlocking() }
+    }
+
+    private func readResponseBlocking() -> RawResponse? {
+        while true {
+            if let response = RawResponse.parse(&buffer) { return response }
+            guard fill() else { return nil }
+        }
+    }
+
+    private func closedByServerBlocking() -> Bool {
+        while fill() {}
+        return lastReadWasEOF
+    }
+
+    private var lastReadWasEOF = false
+
+    private func fill() -> Bool {
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+        lastReadWasEOF = count == 0
+        guard count > 0 else { return false }
+        buffer.append(contentsOf: chunk[..<count])
+        return true
+    }
+}
+
+/// A parsed response from ``RawConnection``.
+struct RawResponse {
+    var status: Int
+    var headers: [String: String]
+    var body: [UInt8]
+
+    var text: String { String(decoding: body, as: UTF8.self) }
+
+    /// Takes one complete response off the front of the buffer (header names lower-cased).
+    static func parse(_ buffer: inout [UInt8], bodyless: Bool = false) -> RawResponse? {
+        let separator = Array("\r\n\r\n".utf8)
+        guard let end = buffer.indices.first(where: { buffer[$0...].starts(with: separator) }) else { return nil }
+        let lines = String(decoding: buffer[..<end], as: UTF8.self).components(separatedBy: "\r\n")
+        let status = Int(lines[0].split(separator: " ")[1]) ?? 0
+        var headers: [String: String] = [:]
+        for line in lines.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(
+                in: .whitespaces)
+        }
+        let length = bodyless ? 0 : Int(headers["content-length"] ?? "0") ?? 0
+        let bodyStart = end + separator.count
+        guard buffer.count >= bodyStart + length else { return nil }
+        let body = Array(buffer[bodyStart..<bodyStart + length])
+        buffer.removeFirst(bodyStart + length)
+        if (100..<200).contains(status) { return parse(&buffer, bodyless: bodyless) }
+        return RawResponse(status: status, headers: headers, body: body)
+    }
+}
