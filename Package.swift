@@ -12,6 +12,7 @@ let package = Package(
         .executable(name: "workspaced", targets: ["workspaced"]),
         .library(name: "WorkspaceModel", targets: ["WorkspaceModel"]),
         .library(name: "UnixHTTP", targets: ["UnixHTTP"]),
+        .library(name: "WorkspaceClient", targets: ["WorkspaceClient"]),
     ],
     dependencies: [
         // The logging API every Swift server library speaks; the journald handler plugs into it.
@@ -98,6 +99,12 @@ let package = Package(
         .testTarget(name: "SystemdTests", dependencies: ["Systemd", "TestSupport"], exclude: ["Scripts"]),
         // Helpers shared by the process-level tests (a notify socket listener); linked only into tests.
         .target(name: "TestSupport"),
+        // The control API's request, response and error types and a typed async client for them; shared by the
+        // daemon, workspacectl and any Swift program that talks to workspaced.
+        .target(
+            name: "WorkspaceClient",
+            dependencies: ["WorkspaceModel", "UnixHTTP", .product(name: "NIOHTTP1", package: "swift-nio")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

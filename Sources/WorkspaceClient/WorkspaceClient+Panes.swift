@@ -1,0 +1,33 @@
+import WorkspaceModel
+
+extension WorkspaceClient {
+    /// `POST /v1/projects/{id}/panes`: a new pane in a project (`list` view when `viewMode` is `nil`).
+    public func addPane(
+        projectID: WorkspaceID, folder: String, viewMode: ViewMode? = nil, durable: Bool = false,
+        ifMatch: UInt64? = nil
+    ) async throws(WorkspaceClientError) -> ChangeResponse<Pane> {
+        let options = ChangeOptions(durable: durable, ifMatch: ifMatch)
+        return try await call(
+            .POST, options.target("/v1/projects/\(projectID.text)/panes"), headers: options.headers,
+            body: AddPaneRequest(folder: folder, viewMode: viewMode?.rawValue))
+    }
+
+    /// `PATCH /v1/panes/{id}`: a new folder and/or view mode (at least one).
+    public func updatePane(
+        id: WorkspaceID, folder: String? = nil, viewMode: ViewMode? = nil, durable: Bool = false,
+        ifMatch: UInt64? = nil
+    ) async throws(WorkspaceClientError) -> ChangeResponse<Pane> {
+        let options = ChangeOptions(durable: durable, ifMatch: ifMatch)
+        return try await call(
+            .PATCH, options.target("/v1/panes/\(id.text)"), headers: options.headers,
+            body: UpdatePaneRequest(folder: folder, viewMode: viewMode?.rawValue))
+    }
+
+    /// `DELETE /v1/panes/{id}`.
+    public func removePane(
+        id: WorkspaceID, durable: Bool = false, ifMatch: UInt64? = nil
+    ) async throws(WorkspaceClientError) -> ChangeResponse<Empty> {
+        let options = ChangeOptions(durable: durable, ifMatch: ifMatch)
+        return try await call(.DELETE, options.target("/v1/panes/\(id.text)"), headers: options.headers)
+    }
+}
