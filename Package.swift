@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "WorkspaceModel", targets: ["WorkspaceModel"]),
         .library(name: "UnixHTTP", targets: ["UnixHTTP"]),
         .library(name: "WorkspaceClient", targets: ["WorkspaceClient"]),
+        .executable(name: "workspacectl", targets: ["workspacectl"]),
     ],
     dependencies: [
         // The logging API every Swift server library speaks; the journald handler plugs into it.
@@ -104,6 +105,14 @@ let package = Package(
         .target(
             name: "WorkspaceClient",
             dependencies: ["WorkspaceModel", "UnixHTTP", .product(name: "NIOHTTP1", package: "swift-nio")]
+        ),
+        // The operator's command-line client: one subcommand per API operation, human or JSON output.
+        .executableTarget(
+            name: "workspacectl",
+            dependencies: [
+                "WorkspaceClient", "WorkspaceModel",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,51 @@
+import ArgumentParser
+import Foundation
+import WorkspaceClient
+
+/// The options every subcommand takes: where the daemon is and how to print.
+struct ConnectionOptions: ParsableArguments {
+    @Option(
+        help: ArgumentHelp(
+            "The daemon's control socket (default: $WORKSPACED_SOCKET, else \(WorkspaceClient.defaultSocketPath)).",
+            valueName: "path"),
+        completion: .file())
+    var socket: String?
+
+    @Option(help: ArgumentHelp("Seconds to wait for an answer (a durable change waits for a save).", valueName: "s"))
+    var timeout: Double = 30
+
+    @Flag(help: "Print the daemon's answer as JSON instead of text.")
+    var json = false
+
+    /// The socket from the flag, then `WORKSPACED_SOCKET`, then the system path.
+    var socketPath: String {
+        if let socket { return socket }
+        if let variable = ProcessInfo.processInfo.environment["WORKSPACED_SOCKET"], !variable.isEmpty {
+            return variable
+        }
+        return WorkspaceClient.defaultSocketPath
+    }
+
+    func validate() throws {
+        guard timeout > 0, timeout.isFinite else { throw ValidationError("--timeout must be a positive number") }
+    }
+
+    /// A client for the chosen socket.
+    func client() -> WorkspaceClient {
+        WorkspaceClient(socketPath: socketPath, timeout: .milliseconds(Int64(timeout * 1000)))
+    }
+
+    /// A printer for the chosen format.
+    var output: Output { Output(json: json) }
+}
+
+/// The options every change takes.
+struct ChangeFlags: ParsableArguments {
+    @Flag(help: "Return only once the change is on disk (fsynced); the answer names the durable revision.")
+    var durable = false
+
+    @Option(
+        name: .customLong("if-match"),
+        help: ArgumentHelp("Apply only if the workspace is at this revision (else refused, 412).", valueName: "rev"))
+    var ifMatch: UInt64?
+}

@@ -1,0 +1,81 @@
+import ArgumentParser
+import Foundation
+import WorkspaceClient
+
+/// Prints answers (text or JSON) to stdout and failures to stderr, and turns failures into exit codes.
+struct Output {
+    /// Print JSON instead of text.
+    let json: Bool
+
+    /// Prints `value` as JSON, or `human(value)` as text.
+    func emit<Value: Encodable>(_ value: Value, human: (Value) -> String) throws {
+        if json {
+            let data = try APICoding.encoder(pretty: true).encode(value)
+            Self.standardOutput(String(decoding: data, as: UTF8.self))
+        } else {
+            let text = human(value)
+            if !text.isEmpty { Self.standardOutput(text) }
+        }
+    }
+
+    /// Reports `error` and returns the exit code that says what kind of failure it was.
+    func fail(_ error: WorkspaceClientError) -> ExitCode {
+        switch error {
+        case .refused(let status, let apiError):
+            if json, let data = try? APICoding.encoder(pretty: true).encode(APIErrorResponse(apiError)) {
+                Self.standardOutput(String(decoding: data, as: UTF8.self))
+            }
+            let field = apiError.field.map { " (field: \($0))" } ?? ""
+            Self.standardError(
+                "workspacectl: refused by workspaced (\(status) \(apiError.code)): \(apiError.message)\(field)")
+            return ExitStatus.refused
+        case .unreachable, .timedOut:
+            Self.standardError("workspacectl: \(error)")
+            Self.standardError(
+                """
+                hint: is the daemon running? Check with `systemctl status workspaced`; start it with \
+                `systemctl start workspaced.socket` (or workspaced.service). Another socket: --socket or \
+                WORKSPACED_SOCKET.
+                """)
+            return ExitStatus.unavailable
+        case .invalidResponse:
+            Self.standardError("workspacectl: \(error)")
+            return ExitStatus.protocolError
+        }
+    }
+
+    /// Writes one line to stdout, unbuffered (so it stays in order with stderr).
+    static func standardOutput(_ line: String) {
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+
+    /// Writes one line to stderr.
+    static func standardError(_ line: String) {
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+}
+
+/// The exit codes, from sysexits.h where one fits.
+enum ExitStatus {
+    /// The daemon refused the request (a 4xx/5xx with its error body).
+    static let refused = ExitCode(1)
+    /// EX_UNAVAILABLE: the daemon cannot be reached or does not answer.
+    static let unavailable = ExitCode(69)
+    /// EX_PROTOCOL: the answer is not what the API promises.
+    static let protocolError = ExitCode(76)
+}
+
+extension ConnectionOptions {
+    /// Runs one client call, prints its answer and maps failures to exit codes.
+    func perform<Value: Encodable>(
+        _ call: (WorkspaceClient) async throws -> Value, human: (Value) -> String
+    ) async throws {
+        let value: Value
+        do {
+            value = try await call(client())
+        } catch let error as WorkspaceClientError {
+            throw output.fail(error)
+        }
+        try output.emit(value, human: human)
+    }
+}

@@ -1,0 +1,39 @@
+import ArgumentParser
+import WorkspaceClient
+
+/// `workspacectl show`: the whole workspace.
+struct ShowCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "show", abstract: "Show the whole workspace: projects, panes, tabs, favorites, owner.")
+
+    @OptionGroup var connection: ConnectionOptions
+
+    func run() async throws {
+        try await connection.perform({ try await $0.workspace() }) { Self.render($0) }
+    }
+
+    static func render(_ response: WorkspaceResponse) -> String {
+        let workspace = response.workspace
+        var lines = ["revision \(response.revision)", "owner: \(Formatting.owner(workspace.owner))", "projects:"]
+        if workspace.projects.isEmpty { lines.append("  (none)") }
+        for project in workspace.projects {
+            lines.append(Formatting.project(project, active: project.id == workspace.activeProjectID))
+        }
+        lines.append("favorites:")
+        if workspace.favorites.isEmpty { lines.append("  (none)") }
+        lines += workspace.favorites.map { "  " + Formatting.favorite($0) }
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// `workspacectl flush`: waits until everything accepted so far is on disk.
+struct FlushCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "flush", abstract: "Save now; returns once everything accepted so far is on disk.")
+
+    @OptionGroup var connection: ConnectionOptions
+
+    func run() async throws {
+        try await connection.perform({ try await $0.flush() }) { "flushed at \(Formatting.revision($0))" }
+    }
+}

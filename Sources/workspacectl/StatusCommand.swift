@@ -1,0 +1,44 @@
+import ArgumentParser
+import WorkspaceClient
+
+/// `workspacectl status`: what an operator reads first.
+struct StatusCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "status", abstract: "Show the daemon's health: versions, state file, revisions, saves, uptime.")
+
+    @OptionGroup var connection: ConnectionOptions
+
+    func run() async throws {
+        try await connection.perform({ try await $0.status() }) {
+            Self.render($0)
+        }
+    }
+
+    /// The status as aligned `label  value` lines.
+    static func render(_ status: StatusResponse) -> String {
+        let unsaved = status.revision > status.durableRevision ? status.revision - status.durableRevision : 0
+        var rows: [(String, String)] = [
+            ("daemon", "workspaced \(status.daemonVersion), schema version \(status.schemaVersion)"),
+            ("state file", status.statePath),
+            ("revision", "\(status.revision) (durable \(status.durableRevision))"),
+            ("dirty", status.dirty ? "yes, \(unsaved) revision(s) not yet on disk" : "no, everything is on disk"),
+        ]
+        if let saved = status.lastSaveAt {
+            let took = status.lastSaveMilliseconds.map { String(format: ", took %.1f ms", $0) } ?? ""
+            rows.append(("last save", Formatting.moment(saved) + took))
+        } else {
+            rows.append(("last save", "none since start"))
+        }
+        if let error = status.lastError {
+            let when = status.lastErrorAt.map { " at " + Formatting.moment($0) } ?? ""
+            rows.append(("last error", "\(error)\(when), \(status.consecutiveFailures) failed save(s) in a row"))
+        } else {
+            rows.append(("last error", "none"))
+        }
+        rows.append(("saves", "\(status.savesPerformed) performed, \(status.changesCoalesced) change(s) coalesced"))
+        rows.append(("uptime", Formatting.duration(status.uptimeSeconds)))
+        let width = rows.map(\.0.count).max() ?? 0
+        return rows.map { $0.0.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.1 }
+            .joined(separator: "\n")
+    }
+}
