@@ -114,6 +114,15 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // The client against a stub server, and workspacectl's exit codes and output.
+        .testTarget(
+            name: "WorkspaceClientTests",
+            dependencies: [
+                "WorkspaceClient", "TestSupport", "UnixHTTP", "WorkspaceModel",
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,32 @@
+import Foundation
+import TestSupport
+
+/// The outcome of one `workspacectl` run: exit status and everything it printed (stdout and stderr together).
+struct CommandResult {
+    var status: Int32
+    var output: String
+}
+
+/// Runs the built `workspacectl` with `arguments` and `WORKSPACED_SOCKET` set to `socket` (unless `nil`), off the
+/// cooperative pool (the stub's handlers need it), and waits up to 30 s.
+func workspacectl(_ arguments: [String], socket: String?) async throws -> CommandResult {
+    let logPath = "/tmp/wctl-\(UUID().uuidString).log"
+    defer { try? FileManager.default.removeItem(atPath: logPath) }
+    var environment = ["PATH": "/usr/bin:/bin", "HOME": "/tmp"]
+    if let socket { environment["WORKSPACED_SOCKET"] = socket }
+    let binary = ProductPaths.executable("workspacectl")
+    let variables = environment
+    let status: Int32? = try await withCheckedThrowingContinuation { continuation in
+        Thread.detachNewThread {
+            do {
+                let process = try RunningProcess(binary, arguments, environment: variables, outputPath: logPath)
+                continuation.resume(returning: process.wait(timeout: .seconds(30)))
+            } catch {
+                continuation.resume(throwing: error)
+            }
+        }
+    }
+    let output = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
+    guard let status else { throw TestSupportError(description: "workspacectl \(arguments) did not finish") }
+    return CommandResult(status: status, output: output)
+}
