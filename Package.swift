@@ -12,6 +12,7 @@ let package = Package(
         .executable(name: "workspaced", targets: ["workspaced"]),
         .library(name: "WorkspaceModel", targets: ["WorkspaceModel"]),
         .library(name: "UnixHTTP", targets: ["UnixHTTP"]),
+        .library(name: "WorkspaceClient", targets: ["WorkspaceClient"]),
     ],
     dependencies: [
         // The logging API every Swift server library speaks; the journald handler plugs into it.
@@ -52,12 +53,16 @@ let package = Package(
         .target(
             name: "WorkspaceDaemon",
             dependencies: [
-                "StateStore", "Systemd", "WorkspaceModel",
+                "StateStore", "Systemd", "WorkspaceModel", "WorkspaceClient", "UnixHTTP",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
+        // The control API's request/response types and a client for the Unix socket, shared by the daemon's routes,
+        // workspacectl and any Swift program that talks to workspaced.
+        .target(name: "WorkspaceClient", dependencies: ["WorkspaceModel", "UnixHTTP"]),
         // The daemon binary: argument parsing only; everything else is in WorkspaceDaemon.
         .executableTarget(
             name: "workspaced",
