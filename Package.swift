@@ -54,11 +54,18 @@ let package = Package(
         .target(
             name: "WorkspaceDaemon",
             dependencies: [
-                "StateStore", "Systemd", "WorkspaceModel",
+                "StateStore", "Systemd", "WorkspaceModel", "WorkspaceClient", "UnixHTTP",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
+        ),
+        // The control API's request/response types and a client for the Unix socket, shared by the daemon's routes,
+        // workspacectl and any Swift program that talks to workspaced.
+        .target(
+            name: "WorkspaceClient",
+            dependencies: ["WorkspaceModel", "UnixHTTP", .product(name: "NIOHTTP1", package: "swift-nio")]
         ),
         // The daemon binary: argument parsing only; everything else is in WorkspaceDaemon.
         .executableTarget(
@@ -100,12 +107,6 @@ let package = Package(
         .testTarget(name: "SystemdTests", dependencies: ["Systemd", "TestSupport"], exclude: ["Scripts"]),
         // Helpers shared by the process-level tests (a notify socket listener); linked only into tests.
         .target(name: "TestSupport"),
-        // The control API's request, response and error types and a typed async client for them; shared by the
-        // daemon, workspacectl and any Swift program that talks to workspaced.
-        .target(
-            name: "WorkspaceClient",
-            dependencies: ["WorkspaceModel", "UnixHTTP", .product(name: "NIOHTTP1", package: "swift-nio")]
-        ),
         // The operator's command-line client: one subcommand per API operation, human or JSON output.
         .executableTarget(
             name: "workspacectl",

@@ -34,7 +34,7 @@ struct Run: AsyncParsableCommand {
                 stop: { signal in Glibc.exit(daemon.stop(signal: signal).rawValue) },
                 reload: { Task { await daemon.reload() } }))
         do {
-            try daemon.start()
+            try await daemon.start()
         } catch {
             logger.critical("\(error)")
             throw ExitCode(error.exitCode.rawValue)

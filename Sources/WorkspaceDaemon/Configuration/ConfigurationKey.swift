@@ -9,6 +9,8 @@ public struct ConfigurationKey: Sendable, Hashable {
         case integer(ClosedRange<Int>)
         /// One of a fixed set of strings.
         case choice([String])
+        /// A list of user or group names (or numeric ids); comma-separated in the environment.
+        case names
     }
 
     /// The dotted name, as in the config file (`save.debounceMilliseconds`).
@@ -62,9 +64,22 @@ public struct ConfigurationKey: Sendable, Hashable {
         name: "logLevel", kind: .choice(["trace", "debug", "info", "notice", "warning", "error", "critical"]),
         summary: "lowest level logged (default info)")
 
+    /// Users (names or uids) that may read the workspace through the control API.
+    public static let readUsers = ConfigurationKey(
+        name: "access.readUsers", kind: .names, summary: "users allowed to read through the API (default none)")
+    /// Groups (names or gids) that may read the workspace.
+    public static let readGroups = ConfigurationKey(
+        name: "access.readGroups", kind: .names, summary: "groups allowed to read through the API (default none)")
+    /// Users that may change the workspace (and read it).
+    public static let writeUsers = ConfigurationKey(
+        name: "access.writeUsers", kind: .names, summary: "users allowed to change through the API (default none)")
+    /// Groups that may change the workspace (and read it).
+    public static let writeGroups = ConfigurationKey(
+        name: "access.writeGroups", kind: .names, summary: "groups allowed to change through the API (default none)")
+
     /// Every key, in documentation order.
     public static let all: [ConfigurationKey] = [
         .stateDirectory, .controlSocket, .saveDebounce, .saveMaximumDelay, .corruptFilePolicy, .backupsKept,
-        .logLevel,
+        .logLevel, .readUsers, .readGroups, .writeUsers, .writeGroups,
     ]
 }

@@ -74,7 +74,12 @@ public enum ConfigurationLoader {
             saveMaximumDelay: .milliseconds(maximumDelay),
             corruptFilePolicy: policy,
             backupsKept: try reader.integer(.backupsKept) ?? 3,
-            logLevel: level)
+            logLevel: level,
+            access: AccessConfiguration(
+                readUsers: try reader.ids(.readUsers, resolve: AccountLookup.userID),
+                readGroups: try reader.ids(.readGroups, resolve: AccountLookup.groupID),
+                writeUsers: try reader.ids(.writeUsers, resolve: AccountLookup.userID),
+                writeGroups: try reader.ids(.writeGroups, resolve: AccountLookup.groupID)))
     }
 
     /// Every key in the file, flattened to dotted names, must be a known key.
@@ -167,6 +172,25 @@ private struct ValueReader {
                 key: key.name, value: "\(value)", reason: "must be in \(range.lowerBound)...\(range.upperBound)")
         }
         return value
+    }
+
+    /// A list of user or group names or numeric ids, each resolved to an id.
+    func ids(_ key: ConfigurationKey, resolve: (String) -> UInt32?) throws(ConfigurationError) -> Set<UInt32> {
+        let names: [String]
+        do {
+            names = try reader.requiredStringArray(forKey: ConfigKey(key.name.split(separator: ".").map(String.init)))
+        } catch {
+            if Self.isMissing(error) { return [] }
+            throw .wrongType(key: key.name, expected: "a list of names", source: source(of: key))
+        }
+        var ids: Set<UInt32> = []
+        for name in names.map({ $0.trimmingCharacters(in: .whitespaces) }) where !name.isEmpty {
+            guard let id = UInt32(name) ?? resolve(name) else {
+                throw .invalidValue(key: key.name, value: name, reason: "no such user or group")
+            }
+            ids.insert(id)
+        }
+        return ids
     }
 
     private func string(_ key: ConfigurationKey) throws(ConfigurationError) -> String? {

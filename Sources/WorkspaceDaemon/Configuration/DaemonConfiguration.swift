@@ -18,6 +18,8 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var backupsKept: Int
     /// The lowest level that is logged.
     public var logLevel: Logger.Level
+    /// Who besides root and the daemon's own user may use the control API.
+    public var access: AccessConfiguration
 
     /// A configuration with the given values.
     public init(
@@ -27,7 +29,8 @@ public struct DaemonConfiguration: Sendable, Equatable {
         saveMaximumDelay: Duration = .seconds(5),
         corruptFilePolicy: CorruptFilePolicy = .quarantine,
         backupsKept: Int = 3,
-        logLevel: Logger.Level = .info
+        logLevel: Logger.Level = .info,
+        access: AccessConfiguration = AccessConfiguration()
     ) {
         self.stateDirectory = stateDirectory
         self.controlSocketPath = controlSocketPath
@@ -36,8 +39,33 @@ public struct DaemonConfiguration: Sendable, Equatable {
         self.corruptFilePolicy = corruptFilePolicy
         self.backupsKept = backupsKept
         self.logLevel = logLevel
+        self.access = access
     }
 
     /// The state file: `workspace.json` in the state directory.
     public var statePath: String { stateDirectory + "/workspace.json" }
+}
+
+/// Users and groups, by numeric id, allowed to read or change the workspace through the control API, besides
+/// root and the daemon's own user (who may always do both).
+public struct AccessConfiguration: Sendable, Equatable {
+    /// Users who may read.
+    public var readUsers: Set<UInt32>
+    /// Groups whose members may read.
+    public var readGroups: Set<UInt32>
+    /// Users who may change (and read).
+    public var writeUsers: Set<UInt32>
+    /// Groups whose members may change (and read).
+    public var writeGroups: Set<UInt32>
+
+    /// The given ids; none by default.
+    public init(
+        readUsers: Set<UInt32> = [], readGroups: Set<UInt32> = [], writeUsers: Set<UInt32> = [],
+        writeGroups: Set<UInt32> = []
+    ) {
+        self.readUsers = readUsers
+        self.readGroups = readGroups
+        self.writeUsers = writeUsers
+        self.writeGroups = writeGroups
+    }
 }

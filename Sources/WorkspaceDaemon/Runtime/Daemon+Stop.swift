@@ -1,3 +1,4 @@
+import Dispatch
 import Logging
 import StateStore
 import Systemd
@@ -15,6 +16,7 @@ extension Daemon {
         watchdog.withLock { $0?.stop() }
         guard let state else { return .success }
         let before = state.status
+        defer { stopControlServer() }
         do {
             try state.close()
         } catch {
@@ -34,5 +36,19 @@ extension Daemon {
                 "revision": "\(status.durableRevision)", "was_dirty": "\(before.isDirty)",
             ]))
         return .success
+    }
+}
+
+extension Daemon {
+    /// Stops the control API after the final flush (requests still in flight finish; new changes were already
+    /// refused by the closed state), waiting at most two seconds.
+    func stopControlServer() {
+        guard let httpServer = server.withLock({ $0 }) else { return }
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            await httpServer.shutdown()
+            done.signal()
+        }
+        _ = done.wait(timeout: .now() + .seconds(2))
     }
 }

@@ -3,6 +3,7 @@ import Logging
 import StateStore
 import Synchronization
 import Systemd
+import UnixHTTP
 import WorkspaceModel
 
 /// The running daemon: wires the state store, the service manager and (later) the control API together.
@@ -25,6 +26,7 @@ public final class Daemon: Sendable {
     let current: Mutex<DaemonConfiguration>
     let engine = Mutex<PersistentState<Workspace>?>(nil)
     let watchdog = Mutex<Watchdog?>(nil)
+    let server = Mutex<HTTPServer?>(nil)
 
     /// A daemon that has not started.
     ///
@@ -48,8 +50,8 @@ public final class Daemon: Sendable {
     /// How long the daemon has been running.
     public var uptime: Duration { ContinuousClock.now - startedAt }
 
-    /// Loads the state and becomes ready.
-    public func start() throws(DaemonStartError) {
+    /// Loads the state, serves the control API and becomes ready.
+    public func start() async throws(DaemonStartError) {
         let configuration = self.configuration
         let file = try openStateFile(configuration)
         let loaded = try load(file)
@@ -65,6 +67,11 @@ public final class Daemon: Sendable {
             // waiting for a client's change; the debounce applies as for any change.
             _ = try? persistent.apply { (_: inout Workspace) in () }
         }
+        let api = ControlAPI(
+            state: persistent, statePath: file.path, uptime: { [startedAt] in ContinuousClock.now - startedAt },
+            logger: logger)
+        let httpServer = try await startControlServer(api)
+        server.withLock { $0 = httpServer }
         startWatchdog(persistent)
         let status = readyStatus(loaded.report)
         send { try notifier.ready(status: status) }

@@ -1,0 +1,45 @@
+import NIOHTTP1
+import StateStore
+import UnixHTTP
+import WorkspaceClient
+import WorkspaceModel
+
+/// A refusal on its way to the client: an HTTP status and the JSON error body. Thrown by request parsing and
+/// changes, turned into a response in one place.
+struct APIFailure: Error, Sendable {
+    var status: HTTPResponseStatus
+    var error: APIError
+
+    init(_ status: HTTPResponseStatus, _ code: String, _ message: String, field: String? = nil) {
+        self.status = status
+        self.error = APIError(code: code, message: message, field: field)
+    }
+
+    /// The API's answer to a model refusal.
+    init(_ error: WorkspaceError) {
+        switch error {
+        case .notFound:
+            self.init(.notFound, APIErrorCode.notFound, error.description, field: "id")
+        case .alreadyExists:
+            self.init(.conflict, APIErrorCode.invalidField, error.description, field: "id")
+        case .invalid(let field, _):
+            self.init(.badRequest, APIErrorCode.invalidField, error.description, field: field)
+        }
+    }
+
+    /// The API's answer to a persistence refusal.
+    init(_ error: PersistenceError) {
+        switch error {
+        case .closed:
+            self.init(.serviceUnavailable, APIErrorCode.unavailable, "the daemon is stopping; the change was refused")
+        default:
+            self.init(
+                .serviceUnavailable, APIErrorCode.notDurable,
+                "the change was applied but is not durable yet: \(error)")
+        }
+    }
+
+    var response: HTTPResponse {
+        HTTPResponse.json(status, body: APIJSON.encode(APIErrorResponse(error)))
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import WorkspaceClient
+
+/// The JSON conventions of the control API: sorted keys, ISO 8601 dates, strict request bodies.
+enum APIJSON {
+    static func encode<Value: Encodable>(_ value: Value) -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        do {
+            return Array(try encoder.encode(value))
+        } catch {
+            return Array(#"{"error":{"code":"internal","message":"encoding failed","field":null}}"#.utf8)
+        }
+    }
+
+    /// Decodes a request body: valid UTF-8 JSON, an object, only the body's own keys, every field well typed.
+    static func decode<Body: APIRequestBody>(_ type: Body.Type, from bytes: [UInt8]) throws(APIFailure) -> Body {
+        let data = Data(bytes)
+        guard String(validating: bytes, as: UTF8.self) != nil else {
+            throw APIFailure(.badRequest, APIErrorCode.invalidJSON, "the body is not valid UTF-8")
+        }
+        let object: Any
+        do {
+            object = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+        } catch {
+            throw APIFailure(.badRequest, APIErrorCode.invalidJSON, "the body is not valid JSON")
+        }
+        guard let fields = object as? [String: Any] else {
+            throw APIFailure(.badRequest, APIErrorCode.invalidJSON, "the body must be a JSON object")
+        }
+        if let unknown = fields.keys.sorted().first(where: { !Body.fields.contains($0) }) {
+            throw APIFailure(
+                .badRequest, APIErrorCode.unknownField, "this operation does not take \"\(unknown)\"", field: unknown)
+        }
+        do {
+            return try JSONDecoder().decode(Body.self, from: data)
+        } catch let error as DecodingError {
+            throw describe(error)
+        } catch {
+            throw APIFailure(.badRequest, APIErrorCode.invalidJSON, "the body cannot be read: \(error)")
+        }
+    }
+
+    /// Requires an empty body (or `{}`) for operations that take none.
+    static func requireNoBody(_ bytes: [UInt8]) throws(APIFailure) {
+        let text = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard text.isEmpty || text == "{}" else {
+            throw APIFailure(.badRequest, APIErrorCode.invalidJSON, "this operation takes no body")
+        }
+    }
+
+    private static func describe(_ error: DecodingError) -> APIFailure {
+        switch error {
+        case .keyNotFound(let key, _):
+            return APIFailure(
+                .badRequest, APIErrorCode.invalidField, "\"\(key.stringValue)\" is required", field: key.stringValue)
+        case .typeMismatch(let type, let context), .valueNotFound(let type, let context):
+            let field = context.codingPath.last?.stringValue
+            return APIFailure(
+                .badRequest, APIErrorCode.invalidField, "\"\(field ?? "body")\" must be \(describe(type))",
+                field: field)
+        case .dataCorrupted(let context):
+            return APIFailure(
+                .badRequest, APIErrorCode.invalidJSON, context.debugDescription,
+                field: context.codingPath.last?.stringValue)
+        @unknown default:
+            return APIFailure(.badRequest, APIErrorCode.invalidJSON, "the body cannot be read")
+        }
+    }
+
+    private static func describe(_ type: Any.Type) -> String {
+        switch type {
+        case is String.Type, is String?.Type: return "a string"
+        case is Bool.Type: return "true or false"
+        case is Int.Type, is UInt64.Type: return "a number"
+        default: return "a value of type \(type)"
+        }
+    }
+}

@@ -1,0 +1,144 @@
+import Foundation
+import NIOHTTP1
+import UnixHTTP
+import WorkspaceClient
+import WorkspaceModel
+
+extension ControlAPI {
+    func paneAndTabRoutes() -> [(HTTPMethod, String, HTTPRouter.Handler)] {
+        [
+            (
+                .POST, "/v1/projects/{id}/panes",
+                { request in
+                    await self.respond {
+                        let id = try self.id(request)
+                        let body = try APIJSON.decode(AddPaneRequest.self, from: request.body)
+                        let viewMode = ViewMode(rawValue: body.viewMode ?? ViewMode.list.rawValue)
+                        return try await self.change(request, status: .created) { workspace throws(WorkspaceError) in
+                            try workspace.addPane(toProject: id, folder: body.folder, viewMode: viewMode)
+                        }
+                    }
+                }
+            ),
+            (
+                .PATCH, "/v1/panes/{id}",
+                { request in
+                    await self.respond {
+                        let id = try self.id(request)
+                        let body = try APIJSON.decode(UpdatePaneRequest.self, from: request.body)
+                        guard body.folder != nil || body.viewMode != nil else {
+                            throw APIFailure(.badRequest, APIErrorCode.invalidField, "give folder or viewMode")
+                        }
+                        return try await self.change(request) { workspace throws(WorkspaceError) in
+                            if let folder = body.folder { try workspace.setPaneFolder(id, to: folder) }
+                            if let mode = body.viewMode {
+                                try workspace.setViewMode(ViewMode(rawValue: mode), ofPane: id)
+                            }
+                            guard let pane = workspace.pane(id) else { throw .notFound(kind: .pane, id: id) }
+                            return pane
+                        }
+                    }
+                }
+            ),
+            (
+                .DELETE, "/v1/panes/{id}",
+                { request in
+                    await self.respond {
+                        let id = try self.id(request)
+                        try APIJSON.requireNoBody(request.body)
+                        return try await self.change(request) { workspace throws(WorkspaceError) -> Empty in
+                            try workspace.removePane(id)
+                            return Empty()
+                        }
+                    }
+                }
+            ),
+            (
+                .POST, "/v1/panes/{id}/tabs",
+                { request in
+                    await self.respond {
+                        let id = try self.id(request)
+                        let body = try APIJSON.decode(OpenTabRequest.self, from: request.body)
+                        return try await self.change(request, status: .created) { workspace throws(WorkspaceError) in
+                            try workspace.openTab(inPane: id, folder: body.folder)
+                        }
+                    }
+                }
+            ),
+            (
+                .DELETE, "/v1/tabs/{id}",
+                { request in
+                    await self.respond {
+                        let id = try self.id(request)
+                        try APIJSON.requireNoBody(request.body)
+                        return try await self.change(request) { workspace throws(WorkspaceError) -> Empty in
+                            try workspace.closeTab(id)
+                            return Empty()
+                        }
+                    }
+                }
+            ),
+            (
+                .POST, "/v1/tabs/{id}/focus",
+                { request in
+                    await self.respond {
+                        let id = try self.id(request)
+                        try APIJSON.requireNoBody(request.body)
+                        return try await self.change(request) { workspace throws(WorkspaceError) -> Empty in
+                            try workspace.focusTab(id)
+                            return Empty()
+                        }
+                    }
+                }
+            ),
+        ]
+    }
+
+    func favoriteAndOwnerRoutes() -> [(HTTPMethod, String, HTTPRouter.Handler)] {
+        [
+            (.GET, "/v1/favorites", { _ in await self.respond { self.ok(self.state.read { $0.favorites }) } }),
+            (
+                .POST, "/v1/favorites",
+                { request in
+                    await self.respond {
+                        let body = try APIJSON.decode(AddFavoriteRequest.self, from: request.body)
+                        let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
+                        return try await self.change(request, status: .created) { workspace throws(WorkspaceError) in
+                            try workspace.addFavorite(name: body.name, path: body.path, createdAt: now)
+                        }
+                    }
+                }
+            ),
+            (
+                .DELETE, "/v1/favorites/{id}",
+                { request in
+                    await self.respond {
+                        let id = try self.id(request)
+                        try APIJSON.requireNoBody(request.body)
+                        return try await self.change(request) { workspace throws(WorkspaceError) -> Empty in
+                            try workspace.removeFavorite(id)
+                            return Empty()
+                        }
+                    }
+                }
+            ),
+            (.GET, "/v1/owner", { _ in await self.respond { self.ok(self.state.read { $0.owner }) } }),
+            (
+                .PATCH, "/v1/owner",
+                { request in
+                    await self.respond {
+                        let body = try APIJSON.decode(UpdateOwnerRequest.self, from: request.body)
+                        guard body.alias != nil || body.email != nil else {
+                            throw APIFailure(.badRequest, APIErrorCode.invalidField, "give alias or email")
+                        }
+                        return try await self.change(request) { workspace throws(WorkspaceError) in
+                            if let alias = body.alias { try workspace.setOwnerAlias(alias) }
+                            if let email = body.email { try workspace.setOwnerEmail(email) }
+                            return workspace.owner
+                        }
+                    }
+                }
+            ),
+        ]
+    }
+}

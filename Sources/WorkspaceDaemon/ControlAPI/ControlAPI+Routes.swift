@@ -1,0 +1,144 @@
+import Foundation
+import NIOHTTP1
+import UnixHTTP
+import WorkspaceClient
+import WorkspaceModel
+
+extension ControlAPI {
+    /// Every route of docs/api.md.
+    public func router() -> HTTPRouter {
+        var router = HTTPRouter()
+        let routes: [(HTTPMethod, String, HTTPRouter.Handler)] =
+            readRoutes() + projectRoutes() + paneAndTabRoutes() + favoriteAndOwnerRoutes()
+        for (method, pattern, handler) in routes {
+            do {
+                try router.register(method, pattern, handler: handler)
+            } catch {
+                preconditionFailure("invalid route \(method) \(pattern): \(error)")
+            }
+        }
+        return router
+    }
+
+    private func readRoutes() -> [(HTTPMethod, String, HTTPRouter.Handler)] {
+        [
+            (.GET, "/v1/status", { _ in await self.respond { self.ok(self.statusResponse()) } }),
+            (
+                .GET, "/v1/workspace",
+                { _ in
+                    await self.respond {
+                        let (workspace, revision) = self.state.snapshot
+                        return self.ok(
+                            WorkspaceResponse(revision: revision, workspace: workspace),
+                            headers: ["ETag": "\"\(revision)\""])
+                    }
+                }
+            ),
+            (
+                .POST, "/v1/flush",
+                { request in
+                    await self.respond {
+                        try APIJSON.requireNoBody(request.body)
+                        try await self.flush()
+                        let status = self.state.status
+                        return self.ok(
+                            ChangeResponse<Empty>(
+                                revision: status.revision, durableRevision: status.durableRevision, value: nil))
+                    }
+                }
+            ),
+        ]
+    }
+
+    private func projectRoutes() -> [(HTTPMethod, String, HTTPRouter.Handler)] {
+        [
+            (.GET, "/v1/projects", { _ in await self.respond { self.ok(self.state.read { $0.projects }) } }),
+            (
+                .POST, "/v1/projects",
+                { request in
+                    await self.respond {
+                        let body = try APIJSON.decode(CreateProjectRequest.self, from: request.body)
+                        let layout = Layout(rawValue: body.layout)
+                        return try await self.change(request, status: .created) { workspace throws(WorkspaceError) in
+                            try workspace.createProject(name: body.name, layout: layout)
+                        }
+                    }
+                }
+            ),
+            (
+                .GET, "/v1/projects/{id}",
+                { request in
+                    await self.respond {
+                        let id = try self.id(request)
+                        guard let project = self.state.read({ $0.project(id) }) else {
+                            throw APIFailure(WorkspaceError.notFound(kind: .project, id: id))
+                        }
+                        return self.ok(project)
+                    }
+                }
+            ),
+            (
+                .PATCH, "/v1/projects/{id}",
+                { request in
+                    await self.respond {
+                        let id = try self.id(request)
+                        let body = try APIJSON.decode(UpdateProjectRequest.self, from: request.body)
+                        guard body.name != nil || body.layout != nil else {
+                            throw APIFailure(.badRequest, APIErrorCode.invalidField, "give name or layout")
+                        }
+                        return try await self.change(request) { workspace throws(WorkspaceError) in
+                            if let name = body.name { try workspace.renameProject(id, to: name) }
+                            if let layout = body.layout {
+                                try workspace.setLayout(Layout(rawValue: layout), ofProject: id)
+                            }
+                            guard let project = workspace.project(id) else { throw .notFound(kind: .project, id: id) }
+                            return project
+                        }
+                    }
+                }
+            ),
+            (
+                .DELETE, "/v1/projects/{id}",
+                { request in
+                    await self.respond {
+                        let id = try self.id(request)
+                        try APIJSON.requireNoBody(request.body)
+                        return try await self.change(request) { workspace throws(WorkspaceError) -> Empty in
+                            try workspace.deleteProject(id)
+                            return Empty()
+                        }
+                    }
+                }
+            ),
+            (
+                .GET, "/v1/active-project",
+                { _ in
+                    await self.respond {
+                        self.ok(SetActiveProjectRequest(projectID: self.state.read { $0.activeProjectID?.text }))
+                    }
+                }
+            ),
+            (
+                .PUT, "/v1/active-project",
+                { request in
+                    await self.respond {
+                        let body = try APIJSON.decode(SetActiveProjectRequest.self, from: request.body)
+                        var id: WorkspaceID?
+                        if let text = body.projectID {
+                            guard let parsed = WorkspaceID(text) else {
+                                throw APIFailure(
+                                    .badRequest, APIErrorCode.invalidField, "\"\(text)\" is not a UUID",
+                                    field: "projectID")
+                            }
+                            id = parsed
+                        }
+                        return try await self.change(request) { workspace throws(WorkspaceError) -> Empty in
+                            try workspace.setActiveProject(id)
+                            return Empty()
+                        }
+                    }
+                }
+            ),
+        ]
+    }
+}

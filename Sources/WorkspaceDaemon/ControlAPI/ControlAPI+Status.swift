@@ -1,0 +1,49 @@
+import Dispatch
+import StateStore
+import WorkspaceClient
+import WorkspaceModel
+
+extension ControlAPI {
+    /// `/v1/status` from the engine's status.
+    func statusResponse() -> StatusResponse {
+        let status = state.status
+        let seconds = uptime().components
+        return StatusResponse(
+            daemonVersion: Self.daemonVersion,
+            schemaVersion: WorkspaceSchema.currentVersion,
+            statePath: statePath,
+            revision: status.revision,
+            durableRevision: status.durableRevision,
+            dirty: status.isDirty,
+            lastSaveAt: status.lastSaveDate,
+            lastSaveMilliseconds: status.lastSaveDuration.map {
+                Double($0.components.seconds) * 1000 + Double($0.components.attoseconds) / 1e15
+            },
+            lastError: status.lastError.map { "\($0)" },
+            lastErrorAt: status.lastErrorDate,
+            consecutiveFailures: status.consecutiveFailures,
+            savesPerformed: status.savesPerformed,
+            changesCoalesced: status.changesCoalesced,
+            uptimeSeconds: Double(seconds.seconds) + Double(seconds.attoseconds) / 1e18)
+    }
+
+    /// Saves now and returns once everything accepted is durable (the flush blocks a Dispatch thread, not the
+    /// cooperative pool).
+    func flush() async throws {
+        let result: Result<Void, PersistenceError> = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { [state] in
+                do throws(PersistenceError) {
+                    try state.flushSynchronously()
+                    continuation.resume(returning: .success(()))
+                } catch {
+                    continuation.resume(returning: .failure(error))
+                }
+            }
+        }
+        do {
+            try result.get()
+        } catch {
+            throw APIFailure(error)
+        }
+    }
+}

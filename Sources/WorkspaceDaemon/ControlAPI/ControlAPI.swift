@@ -1,0 +1,114 @@
+import Foundation
+import Logging
+import NIOHTTP1
+import StateStore
+import Synchronization
+import UnixHTTP
+import WorkspaceClient
+import WorkspaceModel
+
+/// The control API's behaviour: reads and changes of the workspace through the persistence engine, with
+/// durable acknowledgements, `If-Match` revisions and JSON errors. ``router()`` registers it on a
+/// ``UnixHTTP/HTTPRouter``; docs/api.md is the contract.
+public final class ControlAPI: Sendable {
+    /// The release reported by `/v1/status`.
+    public static let daemonVersion = "0.1.0"
+
+    let state: PersistentState<Workspace>
+    let statePath: String
+    let uptime: @Sendable () -> Duration
+    let logger: Logger
+    /// Serializes "check the revision, then apply" so `If-Match` is exact; held for the change only, never
+    /// across a durability wait.
+    let gate = Mutex(())
+
+    /// An API over `state`.
+    ///
+    /// - Parameters:
+    ///   - statePath: The state file, for `/v1/status`.
+    ///   - uptime: How long the daemon has run.
+    public init(
+        state: PersistentState<Workspace>, statePath: String, uptime: @escaping @Sendable () -> Duration,
+        logger: Logger
+    ) {
+        self.state = state
+        self.statePath = statePath
+        self.uptime = uptime
+        self.logger = logger
+    }
+
+    /// Runs `body`, turning an ``APIFailure`` into its JSON response.
+    func respond(_ body: () async throws -> HTTPResponse) async -> HTTPResponse {
+        do {
+            return try await body()
+        } catch let failure as APIFailure {
+            return failure.response
+        } catch {
+            return APIFailure(.internalServerError, "internal", "\(error)").response
+        }
+    }
+
+    /// A 200 (or `status`) JSON response.
+    func ok<Value: Encodable>(
+        _ value: Value, status: HTTPResponseStatus = .ok, headers: HTTPHeaders = [:]
+    )
+        -> HTTPResponse
+    {
+        var response = HTTPResponse.json(status, body: APIJSON.encode(value))
+        for (name, value) in headers { response.headers.replaceOrAdd(name: name, value: value) }
+        return response
+    }
+
+    /// Parses an id path parameter.
+    func id(_ request: HTTPRequest, _ name: String = "id") throws(APIFailure) -> WorkspaceID {
+        guard let text = request.pathParameters[name], let id = WorkspaceID(text) else {
+            throw APIFailure(
+                .badRequest, APIErrorCode.invalidField, "\"\(request.pathParameters[name] ?? "")\" is not a UUID",
+                field: "id")
+        }
+        return id
+    }
+
+    /// Applies a change for a request: checks `If-Match`, applies it under the gate, waits for durability when
+    /// asked, and answers with the revision and `value`.
+    func change<Value: Codable & Sendable & Equatable>(
+        _ request: HTTPRequest, status: HTTPResponseStatus = .ok,
+        _ body: @escaping (inout Workspace) throws(WorkspaceError) -> Value
+    ) async throws -> HTTPResponse {
+        let durable = try ChangeOptions.durable(request)
+        let expected = try ChangeOptions.expectedRevision(request)
+        let applied: Applied<Value> = try gate.withLock { _ throws(APIFailure) -> Applied<Value> in
+            if let expected {
+                let current = state.snapshot.revision
+                guard current == expected else {
+                    throw APIFailure(
+                        .preconditionFailed, APIErrorCode.revisionMismatch,
+                        "the workspace is at revision \(current), not \(expected)", field: "If-Match")
+                }
+            }
+            do {
+                return try state.apply { (workspace: inout Workspace) throws(WorkspaceError) -> Value in
+                    try body(&workspace)
+                }
+            } catch let error as WorkspaceError {
+                throw APIFailure(error)
+            } catch let error as PersistenceError {
+                throw APIFailure(error)
+            } catch {
+                throw APIFailure(.internalServerError, "internal", "\(error)")
+            }
+        }
+        var durableRevision: UInt64?
+        if durable {
+            do {
+                try await state.waitUntilDurable(applied.revision)
+            } catch {
+                throw APIFailure(error)
+            }
+            durableRevision = state.status.durableRevision
+        }
+        return ok(
+            ChangeResponse(revision: applied.revision, durableRevision: durableRevision, value: applied.value),
+            status: status)
+    }
+}
