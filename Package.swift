@@ -124,6 +124,15 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // End-to-end tests of the control API against the real workspaced binary: workspacectl, curl, durability,
+        // If-Match, a malformed-request corpus, concurrent clients.
+        .testTarget(
+            name: "ControlAPITests",
+            dependencies: [
+                "WorkspaceClient", "TestSupport", "UnixHTTP", "WorkspaceModel",
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+import WorkspaceClient
+import WorkspaceModel
+
+@Suite("durable acknowledgements and If-Match against the real daemon")
+struct DurabilityTests {
+    @Test("a durable change returns only once the file holds it; a plain one before")
+    func durableChangeIsOnDisk() async throws {
+        // Saves happen 1.5 s after a change: long enough to see that a plain change is not yet on disk.
+        let daemon = try LiveDaemon(debounce: 1500, maximumDelay: 1500)
+        try await daemon.start()
+        let client = daemon.client()
+
+        let plain = try await client.addFavorite(name: "Plain", path: "/plain")
+        #expect(plain.durableRevision == nil)
+        let plainID = try #require(plain.value?.id.text)
+        #expect(!daemon.idsOnDisk("favorites").contains(plainID))
+
+        let durable = try await client.createProject(name: "Durable", layout: .split, durable: true)
+        let durableID = try #require(durable.value?.id.text)
+        #expect(daemon.idsOnDisk("projects").contains(durableID))
+        #expect(daemon.idsOnDisk("favorites").contains(plainID))
+        #expect((durable.durableRevision ?? 0) >= durable.revision)
+        let status = try await client.status()
+        #expect(status.durableRevision >= durable.revision)
+        daemon.stop()
+    }
+
+    @Test("If-Match with a stale revision is 412 and changes nothing; the current one applies")
+    func staleRevision() async throws {
+        let daemon = try LiveDaemon()
+        try await daemon.start()
+        let client = daemon.client()
+        let first = try await client.createProject(name: "One", layout: .single)
+        let stale = first.revision
+        _ = try await client.addFavorite(name: "Moves", path: "/m")
+        let before = try await client.workspace()
+        do {
+            _ = try await client.addFavorite(name: "Stale", path: "/s", ifMatch: stale)
+            Issue.record("a stale If-Match was accepted")
+        } catch {
+            guard case .refused(let status, let apiError) = error else {
+                Issue.record("expected a refusal, got \(error)")
+                return
+            }
+            #expect(status == 412)
+            #expect(apiError.code == APIErrorCode.revisionMismatch)
+        }
+        let after = try await client.workspace()
+        #expect(after == before)
+        let current = try await client.addFavorite(name: "Current", path: "/c", ifMatch: before.revision)
+        #expect(current.revision == before.revision + 1)
+        daemon.stop()
+    }
+
+    @Test("GET /v1/workspace carries the revision as ETag")
+    func etag() async throws {
+        let daemon = try LiveDaemon()
+        try await daemon.start()
+        _ = try await daemon.client().addFavorite(name: "x", path: "/x")
+        let response = try await rawSend(daemon, "GET", "/v1/workspace")
+        #expect(response.status == 200)
+        #expect(response.headers.first(name: "ETag") == "\"1\"")
+        daemon.stop()
+    }
+}
