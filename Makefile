@@ -75,3 +75,9 @@ install: release
 
 clean:
 	rm -rf .build
+
+# Property-based fuzzing of the control API with schemathesis against a live daemon (skips with a message when not
+# root or when schemathesis cannot be installed; CI=true makes that a failure). See docs/workspacectl.md.
+.PHONY: fuzz-api
+fuzz-api: deps
+	SWIFT="$(SWIFT)" Tests/fuzz-api.sh
