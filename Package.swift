@@ -124,6 +124,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Changes per second through the control socket ÷ the no-op route, p50/p99 (printed; run it in release).
+        .executableTarget(name: "ControlAPIBenchmark", dependencies: ["WorkspaceClient"]),
         // End-to-end tests of the control API against the real workspaced binary: workspacectl, curl, durability,
         // If-Match, a malformed-request corpus, concurrent clients.
         .testTarget(
