@@ -78,6 +78,7 @@ SEED_ARGS=()
 [ -n "${FUZZ_SEED:-}" ] && SEED_ARGS=(--seed "$FUZZ_SEED")
 echo "fuzz-api: schemathesis against workspaced (pid $DAEMON_PID) via 127.0.0.1:$PORT, $MAX_EXAMPLES examples per operation, at most ${MAX_TIME}s"
 status=0
+cd "$WORK" # schemathesis writes its .schemathesis/ state into the working directory
 "$VENV/bin/schemathesis" run "$ROOT/docs/openapi.yaml" --url "http://127.0.0.1:$PORT" \
     --checks not_a_server_error,response_schema_conformance,status_code_conformance,content_type_conformance \
     --max-examples "$MAX_EXAMPLES" --max-time "$MAX_TIME" --workers 1 --request-timeout 30 \

@@ -24,6 +24,13 @@ struct DurabilityTests {
         #expect((durable.durableRevision ?? 0) >= durable.revision)
         let status = try await client.status()
         #expect(status.durableRevision >= durable.revision)
+
+        let plainAgain = try await client.addFavorite(name: "Plain again", path: "/plain2")
+        let viaCommand = try await workspacectlJSON(daemon, ["favorite", "add", "--durable", "Durable", "/durable"])
+        let change = try #require(viaCommand as? [String: Any])
+        let favoriteID = try #require((change["value"] as? [String: Any])?["id"] as? String)
+        #expect(daemon.idsOnDisk("favorites").isSuperset(of: [favoriteID.lowercased(), plainAgain.value!.id.text]))
+        #expect((change["durableRevision"] as? Int ?? 0) >= (change["revision"] as? Int ?? .max))
         daemon.stop()
     }
 
