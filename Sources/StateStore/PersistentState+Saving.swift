@@ -8,7 +8,9 @@ extension PersistentState {
         guard engine.status.isDirty, !engine.status.isSaving, !engine.status.isClosed, engine.flushDepth == 0,
             let lastChange = engine.lastChangeAt, let dirtySince = engine.dirtySince
         else { return nil }
-        var deadline = min(lastChange + configuration.debounce, dirtySince + configuration.maximumDelay)
+        var deadline =
+            engine.urgent
+            ? lastChange : min(lastChange + configuration.debounce, dirtySince + configuration.maximumDelay)
         if let retryAt = engine.retryAt { deadline = max(deadline, retryAt) }
         return deadline
     }
@@ -31,6 +33,7 @@ extension PersistentState {
     func takeSnapshot(_ engine: inout PersistenceEngineState<Model>, at now: ContinuousClock.Instant) -> SaveJob<Model>
     {
         engine.status.isSaving = true
+        engine.urgent = false
         let job = SaveJob(
             snapshot: engine.model, revision: engine.status.revision, dirtySince: engine.dirtySince, startedAt: now)
         engine.dirtySince = nil

@@ -85,6 +85,16 @@ public struct ChangeResponse<Value: Codable & Sendable & Equatable>: Codable, Se
         self.durableRevision = durableRevision
         self.value = value
     }
+
+    private enum CodingKeys: String, CodingKey { case revision, durableRevision, value }
+
+    /// Writes every key, `null` included, so the shape is always the same.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(revision, forKey: .revision)
+        try container.encode(durableRevision, forKey: .durableRevision)
+        try container.encode(value, forKey: .value)
+    }
 }
 
 /// A change with no record to return (deletions, focus, active project, flush).
