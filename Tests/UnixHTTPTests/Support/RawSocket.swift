@@ -99,6 +99,23 @@ final class RawConnection: @unchecked Sendable {
         await offThePool { self.closedByServerBlocking() }
     }
 
+    /// Reads one response head, interim (1xx) ones included, and returns its status line.
+    func readStatusLine() async -> String? {
+        await offThePool { self.readStatusLineBlocking() }
+    }
+
+    private func readStatusLineBlocking() -> String? {
+        let separator = Array("\r\n\r\n".utf8)
+        while true {
+            if let end = buffer.indices.first(where: { buffer[$0...].starts(with: separator) }) {
+                let head = String(decoding: buffer[..<end], as: UTF8.self)
+                buffer.removeFirst(end + separator.count)
+                return head.components(separatedBy: "\r\n").first
+            }
+            guard fill() else { return nil }
+        }
+    }
+
     private func readResponseBlocking() -> RawResponse? {
         while true {
             if let response = RawResponse.parse(&buffer) { return response }
