@@ -30,7 +30,7 @@ extension PersistentState {
     /// Marks a save in flight and takes the snapshot it writes.
     func takeSnapshot(_ engine: inout PersistenceEngineState<Model>, at now: ContinuousClock.Instant) -> SaveJob<Model>
     {
-        engine.status.isSaving = true
+        engine.status.savingRevision = engine.status.revision
         let job = SaveJob(
             snapshot: engine.model, revision: engine.status.revision, dirtySince: engine.dirtySince, startedAt: now)
         engine.dirtySince = nil
@@ -76,7 +76,7 @@ extension PersistentState {
         for waiter in settled { waiter.resume(result) }
         if let observer { for event in events { observer(event) } }
         let (next, idle) = state.withLock { engine in
-            engine.status.isSaving = false
+            engine.status.savingRevision = nil
             defer { engine.idleWaiters.removeAll() }
             return (scheduleOrStartSave(&engine), engine.idleWaiters)
         }
