@@ -104,3 +104,23 @@ final class Flag: Sendable {
 
 /// An error a change throws on purpose.
 struct RejectedChange: Error, Equatable {}
+
+/// A wait for a revision registered at once, so a save that fails before the test gets to wait still reports
+/// to it (a wait registered after a failure would wait for the next save).
+final class DurabilityProbe: Sendable {
+    private let result = Mutex<Result<Void, PersistenceError>?>(nil)
+    private let done = DispatchSemaphore(value: 0)
+
+    init(_ state: PersistentState<Notebook>, revision: UInt64) {
+        state.whenDurable(revision) { [self] outcome in
+            result.withLock { $0 = outcome }
+            done.signal()
+        }
+    }
+
+    /// The outcome, or nil if none came within 10 s.
+    func wait() -> Result<Void, PersistenceError>? {
+        guard done.wait(timeout: .now() + 10) == .success else { return nil }
+        return result.withLock { $0 }
+    }
+}

@@ -17,9 +17,12 @@ struct PersistentStateFailureTests {
         defer { harness.remove() }
         harness.fileSystem.inject(.fsync, errno: EIO, repeating: true)
         let revision = try harness.addNote(1)
+        let probe = DurabilityProbe(harness.state, revision: revision)
         harness.scheduler.advance(by: .milliseconds(500))
-        #expect(throws: PersistenceError.self) {
-            try harness.state.waitUntilDurableBlocking(revision, timeout: .seconds(10))
+        let outcome = probe.wait()
+        guard case .failure(.saveFailed(_, revision, _)) = outcome else {
+            Issue.record("the waiter got \(String(describing: outcome))")
+            return
         }
         harness.waitUntilIdle()
         var status = harness.state.status
@@ -74,13 +77,13 @@ struct PersistentStateFailureTests {
         defer { harness.remove() }
         harness.fileSystem.inject(.fsyncDirectory, errno: EIO)
         let revision = try harness.addNote(1)
+        let probe = DurabilityProbe(harness.state, revision: revision)
         harness.scheduler.advance(by: .milliseconds(500))
-        #expect {
-            try harness.state.waitUntilDurableBlocking(revision, timeout: .seconds(10))
-        } throws: { error in
-            guard case .saveFailed(_, _, .writeFailed(let write)) = error as? PersistenceError else { return false }
-            return write.newContentMayBeVisible
+        guard case .failure(.saveFailed(_, _, .writeFailed(let write))) = probe.wait() else {
+            Issue.record("the waiter did not get the write error")
+            return
         }
+        #expect(write.stage == .directorySync && write.newContentMayBeVisible)
         #expect(harness.state.status.durableRevision == 0)
     }
 
