@@ -72,8 +72,9 @@ public final class PersistentState<Model: Codable & Sendable>: Sendable {
     /// copy, which copies every collection it touches; a change that cannot throw (`Failure == Never`) runs in
     /// place.
     /// - Throws: ``PersistenceError/closed(path:)`` after ``close()``, or the change's own error, unchanged.
-    public func apply<Value, Failure: Error>(
-        _ change: (inout Model) throws(Failure) -> sending Value
+    @discardableResult
+    public func apply<Value: Sendable, Failure: Error>(
+        _ change: (inout Model) throws(Failure) -> Value
     ) throws -> Applied<Value> {
         let now = scheduler.now
         let outcome: ApplyOutcome<Value, Model> = state.withLock { engine in

@@ -1,0 +1,21 @@
+/// The tester's command line.
+struct CrashTesterOptions {
+    var path = ""
+    var debounce: Duration = .milliseconds(2)
+    var maximumDelay: Duration = .milliseconds(10)
+    var changes = 0
+
+    static func parse(_ arguments: [String]) -> CrashTesterOptions {
+        var options = CrashTesterOptions()
+        var rest = arguments.dropFirst()
+        while let argument = rest.popFirst() {
+            switch argument {
+            case "--debounce-ms": options.debounce = .milliseconds(Int(rest.popFirst() ?? "") ?? 2)
+            case "--max-delay-ms": options.maximumDelay = .milliseconds(Int(rest.popFirst() ?? "") ?? 10)
+            case "--changes": options.changes = Int(rest.popFirst() ?? "") ?? 0
+            default: options.path = argument
+            }
+        }
+        return options
+    }
+}

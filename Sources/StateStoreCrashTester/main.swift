@@ -1,0 +1,45 @@
+// A child process for the crash tests and the shutdown benchmark: it owns a notebook state through
+// PersistentState and reports on stdout what it knows to be durable, so a parent can SIGKILL or SIGTERM it and
+// compare the file with what was reported.
+//
+// Usage: StateStoreCrashTester PATH [--debounce-ms N] [--max-delay-ms N] [--changes N]
+//   --changes 0 (default): apply changes as fast as possible until stopped; N: apply N changes, then idle.
+// Output, one line each, written unbuffered:
+//   ready <base>       the SIGTERM source is installed and the state is loaded (stored revision <base>)
+//   durable <r>        stored revision r is on disk (after the directory fsync)
+//   accepted <r>       on SIGTERM: the state is closed and flushed; r is the last accepted stored revision
+//   flush-failed <e>   on SIGTERM: the final flush failed (exit status 1)
+// The stored revision lives in the root's unknown fields under "crashTesterRevision" and grows by one with
+// every change, so the file itself tells which change it holds.
+import Dispatch
+import Foundation
+import StateStore
+import StateStoreSample
+import Synchronization
+
+// The SIGTERM source comes first: until it is registered, SIGTERM would kill the process without a flush.
+let owner = StateOwner()
+let termination = owner.installTerminationSource()
+
+let options = CrashTesterOptions.parse(CommandLine.arguments)
+do {
+    let file = StateFile(path: options.path, schema: try NotebookSchema.make())
+    let loaded = try file.load()
+    let base = CrashTesterChange.storedRevision(of: loaded.model)
+    let state = PersistentState(
+        file: file, loaded: loaded,
+        configuration: PersistenceConfiguration(debounce: options.debounce, maximumDelay: options.maximumDelay),
+        observer: { event in
+            if case .saved(let revision, _, _) = event { Output.line("durable \(base + revision)") }
+        })
+    owner.set(state)
+    for _ in 0..<options.changes { try state.apply(CrashTesterChange.apply) }
+    Output.line("ready \(base)")
+    if options.changes == 0 {
+        while (try? state.apply(CrashTesterChange.apply)) != nil {}
+    }
+} catch {
+    Output.line("error \(error)")
+    exit(2)
+}
+while true { pause() }
