@@ -3,7 +3,8 @@ struct CrashTesterOptions {
     var path = ""
     var debounce: Duration = .milliseconds(2)
     var maximumDelay: Duration = .milliseconds(10)
-    var changes = 0
+    /// nil: change as fast as possible until stopped; N: apply N changes, then idle.
+    var changes: Int?
 
     static func parse(_ arguments: [String]) -> CrashTesterOptions {
         var options = CrashTesterOptions()
@@ -12,7 +13,7 @@ struct CrashTesterOptions {
             switch argument {
             case "--debounce-ms": options.debounce = .milliseconds(Int(rest.popFirst() ?? "") ?? 2)
             case "--max-delay-ms": options.maximumDelay = .milliseconds(Int(rest.popFirst() ?? "") ?? 10)
-            case "--changes": options.changes = Int(rest.popFirst() ?? "") ?? 0
+            case "--changes": options.changes = Int(rest.popFirst() ?? "")
             default: options.path = argument
             }
         }

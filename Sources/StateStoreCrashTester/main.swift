@@ -3,7 +3,7 @@
 // compare the file with what was reported.
 //
 // Usage: StateStoreCrashTester PATH [--debounce-ms N] [--max-delay-ms N] [--changes N]
-//   --changes 0 (default): apply changes as fast as possible until stopped; N: apply N changes, then idle.
+//   without --changes: apply changes as fast as possible until stopped; --changes N: apply N, then idle.
 // Output, one line each, written unbuffered:
 //   ready <base>       the SIGTERM source is installed and the state is loaded (stored revision <base>)
 //   durable <r>        stored revision r is on disk (after the directory fsync)
@@ -33,9 +33,9 @@ do {
             if case .saved(let revision, _, _) = event { Output.line("durable \(base + revision)") }
         })
     owner.set(state)
-    for _ in 0..<options.changes { try state.apply(CrashTesterChange.apply) }
+    for _ in 0..<(options.changes ?? 0) { try state.apply(CrashTesterChange.apply) }
     Output.line("ready \(base)")
-    if options.changes == 0 {
+    if options.changes == nil {
         while (try? state.apply(CrashTesterChange.apply)) != nil {}
     }
 } catch {

@@ -1,0 +1,203 @@
+import Dispatch
+import Foundation
+import StateStore
+import StateStoreSample
+import StateStoreTesting
+import Synchronization
+
+/// Measures the persistence engine on one generated state: how long a save blocks the owner, what a save costs
+/// against a plain encode + durable write measured in the same run, how many writes a constant stream of
+/// changes causes, and how long a SIGTERM takes to turn into an exit with a dirty and a clean state.
+struct PersistenceBenchmark {
+    let records: Int
+    let rounds: Int
+    let streamSeconds: Int
+    let directory: String
+
+    init(records: Int, rounds: Int, streamSeconds: Int) throws {
+        self.records = records
+        self.rounds = rounds
+        self.streamSeconds = streamSeconds
+        directory = FileManager.default.temporaryDirectory.path + "/statestore-persistence-bench-\(getpid())"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    }
+
+    func run() throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let schema = try NotebookSchema.make()
+        let model = try StateCodec(schema: schema).decode(try LoadBenchmark.generateVersion1(records: records)).model
+        let path = directory + "/state.json"
+        let seed = StateFile(path: path, schema: schema)
+        _ = try seed.load()
+        try seed.save(model)
+        let bytes = try seed.encode(model)
+        seed.unlock()
+        print("state: \(model.notes.count) notes, \(bytes.count) bytes; \(rounds) rounds")
+
+        let baseline = try measureBaseline(path: path, model: model)
+        report("baseline: encode + durable replace", baseline)
+        try measureSaves(path: path, baseline: baseline)
+        try measureStream(path: path)
+        try measureShutdown(path: path, baseline: baseline)
+    }
+
+    /// Plain `StateFile.encode` + `DurableWriter.write` of the same model: the work a save cannot avoid.
+    private func measureBaseline(path: String, model: Notebook) throws -> Double {
+        let file = StateFile(path: path, schema: try NotebookSchema.make())
+        _ = try file.load()
+        defer { file.unlock() }
+        let writer = DurableWriter()
+        return median(
+            try (0..<rounds).map { _ in
+                try seconds { try writer.write(try file.encode(model), to: path + ".baseline") }
+            })
+    }
+
+    /// Saves driven by a manual clock, so the instant the save starts is known: the owner's share of each save
+    /// (the timer callback takes the snapshot under the lock and queues the save), the first change made while
+    /// the save holds the snapshot (copy-on-write of the touched collection), and the save from the timer to
+    /// the durable acknowledgement.
+    private func measureSaves(path: String, baseline: Double) throws {
+        let file = StateFile(path: path, schema: try NotebookSchema.make())
+        let scheduler = ManualPersistenceScheduler()
+        let state = PersistentState(file: file, loaded: try file.load(), scheduler: scheduler)
+        defer { file.unlock() }
+        var snapshotTimes: [Double] = []
+        var firstChangeTimes: [Double] = []
+        var ordinaryChangeTimes: [Double] = []
+        var saveTimes: [Double] = []
+        var engineSaveTimes: [Double] = []
+        for round in 0..<rounds {
+            try state.apply { touch(&$0, round) }
+            ordinaryChangeTimes.append(try seconds { try state.apply { touch(&$0, round + 1) } })
+            let start = DispatchTime.now().uptimeNanoseconds
+            scheduler.advance(by: state.configuration.debounce)
+            snapshotTimes.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+            let revision = state.status.revision
+            firstChangeTimes.append(try seconds { try state.apply { touch(&$0, round + 2) } })
+            try state.waitUntilDurableBlocking(revision)
+            saveTimes.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+            if let duration = state.status.lastSaveDuration { engineSaveTimes.append(duration.seconds) }
+            try state.flushSynchronously()  // the change made during the save, so the next round starts clean
+        }
+        report("owner blocked per save: snapshot + queue (lock held)", median(snapshotTimes), goalMs: 1)
+        report("  worst of \(rounds)", snapshotTimes.max() ?? 0)
+        report("an ordinary change (no save holding the snapshot)", median(ordinaryChangeTimes))
+        report("first change during a save (copy-on-write of notes)", median(firstChangeTimes))
+        report("save: timer → durable acknowledgement", median(saveTimes), against: baseline, goal: 1.10)
+        report("save as the engine reports it (snapshot → dir fsync)", median(engineSaveTimes), against: baseline)
+    }
+
+    /// 10,000 changes a second with the real scheduler and the default configuration; counts file writes.
+    private func measureStream(path: String) throws {
+        let file = StateFile(path: path, schema: try NotebookSchema.make())
+        let state = PersistentState(file: file, loaded: try file.load())
+        defer { file.unlock() }
+        let rate = 10_000
+        let total = rate * streamSeconds
+        let start = DispatchTime.now().uptimeNanoseconds
+        for index in 0..<total {
+            let due = start + UInt64(index) * 1_000_000_000 / UInt64(rate)
+            while DispatchTime.now().uptimeNanoseconds < due {}
+            try state.apply { touch(&$0, index) }
+        }
+        let streamEnd = DispatchTime.now().uptimeNanoseconds
+        let writesDuringStream = state.status.savesPerformed + (state.status.isSaving ? 1 : 0)
+        try state.waitUntilDurableBlocking(state.status.revision, timeout: .seconds(60))
+        let status = state.status
+        let maximumDelay = state.configuration.maximumDelay.seconds
+        let goal = Int(Double(streamSeconds) / maximumDelay) + 1
+        print(
+            String(
+                format: "stream: %d changes in %.2f s; file writes %d (%d started during the stream, then the "
+                    + "final quiet-period save); goal ≤ %d %@; changes coalesced %llu",
+                total, Double(streamEnd - start) / 1e9, status.savesPerformed, writesDuringStream, goal,
+                status.savesPerformed <= goal ? "ok" : "OVER", status.changesCoalesced))
+    }
+
+    /// SIGTERM → exit of the crash tester holding this state, dirty (one change, long debounce) and clean.
+    private func measureShutdown(path: String, baseline: Double) throws {
+        let binary = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? "."
+        let tester = (binary as NSString).deletingLastPathComponent + "/StateStoreCrashTester"
+        guard FileManager.default.isExecutableFile(atPath: tester) else {
+            print("SIGTERM → exit: skipped, \(tester) is not built")
+            return
+        }
+        var dirty: [Double] = []
+        var clean: [Double] = []
+        for _ in 0..<rounds {
+            dirty.append(try timeTermination(tester: tester, path: path, changes: 1))
+            clean.append(try timeTermination(tester: tester, path: path, changes: 0))
+        }
+        report("SIGTERM → exit, dirty state (flush)", median(dirty), against: baseline, goal: 1.2)
+        report("SIGTERM → exit, clean state", median(clean), goalMs: 20)
+    }
+
+    /// Starts the tester, waits for `ready`, sends SIGTERM and times until its stdout closes (the exit).
+    private func timeTermination(tester: String, path: String, changes: Int) throws -> Double {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tester)
+        process.arguments = [path, "--changes", "\(changes)", "--debounce-ms", "600000", "--max-delay-ms", "600000"]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        var received = Data()
+        while !received.contains(UInt8(ascii: "\n")) {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            received.append(chunk)
+        }
+        let start = DispatchTime.now().uptimeNanoseconds
+        kill(process.processIdentifier, SIGTERM)
+        while !output.fileHandleForReading.availableData.isEmpty {}
+        let end = DispatchTime.now().uptimeNanoseconds
+        process.waitUntilExit()
+        guard process.terminationReason == .exit, process.terminationStatus == 0 else {
+            throw BenchmarkFailure(description: "the tester did not exit cleanly on SIGTERM")
+        }
+        return Double(end - start) / 1e9
+    }
+
+    private func report(
+        _ name: String, _ seconds: Double, against baseline: Double? = nil, goal: Double? = nil, goalMs: Double? = nil
+    ) {
+        var line = name.padding(toLength: 56, withPad: " ", startingAt: 0) + String(format: "%9.3f ms", seconds * 1000)
+        if let baseline {
+            let ratio = seconds / baseline
+            line += String(format: "   ratio %.3f", ratio)
+            if let goal { line += String(format: " (goal ≤ %.2f) %@", goal, ratio <= goal ? "ok" : "OVER") }
+        }
+        if let goalMs {
+            line += String(format: "   (goal ≤ %.0f ms) %@", goalMs, seconds * 1000 <= goalMs ? "ok" : "OVER")
+        }
+        print(line)
+    }
+}
+
+/// Changes one note's title: a change that touches the big collection.
+private func touch(_ notebook: inout Notebook, _ index: Int) {
+    notebook.notes[index % notebook.notes.count].title = "changed \(index)"
+}
+
+private func seconds(_ body: () throws -> Void) rethrows -> Double {
+    let start = DispatchTime.now().uptimeNanoseconds
+    try body()
+    return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+}
+
+private func median(_ values: [Double]) -> Double {
+    values.isEmpty ? 0 : values.sorted()[values.count / 2]
+}
+
+extension Duration {
+    /// The duration in seconds.
+    var seconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+}
+
+/// A benchmark step that did not behave.
+struct BenchmarkFailure: Error, CustomStringConvertible {
+    var description: String
+}
