@@ -34,30 +34,17 @@ struct PersistenceBenchmark {
         seed.unlock()
         print("state: \(model.notes.count) notes, \(bytes.count) bytes; \(rounds) rounds")
 
-        let baseline = try measureBaseline(path: path, model: model)
-        report("baseline: encode + durable replace", baseline)
+        let baseline = try Baseline(path: path, model: model)
         try measureSaves(path: path, baseline: baseline)
         try measureStream(path: path)
         try measureShutdown(path: path, baseline: baseline)
-    }
-
-    /// Plain `StateFile.encode` + `DurableWriter.write` of the same model: the work a save cannot avoid.
-    private func measureBaseline(path: String, model: Notebook) throws -> Double {
-        let file = StateFile(path: path, schema: try NotebookSchema.make())
-        _ = try file.load()
-        defer { file.unlock() }
-        let writer = DurableWriter()
-        return median(
-            try (0..<rounds).map { _ in
-                try seconds { try writer.write(try file.encode(model), to: path + ".baseline") }
-            })
     }
 
     /// Saves driven by a manual clock, so the instant the save starts is known: the owner's share of each save
     /// (the timer callback takes the snapshot under the lock and queues the save), the first change made while
     /// the save holds the snapshot (copy-on-write of the touched collection), and the save from the timer to
     /// the durable acknowledgement.
-    private func measureSaves(path: String, baseline: Double) throws {
+    private func measureSaves(path: String, baseline: Baseline) throws {
         let file = StateFile(path: path, schema: try NotebookSchema.make())
         let scheduler = ManualPersistenceScheduler()
         let state = PersistentState(file: file, loaded: try file.load(), scheduler: scheduler)
@@ -67,7 +54,9 @@ struct PersistenceBenchmark {
         var ordinaryChangeTimes: [Double] = []
         var saveTimes: [Double] = []
         var engineSaveTimes: [Double] = []
+        var baselineTimes: [Double] = []
         for round in 0..<rounds {
+            baselineTimes.append(try baseline.measure())
             try state.apply { touch(&$0, round) }
             ordinaryChangeTimes.append(try seconds { try state.apply { touch(&$0, round + 1) } })
             let start = DispatchTime.now().uptimeNanoseconds
@@ -80,6 +69,8 @@ struct PersistenceBenchmark {
             if let duration = state.status.lastSaveDuration { engineSaveTimes.append(duration.seconds) }
             try state.flushSynchronously()  // the change made during the save, so the next round starts clean
         }
+        let baseline = median(baselineTimes)
+        report("baseline: encode + durable replace (interleaved)", baseline)
         report("owner blocked per save: snapshot + queue (lock held)", median(snapshotTimes), goalMs: 1)
         report("  worst of \(rounds)", snapshotTimes.max() ?? 0)
         report("an ordinary change (no save holding the snapshot)", median(ordinaryChangeTimes))
@@ -116,30 +107,50 @@ struct PersistenceBenchmark {
     }
 
     /// SIGTERM → exit of the crash tester holding this state, dirty (one change, long debounce) and clean.
-    private func measureShutdown(path: String, baseline: Double) throws {
+    private func measureShutdown(path: String, baseline: Baseline) throws {
         let binary = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? "."
         let tester = (binary as NSString).deletingLastPathComponent + "/StateStoreCrashTester"
         guard FileManager.default.isExecutableFile(atPath: tester) else {
             print("SIGTERM → exit: skipped, \(tester) is not built")
             return
         }
-        var dirty: [Double] = []
+        var cold: [Double] = []
+        var coldFlushes: [Double] = []
+        var warm: [Double] = []
+        var warmFlushes: [Double] = []
         var clean: [Double] = []
+        var baselineTimes: [Double] = []
         for _ in 0..<rounds {
-            dirty.append(try timeTermination(tester: tester, path: path, changes: 1))
-            clean.append(try timeTermination(tester: tester, path: path, changes: 0))
+            baselineTimes.append(try baseline.measure())
+            let first = try timeTermination(tester: tester, path: path, options: ["--changes", "1"])
+            cold.append(first.total)
+            coldFlushes.append(first.flush ?? .nan)
+            let later = try timeTermination(tester: tester, path: path, options: ["--flush-first", "--changes", "1"])
+            warm.append(later.total)
+            warmFlushes.append(later.flush ?? .nan)
+            clean.append(try timeTermination(tester: tester, path: path, options: ["--changes", "0"]).total)
         }
-        report("SIGTERM → exit, dirty state (flush)", median(dirty), against: baseline, goal: 1.2)
+        let baseline = median(baselineTimes)
+        report("baseline: encode + durable replace (interleaved)", baseline)
+        report("SIGTERM → exit, dirty, process saved before", median(warm), against: baseline, goal: 1.2)
+        report("  of which the flush (tester's own timing)", median(warmFlushes), against: baseline)
+        report("SIGTERM → exit, dirty, first save of the process", median(cold), against: baseline, goal: 1.2)
+        report("  of which the flush (tester's own timing)", median(coldFlushes), against: baseline)
         report("SIGTERM → exit, clean state", median(clean), goalMs: 20)
     }
 
-    /// Starts the tester, waits for `ready`, sends SIGTERM and times until its stdout closes (the exit).
-    private func timeTermination(tester: String, path: String, changes: Int) throws -> Double {
+    /// Starts the tester, waits for `ready`, sends SIGTERM and times until its stdout closes (the exit); also
+    /// returns the duration of the flush's save as the tester printed it on stderr.
+    private func timeTermination(
+        tester: String, path: String, options: [String]
+    ) throws -> (total: Double, flush: Double?) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: tester)
-        process.arguments = [path, "--changes", "\(changes)", "--debounce-ms", "600000", "--max-delay-ms", "600000"]
+        process.arguments = [path, "--debounce-ms", "600000", "--max-delay-ms", "600000"] + options
         let output = Pipe()
+        let diagnostics = Pipe()
         process.standardOutput = output
+        process.standardError = diagnostics
         try process.run()
         var received = Data()
         while !received.contains(UInt8(ascii: "\n")) {
@@ -155,7 +166,12 @@ struct PersistenceBenchmark {
         guard process.terminationReason == .exit, process.terminationStatus == 0 else {
             throw BenchmarkFailure(description: "the tester did not exit cleanly on SIGTERM")
         }
-        return Double(end - start) / 1e9
+        // "saved N in 0.123456789 seconds"
+        let lines = String(decoding: diagnostics.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let flush = lines.split(separator: "\n").last.flatMap { line in
+            line.split(separator: " ").dropFirst(3).first.flatMap { Double($0) }
+        }
+        return (Double(end - start) / 1e9, flush)
     }
 
     private func report(
@@ -171,6 +187,25 @@ struct PersistenceBenchmark {
             line += String(format: "   (goal ≤ %.0f ms) %@", goalMs, seconds * 1000 <= goalMs ? "ok" : "OVER")
         }
         print(line)
+    }
+}
+
+/// Plain `StateFile.encode` + `DurableWriter.write` of the same model: the work a save cannot avoid.
+struct Baseline {
+    let file: StateFile<Notebook>
+    let model: Notebook
+    let path: String
+
+    init(path: String, model: Notebook) throws {
+        // Not loaded: encode needs no load, and the writer bypasses the state file's lock.
+        file = StateFile(path: path, schema: try NotebookSchema.make())
+        self.model = model
+        self.path = path + ".baseline"
+    }
+
+    func measure() throws -> Double {
+        let writer = DurableWriter()
+        return try seconds { try writer.write(try file.encode(model), to: path) }
     }
 }
 

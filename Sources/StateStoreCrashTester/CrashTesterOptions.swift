@@ -5,6 +5,8 @@ struct CrashTesterOptions {
     var maximumDelay: Duration = .milliseconds(10)
     /// nil: change as fast as possible until stopped; N: apply N changes, then idle.
     var changes: Int?
+    /// Whether to apply one change and flush it before the `--changes`: a process that has saved before.
+    var flushFirst = false
 
     static func parse(_ arguments: [String]) -> CrashTesterOptions {
         var options = CrashTesterOptions()
@@ -13,6 +15,7 @@ struct CrashTesterOptions {
             switch argument {
             case "--debounce-ms": options.debounce = .milliseconds(Int(rest.popFirst() ?? "") ?? 2)
             case "--max-delay-ms": options.maximumDelay = .milliseconds(Int(rest.popFirst() ?? "") ?? 10)
+            case "--flush-first": options.flushFirst = true
             case "--changes": options.changes = Int(rest.popFirst() ?? "")
             default: options.path = argument
             }

@@ -41,11 +41,19 @@ final class StateOwner: Sendable {
 /// Unbuffered line output, so a parent sees every line written before a SIGKILL.
 enum Output {
     static func line(_ text: String) {
+        write(text, to: 1)
+    }
+
+    static func diagnostic(_ text: String) {
+        write(text, to: 2)
+    }
+
+    private static func write(_ text: String, to descriptor: Int32) {
         let bytes = Array((text + "\n").utf8)
         bytes.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {
-                let written = write(1, buffer.baseAddress! + offset, buffer.count - offset)
+                let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
                 if written <= 0 { return }
                 offset += written
             }

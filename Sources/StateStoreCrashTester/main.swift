@@ -2,13 +2,15 @@
 // PersistentState and reports on stdout what it knows to be durable, so a parent can SIGKILL or SIGTERM it and
 // compare the file with what was reported.
 //
-// Usage: StateStoreCrashTester PATH [--debounce-ms N] [--max-delay-ms N] [--changes N]
+// Usage: StateStoreCrashTester PATH [--debounce-ms N] [--max-delay-ms N] [--flush-first] [--changes N]
+//   --flush-first: apply one change and flush it first, as a service that has been running has saved before.
 //   without --changes: apply changes as fast as possible until stopped; --changes N: apply N, then idle.
 // Output, one line each, written unbuffered:
 //   ready <base>       the SIGTERM source is installed and the state is loaded (stored revision <base>)
 //   durable <r>        stored revision r is on disk (after the directory fsync)
 //   accepted <r>       on SIGTERM: the state is closed and flushed; r is the last accepted stored revision
 //   flush-failed <e>   on SIGTERM: the final flush failed (exit status 1)
+// stderr gets how long each save took.
 // The stored revision lives in the root's unknown fields under "crashTesterRevision" and grows by one with
 // every change, so the file itself tells which change it holds.
 import Dispatch
@@ -30,9 +32,15 @@ do {
         file: file, loaded: loaded,
         configuration: PersistenceConfiguration(debounce: options.debounce, maximumDelay: options.maximumDelay),
         observer: { event in
-            if case .saved(let revision, _, _) = event { Output.line("durable \(base + revision)") }
+            guard case .saved(let revision, let duration, _) = event else { return }
+            Output.line("durable \(base + revision)")
+            Output.diagnostic("saved \(base + revision) in \(duration)")
         })
     owner.set(state)
+    if options.flushFirst {
+        try state.apply(CrashTesterChange.apply)
+        try state.flushSynchronously()
+    }
     for _ in 0..<(options.changes ?? 0) { try state.apply(CrashTesterChange.apply) }
     Output.line("ready \(base)")
     if options.changes == nil {
