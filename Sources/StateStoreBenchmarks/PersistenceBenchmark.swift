@@ -76,6 +76,8 @@ struct PersistenceBenchmark {
         report("an ordinary change (no save holding the snapshot)", median(ordinaryChangeTimes))
         report("first change during a save (copy-on-write of notes)", median(firstChangeTimes))
         report("save: timer → durable acknowledgement", median(saveTimes), against: baseline, goal: 1.10)
+        let paired = median(zip(saveTimes, baselineTimes).map { $0 / $1 })
+        print(String(format: "  median of per-round ratios (save ÷ the baseline run just before it) %.3f", paired))
         report("save as the engine reports it (snapshot → dir fsync)", median(engineSaveTimes), against: baseline)
     }
 
@@ -135,6 +137,8 @@ struct PersistenceBenchmark {
         report("SIGTERM → exit, dirty, process saved before", median(warm), against: baseline, goal: 1.2)
         report("  of which the flush (tester's own timing)", median(warmFlushes), against: baseline)
         report("SIGTERM → exit, dirty, first save of the process", median(cold), against: baseline, goal: 1.2)
+        let paired = median(zip(cold, baselineTimes).map { $0 / $1 })
+        print(String(format: "  median of per-round ratios (÷ the baseline run just before it) %.3f", paired))
         report("  of which the flush (tester's own timing)", median(coldFlushes), against: baseline)
         report("SIGTERM → exit, clean state", median(clean), goalMs: 20)
     }
