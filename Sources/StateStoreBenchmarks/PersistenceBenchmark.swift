@@ -157,15 +157,23 @@ struct PersistenceBenchmark {
         process.standardError = diagnostics
         try process.run()
         var received = Data()
-        while !received.contains(UInt8(ascii: "\n")) {
+        // Not the first line: with --flush-first a "durable" line comes before "ready".
+        while !String(decoding: received, as: UTF8.self).split(separator: "\n").contains(where: {
+            $0.hasPrefix("ready")
+        }) {
             let chunk = output.fileHandleForReading.availableData
             if chunk.isEmpty { break }
             received.append(chunk)
         }
         let start = DispatchTime.now().uptimeNanoseconds
         kill(process.processIdentifier, SIGTERM)
-        while !output.fileHandleForReading.availableData.isEmpty {}
+        var after = Data()
+        while case let chunk = output.fileHandleForReading.availableData, !chunk.isEmpty { after.append(chunk) }
         let end = DispatchTime.now().uptimeNanoseconds
+        let flushed = String(decoding: after, as: UTF8.self).contains("durable ")
+        guard flushed == (options.last != "0") else {
+            throw BenchmarkFailure(description: "the SIGTERM flush \(flushed ? "wrote" : "did not write") (\(options))")
+        }
         process.waitUntilExit()
         guard process.terminationReason == .exit, process.terminationStatus == 0 else {
             throw BenchmarkFailure(description: "the tester did not exit cleanly on SIGTERM")
