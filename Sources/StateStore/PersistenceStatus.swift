@@ -18,6 +18,8 @@ public struct PersistenceStatus: Sendable, Equatable {
     public var lastSaveDate: Date?
     /// How long the last successful save took, from the snapshot to the directory fsync.
     public var lastSaveDuration: Duration?
+    /// How long the last save held the owner's lock to take its snapshot: all a save blocks changes for.
+    public var lastSnapshotDuration: Duration?
     /// Bytes written by the last successful save.
     public var lastSaveByteCount: Int?
     /// The error of the most recent failed save, until a save succeeds.

@@ -29,11 +29,12 @@ extension PersistentState {
 
     /// Marks a save in flight and takes the snapshot it writes.
     func takeSnapshot(_ engine: inout PersistenceEngineState<Model>) -> SaveJob<Model> {
+        let start = ContinuousClock.now
         engine.status.savingRevision = engine.status.revision
         let job = SaveJob(
-            snapshot: engine.model, revision: engine.status.revision, dirtySince: engine.dirtySince,
-            startedAt: ContinuousClock.now)
+            snapshot: engine.model, revision: engine.status.revision, dirtySince: engine.dirtySince, startedAt: start)
         engine.dirtySince = nil
+        engine.status.lastSnapshotDuration = ContinuousClock.now - start
         return job
     }
 
