@@ -76,7 +76,6 @@ public final class PersistentState<Model: Codable & Sendable>: Sendable {
     public func apply<Value: Sendable, Failure: Error>(
         _ change: (inout Model) throws(Failure) -> Value
     ) throws -> Applied<Value> {
-        let now = scheduler.now
         let outcome: ApplyOutcome<Value, Model> = state.withLock { engine in
             guard !engine.status.isClosed else { return .refused }
             let value: Value
@@ -95,6 +94,7 @@ public final class PersistentState<Model: Codable & Sendable>: Sendable {
                 }
                 engine.model = working
             }
+            let now = scheduler.now  // read under the lock, so change times never go backwards
             engine.status.revision += 1
             engine.lastChangeAt = now
             if engine.dirtySince == nil { engine.dirtySince = now }
