@@ -50,6 +50,6 @@ struct SaveJob<Model: Sendable>: Sendable {
     var revision: UInt64
     /// The engine's `dirtySince` when the snapshot was taken, restored if the save fails.
     var dirtySince: ContinuousClock.Instant?
-    /// When the snapshot was taken.
+    /// When the snapshot was taken, by the real clock: save durations are measured work, not scheduled time.
     var startedAt: ContinuousClock.Instant
 }
