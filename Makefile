@@ -43,7 +43,9 @@ unit-tests: deps
 test: deps lint unit-tests
 
 bench: deps
-	$(SWIFT) run -c release StateStoreBenchmarks
+	$(SWIFT) build -c release --product StateStoreCrashTester
+	$(SWIFT) run -c release StateStoreBenchmarks 50000 11
+	$(SWIFT) run -c release StateStoreBenchmarks persistence
 
 release: deps
 	$(SWIFT) build -c release --product workspaced

@@ -49,7 +49,12 @@ let package = Package(
         ),
         // A four-version sample model shared by the tests and the benchmarks (not a product).
         .target(name: "StateStoreSample", dependencies: ["StateStore"]),
-        .executableTarget(name: "StateStoreBenchmarks", dependencies: ["StateStore", "StateStoreSample"]),
+        // Benchmarks; the persistence mode drives the crash tester, hence StateStoreTesting (manual clock).
+        .executableTarget(
+            name: "StateStoreBenchmarks", dependencies: ["StateStore", "StateStoreSample", "StateStoreTesting"]),
+        // A child process that owns a state through PersistentState and prints what is durable, so the crash
+        // tests can SIGKILL/SIGTERM a real process and the benchmark can time SIGTERM → exit; not shipped.
+        .executableTarget(name: "StateStoreCrashTester", dependencies: ["StateStore", "StateStoreSample"]),
         // The daemon's configuration, start-up and shutdown order, offline tools; the executable is thin.
         .target(
             name: "WorkspaceDaemon",

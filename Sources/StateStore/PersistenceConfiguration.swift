@@ -12,6 +12,8 @@ public struct PersistenceConfiguration: Sendable, Equatable {
     public var retryBackoff: RetryBackoff
 
     /// The defaults: 500 ms debounce, 5 s maximum delay, retries after 1 s doubling up to 60 s.
+    ///
+    /// A negative debounce counts as zero; a maximum delay shorter than the debounce is raised to it.
     public init(
         debounce: Duration = .milliseconds(500),
         maximumDelay: Duration = .seconds(5),

@@ -16,6 +16,8 @@ struct PersistenceEngineState<Model: Sendable>: Sendable {
     var nextTimerToken: UInt64 = 0
     /// No background save starts before this instant (set after a failure, cleared by a success).
     var retryAt: ContinuousClock.Instant?
+    /// A caller waits for durability: save without waiting for the debounce (a failure backoff still applies).
+    var urgent = false
     /// Flushes running now; background saves do not start while there are any.
     var flushDepth = 0
     /// Callers waiting for a revision to become durable.
@@ -48,6 +50,6 @@ struct SaveJob<Model: Sendable>: Sendable {
     var revision: UInt64
     /// The engine's `dirtySince` when the snapshot was taken, restored if the save fails.
     var dirtySince: ContinuousClock.Instant?
-    /// When the snapshot was taken.
+    /// When the snapshot was taken, by the real clock: save durations are measured work, not scheduled time.
     var startedAt: ContinuousClock.Instant
 }

@@ -8,14 +8,18 @@ public struct PersistenceStatus: Sendable, Equatable {
     public var durableRevision: UInt64
     /// Whether accepted changes are not yet durable.
     public var isDirty: Bool { revision > durableRevision }
+    /// The revision the save running now writes, or nil when no save is running.
+    public var savingRevision: UInt64?
     /// Whether a save is running now.
-    public var isSaving: Bool
+    public var isSaving: Bool { savingRevision != nil }
     /// Whether the state refuses changes.
     public var isClosed: Bool
     /// When the last successful save finished.
     public var lastSaveDate: Date?
     /// How long the last successful save took, from the snapshot to the directory fsync.
     public var lastSaveDuration: Duration?
+    /// How long the last save held the owner's lock to take its snapshot: all a save blocks changes for.
+    public var lastSnapshotDuration: Duration?
     /// Bytes written by the last successful save.
     public var lastSaveByteCount: Int?
     /// The error of the most recent failed save, until a save succeeds.
@@ -34,14 +38,14 @@ public struct PersistenceStatus: Sendable, Equatable {
 
     /// A status with every field given; the engine builds these.
     public init(
-        revision: UInt64 = 0, durableRevision: UInt64 = 0, isSaving: Bool = false, isClosed: Bool = false,
+        revision: UInt64 = 0, durableRevision: UInt64 = 0, savingRevision: UInt64? = nil, isClosed: Bool = false,
         lastSaveDate: Date? = nil, lastSaveDuration: Duration? = nil, lastSaveByteCount: Int? = nil,
         lastError: PersistenceError? = nil, lastErrorDate: Date? = nil, consecutiveFailures: Int = 0,
         savesPerformed: Int = 0, savesFailed: Int = 0, changesCoalesced: UInt64 = 0
     ) {
         self.revision = revision
         self.durableRevision = durableRevision
-        self.isSaving = isSaving
+        self.savingRevision = savingRevision
         self.isClosed = isClosed
         self.lastSaveDate = lastSaveDate
         self.lastSaveDuration = lastSaveDuration

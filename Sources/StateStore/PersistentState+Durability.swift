@@ -25,6 +25,19 @@ extension PersistentState {
         if let immediate { callback(immediate) }
     }
 
+    /// Asks for the pending changes to be saved now rather than after the debounce (a save in flight finishes
+    /// first; a failure backoff still applies). For callers that are about to wait for durability.
+    public func saveSoon() {
+        let job = state.withLock { engine -> SaveJob<Model>? in
+            guard engine.status.isDirty, !engine.status.isClosed else { return nil }
+            engine.urgent = true
+            engine.timer?.handle.cancel()
+            engine.timer = nil
+            return scheduleOrStartSave(&engine)
+        }
+        if let job { startInBackground(job) }
+    }
+
     /// Returns once `revision` is durable, or throws the error of the save that included it.
     ///
     /// Cancelling the task does not end the wait; the save ends it.

@@ -30,7 +30,7 @@ extension PersistentState {
                     return .wait(semaphore)
                 }
                 guard engine.status.isDirty else { return .done }
-                return .save(takeSnapshot(&engine, at: scheduler.now))
+                return .save(takeSnapshot(&engine))
             }
             switch step {
             case .done:

@@ -8,7 +8,9 @@ extension PersistentState {
         guard engine.status.isDirty, !engine.status.isSaving, !engine.status.isClosed, engine.flushDepth == 0,
             let lastChange = engine.lastChangeAt, let dirtySince = engine.dirtySince
         else { return nil }
-        var deadline = min(lastChange + configuration.debounce, dirtySince + configuration.maximumDelay)
+        var deadline =
+            engine.urgent
+            ? lastChange : min(lastChange + configuration.debounce, dirtySince + configuration.maximumDelay)
         if let retryAt = engine.retryAt { deadline = max(deadline, retryAt) }
         return deadline
     }
@@ -19,7 +21,7 @@ extension PersistentState {
     func scheduleOrStartSave(_ engine: inout PersistenceEngineState<Model>) -> SaveJob<Model>? {
         guard engine.timer == nil, let deadline = saveDeadline(engine) else { return nil }
         let now = scheduler.now
-        if deadline <= now { return takeSnapshot(&engine, at: now) }
+        if deadline <= now { return takeSnapshot(&engine) }
         engine.nextTimerToken += 1
         let token = engine.nextTimerToken
         let handle = scheduler.schedule(after: deadline - now) { [weak self] in self?.timerFired(token: token) }
@@ -28,12 +30,14 @@ extension PersistentState {
     }
 
     /// Marks a save in flight and takes the snapshot it writes.
-    func takeSnapshot(_ engine: inout PersistenceEngineState<Model>, at now: ContinuousClock.Instant) -> SaveJob<Model>
-    {
-        engine.status.isSaving = true
+    func takeSnapshot(_ engine: inout PersistenceEngineState<Model>) -> SaveJob<Model> {
+        let start = ContinuousClock.now
+        engine.status.savingRevision = engine.status.revision
+        engine.urgent = false
         let job = SaveJob(
-            snapshot: engine.model, revision: engine.status.revision, dirtySince: engine.dirtySince, startedAt: now)
+            snapshot: engine.model, revision: engine.status.revision, dirtySince: engine.dirtySince, startedAt: start)
         engine.dirtySince = nil
+        engine.status.lastSnapshotDuration = ContinuousClock.now - start
         return job
     }
 
@@ -70,13 +74,14 @@ extension PersistentState {
     func finish(_ job: SaveJob<Model>, outcome: Result<Int, StateStoreError>) {
         let end = scheduler.now
         let date = scheduler.date
+        let duration = ContinuousClock.now - job.startedAt
         let (settled, result, events) = state.withLock { engine in
-            record(job, outcome: outcome, in: &engine, end: end, date: date)
+            record(job, outcome: outcome, in: &engine, end: end, date: date, duration: duration)
         }
         for waiter in settled { waiter.resume(result) }
         if let observer { for event in events { observer(event) } }
         let (next, idle) = state.withLock { engine in
-            engine.status.isSaving = false
+            engine.status.savingRevision = nil
             defer { engine.idleWaiters.removeAll() }
             return (scheduleOrStartSave(&engine), engine.idleWaiters)
         }
@@ -87,7 +92,7 @@ extension PersistentState {
     /// Updates the status for a finished save; returns the waiters it settles, their result and the events.
     private func record(
         _ job: SaveJob<Model>, outcome: Result<Int, StateStoreError>, in engine: inout PersistenceEngineState<Model>,
-        end: ContinuousClock.Instant, date: Date
+        end: ContinuousClock.Instant, date: Date, duration: Duration
     ) -> ([DurabilityWaiter], Result<Void, PersistenceError>, [PersistenceEvent]) {
         var events: [PersistenceEvent] = []
         let result: Result<Void, PersistenceError>
@@ -100,9 +105,9 @@ extension PersistentState {
             }
             engine.status.savesPerformed += 1
             engine.status.lastSaveDate = date
-            engine.status.lastSaveDuration = end - job.startedAt
+            engine.status.lastSaveDuration = duration
             engine.status.lastSaveByteCount = byteCount
-            events.append(.saved(revision: job.revision, duration: end - job.startedAt, byteCount: byteCount))
+            events.append(.saved(revision: job.revision, duration: duration, byteCount: byteCount))
             if engine.status.consecutiveFailures > 0 {
                 events.append(.saveRecovered(revision: job.revision, failures: engine.status.consecutiveFailures))
             }

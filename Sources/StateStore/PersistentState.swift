@@ -78,10 +78,10 @@ public final class PersistentState<Model: Codable & Sendable>: Sendable {
     /// copy, which copies every collection it touches; a change that cannot throw (`Failure == Never`) runs in
     /// place.
     /// - Throws: ``PersistenceError/closed(path:)`` after ``close()``, or the change's own error, unchanged.
-    public func apply<Value, Failure: Error>(
-        _ change: (inout Model) throws(Failure) -> sending Value
+    @discardableResult
+    public func apply<Value: Sendable, Failure: Error>(
+        _ change: (inout Model) throws(Failure) -> Value
     ) throws -> Applied<Value> {
-        let now = scheduler.now
         let outcome: ApplyOutcome<Value, Model> = state.withLock { engine in
             guard !engine.status.isClosed else { return .refused }
             let value: Value
@@ -100,6 +100,7 @@ public final class PersistentState<Model: Codable & Sendable>: Sendable {
                 }
                 engine.model = working
             }
+            let now = scheduler.now  // read under the lock, so change times never go backwards
             engine.status.revision += 1
             engine.lastChangeAt = now
             if engine.dirtySince == nil { engine.dirtySince = now }

@@ -53,15 +53,21 @@ public struct UnknownFields: Sendable, Hashable {
     ///   - knownKeys: The model's coding keys; a key is known when `Keys(stringValue:)` accepts it.
     public init<Keys: CodingKey>(from decoder: any Decoder, knownKeys: Keys.Type) throws {
         let container = try decoder.container(keyedBy: AnyCodingKey.self)
+        let unknown = container.allKeys.filter { Keys(stringValue: $0.stringValue) == nil }
+        guard !unknown.isEmpty else {
+            self.values = [:]
+            return
+        }
+        // Only records with unknown keys pay for the context lookup and the coding path.
         let context = decoder.userInfo[LoadContext.userInfoKey] as? LoadContext
-        let reserved: Set<String> = decoder.codingPath.isEmpty ? (context?.reservedRootKeys ?? []) : []
+        let codingPath = decoder.codingPath
+        let reserved: Set<String> = codingPath.isEmpty ? (context?.reservedRootKeys ?? []) : []
         var values: [String: JSONValue] = [:]
-        for key in container.allKeys where Keys(stringValue: key.stringValue) == nil {
-            if reserved.contains(key.stringValue) { continue }
+        for key in unknown where !reserved.contains(key.stringValue) {
             values[key.stringValue] = try container.decode(JSONValue.self, forKey: key)
         }
         if let context, !values.isEmpty {
-            context.recordUnknownKeys(values.keys, at: decoder.codingPath)
+            context.recordUnknownKeys(values.keys, at: codingPath)
         }
         self.values = values
     }

@@ -13,8 +13,12 @@ public final class RunningProcess {
     public let outputPath: String
     private var exitStatus: Int32?
 
-    /// Spawns `path` with `arguments` and exactly `environment`.
-    public init(_ path: String, _ arguments: [String], environment: [String: String], outputPath: String) throws {
+    /// Spawns `path` with `arguments` and exactly `environment`; `descriptors` places parent descriptors at the
+    /// given numbers in the child (as systemd passes sockets at 3, 4, …).
+    public init(
+        _ path: String, _ arguments: [String], environment: [String: String], outputPath: String,
+        descriptors: [(source: Int32, target: Int32)] = []
+    ) throws {
         self.outputPath = outputPath
         let output = open(outputPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard output >= 0 else { throw TestSupportError(description: "open \(outputPath): \(errno)") }
@@ -25,6 +29,9 @@ public final class RunningProcess {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, output, 1)
         posix_spawn_file_actions_adddup2(&actions, output, 2)
+        for (source, target) in descriptors {
+            posix_spawn_file_actions_adddup2(&actions, source, target)
+        }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }

@@ -107,6 +107,9 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
         let written = context.writeAndFlush(wrapOutboundOut(.end(nil)))
         if !keepAlive {
             written.assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+            // A write that never completes (a peer that stopped reading, or a response the pipelining helper
+            // holds back after a parse error) must not keep the connection open: close it after a grace second.
+            context.eventLoop.assumeIsolated().scheduleTask(in: .seconds(1)) { context.close(promise: nil) }
         }
     }
 

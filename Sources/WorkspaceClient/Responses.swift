@@ -88,7 +88,7 @@ public struct ChangeResponse<Value: Codable & Sendable & Equatable>: Codable, Se
 
     private enum CodingKeys: String, CodingKey { case revision, durableRevision, value }
 
-    /// Writes every key, `durableRevision` and `value` as `null` when absent: the shape docs/api.md documents.
+    /// Writes every key, `null` included, so the shape is always the same.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(revision, forKey: .revision)

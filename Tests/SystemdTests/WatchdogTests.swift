@@ -23,16 +23,19 @@ import Testing
         healthy.store(false, ordering: .relaxed)
         try await waitUntil { unhealthyRounds.load(ordering: .relaxed) >= 1 }
         let pingsWhenUnhealthy = notifier.messages.count
-        try await Task.sleep(for: .milliseconds(150))
+        // Rounds, not wall time: the machine may be loaded.
+        try await waitUntil(timeout: .seconds(20)) { unhealthyRounds.load(ordering: .relaxed) >= 4 }
         #expect(notifier.messages.count == pingsWhenUnhealthy)
-        #expect(unhealthyRounds.load(ordering: .relaxed) >= 2)
 
         healthy.store(true, ordering: .relaxed)
-        try await waitUntil { notifier.messages.count > pingsWhenUnhealthy }
+        try await waitUntil(timeout: .seconds(20)) { notifier.messages.count > pingsWhenUnhealthy }
+        // After stop, no new round starts: stop while unhealthy, so a round in flight cannot ping either.
+        healthy.store(false, ordering: .relaxed)
+        let roundsBeforeStop = unhealthyRounds.load(ordering: .relaxed)
+        try await waitUntil(timeout: .seconds(20)) { unhealthyRounds.load(ordering: .relaxed) > roundsBeforeStop }
+        let pingsAtStop = notifier.messages.count
         watchdog.stop()
         #expect(!watchdog.isRunning)
-        try await Task.sleep(for: .milliseconds(30))
-        let pingsAtStop = notifier.messages.count
         try await Task.sleep(for: .milliseconds(100))
         #expect(notifier.messages.count == pingsAtStop)
         #expect(Set(notifier.datagrams) == ["WATCHDOG=1"])

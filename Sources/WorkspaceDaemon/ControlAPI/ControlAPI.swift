@@ -100,6 +100,7 @@ public final class ControlAPI: Sendable {
         }
         var durableRevision: UInt64?
         if durable {
+            state.saveSoon()
             do {
                 try await state.waitUntilDurable(applied.revision)
             } catch {

@@ -6,7 +6,7 @@ extension Daemon {
     /// Re-reads the configuration on SIGHUP: RELOADING=1, then READY=1 with a STATUS saying what happened.
     ///
     /// A bad configuration keeps the old one in force and says so in STATUS and the journal. The log level and
-    /// the save timings apply at once; the state directory and the socket path need a restart.
+    /// the save timings and the access lists apply at once; the state directory and the socket path need a restart.
     public func reload() async {
         send { try notifier.reloading(status: "reloading configuration") }
         let new: DaemonConfiguration
@@ -26,6 +26,7 @@ extension Daemon {
             configuration.saveMaximumDelay = new.saveMaximumDelay
             configuration.corruptFilePolicy = new.corruptFilePolicy
             configuration.backupsKept = new.backupsKept
+            configuration.access = new.access
             return old
         }
         logLevel.current = new.logLevel

@@ -15,8 +15,8 @@ final class LiveDaemon: @unchecked Sendable {
     var statePath: String { stateDirectory + "/workspace.json" }
     private var process: RunningProcess?
 
-    /// Prepares the directory and config; `debounce`/`maximumDelay` are the save timings in milliseconds. A durable
-    /// change waits for the save that includes it (waiting does not make it sooner), hence the short defaults.
+    /// Prepares the directory and config; `debounce`/`maximumDelay` are the save timings in milliseconds (short, so
+    /// plain changes reach the disk soon too).
     init(debounce: Int = 200, maximumDelay: Int = 1000, extraConfig: String = "") throws {
         var template = Array("/tmp/wsa-XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else { throw TestSupportError(description: "mkdtemp: \(errno)") }

@@ -37,7 +37,7 @@ func offThePool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
     }
 }
 
-/// A blocking client connection that writes raw bytes and reads raw responses (5 s receive timeout); its reads
+/// A blocking client connection that writes raw bytes and reads raw responses (20 s receive timeout, for a loaded machine); its reads
 /// run off the cooperative pool. One test uses it at a time.
 final class RawConnection: @unchecked Sendable {
     private let descriptor: Int32
@@ -45,7 +45,7 @@ final class RawConnection: @unchecked Sendable {
 
     init(path: String) throws {
         descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        var timeout = timeval(tv_sec: 5, tv_usec: 0)
+        var timeout = timeval(tv_sec: 20, tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var address = RawSocket.address(path)
         let result = withUnsafePointer(to: &address) {
@@ -97,6 +97,23 @@ final class RawConnection: @unchecked Sendable {
     /// True when the server closes the connection (EOF) within the receive timeout, after any pending bytes.
     func closedByServer() async -> Bool {
         await offThePool { self.closedByServerBlocking() }
+    }
+
+    /// Reads one response head, interim (1xx) ones included, and returns its status line.
+    func readStatusLine() async -> String? {
+        await offThePool { self.readStatusLineBlocking() }
+    }
+
+    private func readStatusLineBlocking() -> String? {
+        let separator = Array("\r\n\r\n".utf8)
+        while true {
+            if let end = buffer.indices.first(where: { buffer[$0...].starts(with: separator) }) {
+                let head = String(decoding: buffer[..<end], as: UTF8.self)
+                buffer.removeFirst(end + separator.count)
+                return head.components(separatedBy: "\r\n").first
+            }
+            guard fill() else { return nil }
+        }
     }
 
     private func readResponseBlocking() -> RawResponse? {

@@ -1,0 +1,94 @@
+import Foundation
+import StateStore
+import StateStoreSample
+import StateStoreTesting
+import Testing
+
+@Suite("PersistentState: failed saves, backoff and recovery", .timeLimit(.minutes(1)))
+struct PersistentStateFailureTests {
+    static let backoff = RetryBackoff(initial: .seconds(1), maximum: .seconds(4))
+
+    @Test func backoffDoublesUpToTheMaximum() {
+        #expect((1...5).map { Self.backoff.delay(afterFailures: $0) } == [1, 2, 4, 4, 4].map { .seconds($0) })
+    }
+
+    @Test func aFailedSaveIsReportedRetriedWithBackoffAndClearedByASuccess() throws {
+        let harness = try PersistenceHarness(configuration: PersistenceConfiguration(retryBackoff: Self.backoff))
+        defer { harness.remove() }
+        harness.fileSystem.inject(.fsync, errno: EIO, repeating: true)
+        let revision = try harness.addNote(1)
+        let probe = DurabilityProbe(harness.state, revision: revision)
+        harness.scheduler.advance(by: .milliseconds(500))
+        let outcome = probe.wait()
+        guard case .failure(.saveFailed(_, revision, _)) = outcome else {
+            Issue.record("the waiter got \(String(describing: outcome))")
+            return
+        }
+        harness.waitUntilIdle()
+        var status = harness.state.status
+        #expect(status.isDirty && status.consecutiveFailures == 1 && status.savesFailed == 1)
+        #expect(status.lastErrorDate == harness.scheduler.date)
+        guard case .saveFailed(_, 1, .writeFailed(let write)) = status.lastError else {
+            Issue.record("unexpected error \(String(describing: status.lastError))")
+            return
+        }
+        #expect(write.stage == .fsync)
+        // Each retry waits longer, up to the maximum; each one starts over with a new temporary file.
+        for (attempt, delay) in [(2, 1), (3, 2), (4, 4), (5, 4)] {
+            #expect(harness.scheduler.nextTimerDelay == .seconds(delay))
+            harness.scheduler.advance(by: .seconds(delay) - .milliseconds(1))
+            #expect(harness.fileSystem.count(of: .create) == attempt - 1)
+            harness.scheduler.advance(by: .milliseconds(1))
+            waitForFailures(harness, attempt)
+            harness.waitUntilIdle()
+            #expect(harness.fileSystem.count(of: .create) == attempt)
+            #expect(harness.fileSystem.count(of: .fsync) == attempt)
+        }
+        harness.fileSystem.clearFaults()
+        harness.scheduler.advance(by: .seconds(4))
+        try harness.state.waitUntilDurableBlocking(revision, timeout: .seconds(10))
+        harness.waitUntilIdle()
+        status = harness.state.status
+        #expect(!status.isDirty && status.lastError == nil && status.lastErrorDate == nil)
+        #expect(status.consecutiveFailures == 0 && status.savesFailed == 5 && status.savesPerformed == 1)
+        #expect(harness.events.all.last == .saveRecovered(revision: revision, failures: 5))
+        #expect(try harness.storedNoteIDs() == ["n1"])
+        #expect(try harness.directory.names() == [".notebook.json.lock", "notebook.json"])
+    }
+
+    @Test func changesDuringBackoffDoNotHammerAFailingDisk() throws {
+        let harness = try PersistenceHarness(configuration: PersistenceConfiguration(retryBackoff: Self.backoff))
+        defer { harness.remove() }
+        harness.fileSystem.inject(.rename, errno: EIO)
+        try harness.addNote(1)
+        harness.scheduler.advance(by: .milliseconds(500))
+        waitForFailures(harness, 1)
+        harness.waitUntilIdle()
+        try harness.addNote(2)
+        harness.scheduler.advance(by: .milliseconds(900))  // past the debounce, not past the backoff
+        #expect(harness.fileSystem.count(of: .create) == 1)
+        harness.scheduler.advance(by: .milliseconds(100))
+        try harness.state.waitUntilDurableBlocking(2, timeout: .seconds(10))
+        #expect(try harness.storedNoteIDs() == ["n1", "n2"])
+    }
+
+    @Test func aDirectoryFsyncFailureIsAFailedSave() throws {
+        let harness = try PersistenceHarness()
+        defer { harness.remove() }
+        harness.fileSystem.inject(.fsyncDirectory, errno: EIO)
+        let revision = try harness.addNote(1)
+        let probe = DurabilityProbe(harness.state, revision: revision)
+        harness.scheduler.advance(by: .milliseconds(500))
+        guard case .failure(.saveFailed(_, _, .writeFailed(let write))) = probe.wait() else {
+            Issue.record("the waiter did not get the write error")
+            return
+        }
+        #expect(write.stage == .directorySync && write.newContentMayBeVisible)
+        #expect(harness.state.status.durableRevision == 0)
+    }
+
+    private func waitForFailures(_ harness: PersistenceHarness, _ count: Int) {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while harness.state.status.savesFailed < count && ContinuousClock.now < deadline { usleep(200) }
+    }
+}

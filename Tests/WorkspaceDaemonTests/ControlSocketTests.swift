@@ -1,0 +1,140 @@
+import Foundation
+import TestSupport
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Runs curl against the harness's socket and returns the HTTP status and body; `asUser` runs it through
+/// `setpriv` as that uid/gid with no supplementary groups.
+func curl(
+    _ socket: String, _ method: String, _ path: String, body: String? = nil, headers: [String] = [],
+    asUser: UInt32? = nil
+) throws -> (status: Int, body: String) {
+    var arguments = ["-s", "-o", "-", "-w", "\n%{http_code}", "--unix-socket", socket, "-X", method]
+    for header in headers { arguments += ["-H", header] }
+    if let body { arguments += ["--data-binary", body] }
+    arguments.append("http://localhost" + path)
+    let process = Process()
+    if let asUser {
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+        process.arguments = ["--reuid=\(asUser)", "--regid=\(asUser)", "--clear-groups", "/usr/bin/curl"] + arguments
+    } else {
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        process.arguments = arguments
+    }
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    try process.run()
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    let text = String(decoding: data, as: UTF8.self)
+    let split = text.range(of: "\n", options: .backwards)
+    let status = Int(split.map { String(text[$0.upperBound...]) } ?? "") ?? 0
+    return (status, split.map { String(text[..<$0.lowerBound]) } ?? text)
+}
+
+@Suite("Control socket: peers and socket activation", .serialized)
+struct ControlSocketTests {
+    static let nobody: UInt32 = 65534
+
+    @Test func aPeerRunningAsAnotherUserIsRefusedAndLoggedWithItsUID() throws {
+        let harness = try DaemonHarness()
+        chmod(harness.root, 0o755)
+        let process = try harness.start()
+        #expect(harness.waitUntilReady())
+        let read = try curl(harness.socketPath, "GET", "/v1/workspace", asUser: Self.nobody)
+        #expect(read.status == 403)
+        #expect(read.body.contains(#""code":"forbidden""#))
+        let change = try curl(
+            harness.socketPath, "POST", "/v1/favorites", body: #"{"name":"x","path":"/x"}"#, asUser: Self.nobody)
+        #expect(change.status == 403)
+        #expect(try curl(harness.socketPath, "GET", "/v1/favorites").body == "[]")
+        #expect(process.output.contains("from uid 65534"))
+        process.send(SIGTERM)
+        #expect(process.wait(timeout: .seconds(10)) == 0)
+    }
+
+    @Test func configuredReadersMayReadButNotChange() throws {
+        let harness = try DaemonHarness()
+        chmod(harness.root, 0o755)
+        try harness.writeConfig(#"{"access": {"readUsers": ["nobody"]}}"#)
+        let process = try harness.start()
+        #expect(harness.waitUntilReady())
+        #expect(try curl(harness.socketPath, "GET", "/v1/status", asUser: Self.nobody).status == 200)
+        let change = try curl(
+            harness.socketPath, "PATCH", "/v1/owner", body: #"{"alias":"x"}"#, asUser: Self.nobody)
+        #expect(change.status == 403)
+        #expect(change.body.contains("may not change"))
+        try harness.writeConfig(#"{"access": {"writeUsers": ["65534"]}}"#)
+        process.send(SIGHUP)
+        #expect(harness.waitForMessage { $0.contains("configuration reloaded") })
+        let allowed = try curl(
+            harness.socketPath, "PATCH", "/v1/owner", body: #"{"alias":"x"}"#, asUser: Self.nobody)
+        #expect(allowed.status == 200, "\(allowed.body)")
+        process.send(SIGTERM)
+        #expect(process.wait(timeout: .seconds(10)) == 0)
+    }
+
+    @Test func anUnknownUserInTheConfigIsRefusedAtStart() throws {
+        let harness = try DaemonHarness()
+        try harness.writeConfig(#"{"access": {"writeGroups": ["no-such-group-here"]}}"#)
+        let process = try harness.start()
+        #expect(process.wait(timeout: .seconds(10)) == 78)
+        #expect(process.output.contains("access.writeGroups"))
+    }
+
+    @Test func theDaemonServesTheSocketSystemdPasses() throws {
+        let harness = try DaemonHarness()
+        let path = harness.root + "/activated.sock"
+        let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = UnixAddress(path: path)
+        #expect(address.withSockaddr { bind(listener, $0, $1) } == 0)
+        #expect(listen(listener, 16) == 0)
+        defer { close(listener) }
+        let script = "LISTEN_PID=$$ exec \"$0\" \"$@\""
+        let process = try RunningProcess(
+            "/bin/sh",
+            [
+                "-c", script, DaemonHarness.binary, "run", "--config", harness.configPath, "--state-directory",
+                harness.stateDirectory, "--control-socket", harness.root + "/unused.sock",
+            ],
+            environment: [
+                "PATH": "/usr/bin:/bin", "NOTIFY_SOCKET": harness.notify.path, "LISTEN_FDS": "1",
+                "LISTEN_FDNAMES": "control",
+            ],
+            outputPath: harness.root + "/activated.log", descriptors: [(listener, 3)])
+        #expect(harness.waitUntilReady(), "\(process.output)")
+        let created = try curl(path, "POST", "/v1/projects?durable=true", body: #"{"name":"A","layout":"quad"}"#)
+        #expect(created.status == 201)
+        #expect(!FileManager.default.fileExists(atPath: harness.root + "/unused.sock"))
+        #expect(process.output.contains("socket passed by systemd"))
+        process.send(SIGTERM)
+        #expect(process.wait(timeout: .seconds(10)) == 0)
+        #expect(FileManager.default.fileExists(atPath: path), "an inherited socket's file is never removed")
+    }
+
+    @Test func aChangeAcknowledgedDurableIsOnDiskAndSigtermKeepsTheRest() throws {
+        let harness = try DaemonHarness()
+        let process = try harness.start()
+        #expect(harness.waitUntilReady())
+        let durable = try curl(
+            harness.socketPath, "POST", "/v1/favorites?durable=true", body: #"{"name":"Home","path":"/home"}"#)
+        #expect(durable.status == 201)
+        #expect(durable.body.contains(#""durableRevision":1"#))
+        #expect(String(decoding: try harness.stateBytes(), as: UTF8.self).contains(#""name":"Home""#))
+        let quick = try curl(harness.socketPath, "POST", "/v1/favorites", body: #"{"name":"Tmp","path":"/var/tmp"}"#)
+        #expect(quick.status == 201)
+        #expect(quick.body.contains(#""durableRevision":null"#))
+        #expect(!String(decoding: try harness.stateBytes(), as: UTF8.self).contains(#""name":"Tmp""#))
+        let stale = try curl(
+            harness.socketPath, "PATCH", "/v1/owner", body: #"{"alias":"a"}"#, headers: ["If-Match: \"1\""])
+        #expect(stale.status == 412)
+        process.send(SIGTERM)
+        #expect(process.wait(timeout: .seconds(10)) == 0)
+        let saved = String(decoding: try harness.stateBytes(), as: UTF8.self)
+        #expect(saved.contains(#""name":"Tmp""#))
+        #expect(!saved.contains(#""alias":"a""#))
+    }
+}

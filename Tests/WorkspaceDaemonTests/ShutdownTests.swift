@@ -1,0 +1,69 @@
+import Foundation
+import TestSupport
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@Suite("workspaced shutdown edge cases", .serialized)
+struct ShutdownTests {
+    @Test func aSecondSignalDuringTheFlushChangesNothing() throws {
+        let harness = try DaemonHarness()
+        try harness.writeState(WorkspaceFixtures.largeVersion1(projects: 2_000))
+        let process = try harness.start()
+        #expect(harness.waitUntilReady())
+        process.send(SIGTERM)
+        process.send(SIGINT)
+        process.send(SIGTERM)
+        #expect(process.wait(timeout: .seconds(30)) == 0)
+        let saved = try JSONSerialization.jsonObject(with: harness.stateBytes()) as? [String: Any]
+        #expect(saved?["version"] as? Int == 4)
+        #expect((saved?["projects"] as? [Any])?.count == 2_000)
+        #expect(process.output.components(separatedBy: "flushed on stop").count == 2, "one flush")
+    }
+
+    /// A flush that cannot be written (a full file system) exits 74, logs at error, and leaves the old file.
+    @Test func aFailedFlushExits74AndLeavesTheOldFile() throws {
+        guard getuid() == 0 else {
+            if ProcessInfo.processInfo.environment["CI"] == "true" {
+                Issue.record("this test needs root (a small tmpfs) and CI=true requires it to run")
+            } else {
+                print("skipping aFailedFlushExits74AndLeavesTheOldFile: needs root to mount a small tmpfs")
+            }
+            return
+        }
+        let harness = try DaemonHarness()
+        let mount = Process()
+        mount.executableURL = URL(fileURLWithPath: "/bin/mount")
+        mount.arguments = ["-t", "tmpfs", "-o", "size=64k,mode=0700", "tmpfs", harness.stateDirectory]
+        try mount.run()
+        mount.waitUntilExit()
+        try #require(mount.terminationStatus == 0)
+        defer {
+            let unmount = Process()
+            unmount.executableURL = URL(fileURLWithPath: "/bin/umount")
+            unmount.arguments = ["-l", harness.stateDirectory]
+            try? unmount.run()
+            unmount.waitUntilExit()
+        }
+        let original = try WorkspaceFixtures.data("versions/v4.json")
+        try harness.writeState(original)
+        let process = try harness.start()
+        #expect(harness.waitUntilReady())
+        let folder = String(repeating: "d", count: 3_000)
+        for index in 0..<30 {
+            let created = try curl(
+                harness.socketPath, "POST", "/v1/favorites",
+                body: #"{"name":"f\#(index)","path":"/srv/\#(folder)/\#(index)"}"#)
+            try #require(created.status == 201)
+        }
+        process.send(SIGTERM)
+        #expect(process.wait(timeout: .seconds(30)) == 74)
+        #expect(try harness.stateBytes() == original)
+        #expect(process.output.contains("flush on stop failed"))
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: harness.stateDirectory)
+            .filter { $0.contains(".tmp-") }
+        #expect(leftovers.isEmpty)
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The shipped units pass `systemd-analyze verify` silently (it exits 0 on warnings, so any output fails) and
+/// the service scores ≤ 1.0 on `systemd-analyze security --offline=true`.
+@Suite("systemd units")
+struct UnitFileTests {
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    static var analyzeAvailable: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-analyze") }
+
+    /// The units as `make install` writes them, with ExecStart pointing at the built binary.
+    private func installedUnits() throws -> String {
+        var template = Array("/tmp/wsd-units-XXXXXX".utf8CString)
+        let directory = String(cString: mkdtemp(&template)!)
+        let service = try String(
+            contentsOf: Self.repository.appendingPathComponent("systemd/workspaced.service"), encoding: .utf8
+        ).replacingOccurrences(of: "/usr/local/bin/workspaced", with: ProductPaths.executable("workspaced"))
+        try service.write(toFile: directory + "/workspaced.service", atomically: true, encoding: .utf8)
+        try FileManager.default.copyItem(
+            atPath: Self.repository.appendingPathComponent("systemd/workspaced.socket").path,
+            toPath: directory + "/workspaced.socket")
+        return directory
+    }
+
+    private func analyze(_ arguments: [String]) throws -> (Int32, String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/systemd-analyze")
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, output)
+    }
+
+    @Test(.enabled(if: analyzeAvailable, "systemd-analyze is not installed"))
+    func verifyPrintsNothing() throws {
+        let directory = try installedUnits()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let (status, output) = try analyze([
+            "verify", directory + "/workspaced.service", directory + "/workspaced.socket",
+        ])
+        #expect(status == 0)
+        #expect(output.isEmpty, "\(output)")
+    }
+
+    @Test(.enabled(if: analyzeAvailable, "systemd-analyze is not installed"))
+    func theServiceScoresAtMostOnePointZero() throws {
+        let directory = try installedUnits()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let (status, output) = try analyze([
+            "security", "--offline=true", "--threshold=10", directory + "/workspaced.service",
+        ])
+        #expect(status == 0, "\(output.split(separator: "\n").suffix(3).joined(separator: "\n"))")
+        let score = output.split(separator: "\n").first { $0.contains("Overall exposure level") }
+        #expect(score != nil)
+    }
+}
