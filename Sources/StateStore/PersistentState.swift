@@ -79,13 +79,18 @@ public final class PersistentState<Model: Codable & Sendable>: Sendable {
     /// place.
     /// - Throws: ``PersistenceError/closed(path:)`` after ``close()``, or the change's own error, unchanged.
     @discardableResult
+    /// - Parameter validatesBeforeMutating: The change promises to throw only before it modifies anything (it
+    ///   validates first), so it runs in place without a copy even though it can throw. A change that breaks the
+    ///   promise leaves its partial modification in the state without a revision; leave it `false` for changes
+    ///   made of several steps that can each fail.
     public func apply<Value: Sendable, Failure: Error>(
+        validatesBeforeMutating: Bool = false,
         _ change: (inout Model) throws(Failure) -> Value
     ) throws -> Applied<Value> {
         let outcome: ApplyOutcome<Value, Model> = state.withLock { engine in
             guard !engine.status.isClosed else { return .refused }
             let value: Value
-            if Failure.self == Never.self {
+            if Failure.self == Never.self || validatesBeforeMutating {
                 do {
                     value = try change(&engine.model)
                 } catch {

@@ -66,7 +66,15 @@ extension Workspace {
     }
 
     /// Throws when `id` is already used by a record of `kind`.
+    /// Scans only the records of `kind`, without building sets: a change costs no allocation per record.
     func requireUnused(_ id: WorkspaceID, kind: RecordKind) throws(WorkspaceError) {
-        if idsByKind[kind, default: []].contains(id) { throw .alreadyExists(kind: kind, id: id) }
+        let used: Bool
+        switch kind {
+        case .project: used = projects.contains { $0.id == id }
+        case .pane: used = projects.contains { $0.panes.contains { $0.id == id } }
+        case .tab: used = projects.contains { $0.panes.contains { $0.tabs.contains { $0.id == id } } }
+        case .favorite: used = favorites.contains { $0.id == id }
+        }
+        if used { throw .alreadyExists(kind: kind, id: id) }
     }
 }

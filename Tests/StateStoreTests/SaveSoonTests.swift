@@ -1,5 +1,6 @@
 import Foundation
 import StateStore
+import StateStoreSample
 import StateStoreTesting
 import Testing
 
@@ -37,5 +38,29 @@ struct SaveSoonTests {
         harness?.state.saveSoon()
         #expect(harness?.state.status.savesPerformed == 0)
         #expect(harness?.fileSystem.count(of: .create) == 0)
+    }
+}
+
+@Suite("apply(validatesBeforeMutating:)")
+struct InPlaceApplyTests {
+    struct Refused: Error {}
+
+    @Test func aValidatingChangeThatThrowsGetsNoRevisionAndChangesNothing() throws {
+        let harness = try PersistenceHarness()
+        defer { harness.remove() }
+        try harness.addNote(1)
+        #expect(throws: Refused.self) {
+            try harness.state.apply(validatesBeforeMutating: true) { (_: inout Notebook) throws(Refused) -> Int in
+                throw Refused()
+            }
+        }
+        #expect(harness.state.status.revision == 1)
+        let applied = try harness.state.apply(validatesBeforeMutating: true) {
+            (notebook: inout Notebook) throws(Refused) -> Int in
+            notebook.notes.removeAll()
+            return notebook.notes.count
+        }
+        #expect(applied.revision == 2)
+        #expect(harness.state.read { $0.notes.isEmpty })
     }
 }

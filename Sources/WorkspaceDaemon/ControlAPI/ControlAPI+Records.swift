@@ -29,7 +29,7 @@ extension ControlAPI {
                         guard body.folder != nil || body.viewMode != nil else {
                             throw APIFailure(.badRequest, APIErrorCode.invalidField, "give folder or viewMode")
                         }
-                        return try await self.change(request) { workspace throws(WorkspaceError) in
+                        return try await self.change(request, singleStep: false) { workspace throws(WorkspaceError) in
                             if let folder = body.folder { try workspace.setPaneFolder(id, to: folder) }
                             if let mode = body.viewMode {
                                 try workspace.setViewMode(ViewMode(rawValue: mode), ofPane: id)
@@ -131,7 +131,7 @@ extension ControlAPI {
                         guard body.alias != nil || body.email != nil else {
                             throw APIFailure(.badRequest, APIErrorCode.invalidField, "give alias or email")
                         }
-                        return try await self.change(request) { workspace throws(WorkspaceError) in
+                        return try await self.change(request, singleStep: false) { workspace throws(WorkspaceError) in
                             if let alias = body.alias { try workspace.setOwnerAlias(alias) }
                             if let email = body.email { try workspace.setOwnerEmail(email) }
                             return workspace.owner

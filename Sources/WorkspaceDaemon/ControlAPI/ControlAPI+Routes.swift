@@ -86,7 +86,7 @@ extension ControlAPI {
                         guard body.name != nil || body.layout != nil else {
                             throw APIFailure(.badRequest, APIErrorCode.invalidField, "give name or layout")
                         }
-                        return try await self.change(request) { workspace throws(WorkspaceError) in
+                        return try await self.change(request, singleStep: false) { workspace throws(WorkspaceError) in
                             if let name = body.name { try workspace.renameProject(id, to: name) }
                             if let layout = body.layout {
                                 try workspace.setLayout(Layout(rawValue: layout), ofProject: id)

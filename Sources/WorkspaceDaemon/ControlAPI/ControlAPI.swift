@@ -71,8 +71,11 @@ public final class ControlAPI: Sendable {
 
     /// Applies a change for a request: checks `If-Match`, applies it under the gate, waits for durability when
     /// asked, and answers with the revision and `value`.
+    ///
+    /// `singleStep` marks a change that is one validating `Workspace` mutation (it throws before modifying
+    /// anything), which the engine then applies in place instead of on a copy of the collections it touches.
     func change<Value: Codable & Sendable & Equatable>(
-        _ request: HTTPRequest, status: HTTPResponseStatus = .ok,
+        _ request: HTTPRequest, status: HTTPResponseStatus = .ok, singleStep: Bool = true,
         _ body: @escaping (inout Workspace) throws(WorkspaceError) -> Value
     ) async throws -> HTTPResponse {
         let durable = try ChangeOptions.durable(request)
@@ -87,7 +90,8 @@ public final class ControlAPI: Sendable {
                 }
             }
             do {
-                return try state.apply { (workspace: inout Workspace) throws(WorkspaceError) -> Value in
+                return try state.apply(validatesBeforeMutating: singleStep) {
+                    (workspace: inout Workspace) throws(WorkspaceError) -> Value in
                     try body(&workspace)
                 }
             } catch let error as WorkspaceError {
