@@ -105,6 +105,8 @@ class Machine:
     # -- life cycle ---------------------------------------------------------------------------------------------
 
     def __enter__(self) -> "Machine":
+        if self.process is not None:
+            return self
         try:
             self.boot()
         except BaseException:

@@ -308,7 +308,7 @@ def scenario_3_stop_unsaved(suite: Suite) -> str:
 
 def scenario_4_kill(suite: Suite) -> str:
     """kill -9: Restart=on-failure brings it back with every durably acknowledged change."""
-    with suite.installed(default_config(debounce=60_000, maximum_delay=600_000)) as machine:
+    with suite.installed() as machine:
         machine.systemctl("start", UNIT)
         before = active(machine)
         durable = []
@@ -340,8 +340,10 @@ def scenario_5_reload(suite: Suite) -> str:
     with suite.installed(default_config(debounce=60_000, maximum_delay=600_000)) as machine:
         machine.systemctl("start", UNIT)
         pid = machine.main_pid()
-        # At info, a save logs nothing at debug (priority 7).
-        expect_ok(machine.http("POST", "/v1/projects?durable=true", {"name": "before", "layout": "single"}), 201)
+        # At info, a save (forced by a flush: a durable acknowledgement would wait out the debounce) logs
+        # nothing at debug (priority 7).
+        expect_ok(machine.http("POST", "/v1/projects", {"name": "before", "layout": "single"}), 201)
+        expect_ok(machine.http("POST", "/v1/flush"))
         check(not unit_journal(machine, "PRIORITY=7"), "debug entries before the log level was raised")
 
         write_config(machine, default_config(logLevel="debug", debounce=100, maximum_delay=1_000))
@@ -555,10 +557,24 @@ def scenario_9_hardening(suite: Suite) -> str:
                f"exposure {match.group(1)}"
 
 
+PRIORITY_NOISE = "Failed to set thread priority"
+
+
+def nice_limit_state(machine: Machine) -> tuple[int, bool]:
+    """The daemon's RLIMIT_NICE (soft) and whether this machine's PID 1 holds CAP_SYS_RESOURCE, without which
+    systemd cannot raise RLIMIT_NICE above the hard limit it inherited and LimitNICE= cannot take effect."""
+    limits = machine.run("cat", f"/proc/{machine.main_pid()}/limits").stdout
+    soft = int(re.search(r"^Max nice priority\s+(\d+)", limits, re.M).group(1))
+    bounding = int(re.search(r"^CapBnd:\s+([0-9a-f]+)", machine.run("cat", "/proc/1/status").stdout, re.M).group(1), 16)
+    return soft, bool(bounding & (1 << 24))
+
+
 def scenario_10_journal(suite: Suite) -> str:
     """A clean run logs nothing at err, no thread-priority noise, and only native entries with CODE_* fields."""
     with suite.installed() as machine:
         machine.systemctl("start", UNIT)
+        check(machine.show(UNIT, "LimitNICE")["LimitNICE"] == "24", "the unit does not ask for LimitNICE=-4")
+        nice_limit, can_raise = nice_limit_state(machine)
         expect_ok(machine.http("POST", "/v1/projects?durable=true", {"name": "journal", "layout": "split"}), 201)
         expect_ok(machine.http("POST", "/v1/favorites", {"name": "journal", "path": "/srv/j"}), 201)
         expect_ok(machine.http("GET", "/v1/workspace"))
@@ -569,19 +585,32 @@ def scenario_10_journal(suite: Suite) -> str:
         machine.run("journalctl", "--sync")
         errors = machine.run("journalctl", "--no-pager", "-q", "-u", UNIT, "-p", "err").stdout
         check(not errors.strip(), f"journalctl -u workspaced -p err is not empty:\n{errors}")
-        noise = machine.run("journalctl", "--no-pager", "-q", "--grep", "Failed to set thread priority",
-                            check=False).stdout
-        check(not noise.strip(), f"thread priority noise in the journal:\n{noise[:500]}")
+        noise = [entry for entry in machine.journal("--grep", PRIORITY_NOISE)]
+        note = ""
+        if nice_limit >= 24:
+            check(not noise, f"thread priority noise although RLIMIT_NICE is {nice_limit}: "
+                             f"{[entry['MESSAGE'] for entry in noise][:3]}")
+        else:
+            # Only a host that withholds CAP_SYS_RESOURCE from this systemd excuses the limit not being applied;
+            # then libdispatch's EACCES line (its user-interactive worker asks for nice -4) is expected, and
+            # nothing else may appear.
+            check(not can_raise, f"LimitNICE=-4 not applied (RLIMIT_NICE {nice_limit}) although PID 1 could")
+            unexpected = [entry["MESSAGE"] for entry in noise if "errno=13" not in entry["MESSAGE"]]
+            check(not unexpected, f"unexpected thread priority messages: {unexpected[:3]}")
+            note = (f"; NOT VERIFIED here: this host withholds CAP_SYS_RESOURCE, so LimitNICE=-4 cannot apply and "
+                    f"libdispatch logged {len(noise)} EACCES line(s)")
         entries = unit_journal(machine)
-        check(len(entries) >= 6, f"only {len(entries)} entries from the daemon")
-        for entry in entries:
+        native = [entry for entry in entries if not (note and entry.get("MESSAGE", "").startswith(PRIORITY_NOISE))]
+        check(len(native) >= 6, f"only {len(native)} entries from the daemon")
+        for entry in native:
             missing = [field for field in ("CODE_FILE", "CODE_LINE", "CODE_FUNC") if not entry.get(field)]
             check(entry.get("SYSLOG_IDENTIFIER") == "workspaced" and not missing,
                   f"an entry without SYSLOG_IDENTIFIER=workspaced or {missing}: "
                   f"{entry.get('SYSLOG_IDENTIFIER')!r} {entry.get('MESSAGE')!r}")
-        pids = {entry["_PID"] for entry in entries}
+        pids = {entry["_PID"] for entry in native}
         check(len(pids) == 2, f"expected entries from the two daemon processes, got pids {sorted(pids)}")
-        return f"-p err empty, no priority noise, {len(entries)} entries all workspaced with CODE_FILE/LINE/FUNC"
+        return (f"-p err empty, {len(native)} entries all SYSLOG_IDENTIFIER=workspaced with CODE_FILE/LINE/FUNC"
+                + (", no thread priority noise" if not note else note))
 
 
 SCENARIOS = [
