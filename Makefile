@@ -41,6 +41,13 @@ unit-tests: deps
 	$(SWIFT) test --skip-build $(BUILD_FLAGS)
 
 test: deps lint unit-tests
+	$(MAKE) system-test
+
+# Boots a real systemd per scenario in throw-away namespaces and tests the installed daemon (Tests/System);
+# needs root: otherwise it says why and skips, unless CI=true.
+.PHONY: system-test
+system-test:
+	python3 Tests/System/systemtest.py
 
 bench: deps
 	$(SWIFT) build -c release --product StateStoreCrashTester

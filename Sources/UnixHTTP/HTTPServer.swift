@@ -117,7 +117,14 @@ public final class HTTPServer: Sendable {
         return ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
             .childChannelInitializer { channel in
-                connections.add(channel)
+                let firstBytes = channel.eventLoop.makePromise(of: Void.self)
+                do {
+                    try channel.pipeline.syncOperations.addHandler(FirstBytesHandler(promise: firstBytes))
+                } catch {
+                    firstBytes.succeed(())
+                    return channel.eventLoop.makeFailedFuture(error)
+                }
+                connections.add(channel, firstBytes: firstBytes.futureResult)
                 return PeerCredentials.read(from: channel).flatMapThrowing { peer in
                     let pipeline = channel.pipeline.syncOperations
                     if let idle = configuration.idleTimeout {
@@ -143,9 +150,24 @@ public final class HTTPServer: Sendable {
         // NIO already unlinks a socket file it bound when the listener closes; this covers the rest, and never
         // touches a file that has since been replaced by someone else's.
         socketFile?.remove()
-        let open = connections.open
-        for connection in open {
-            connection.pipeline.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent())
+        // Connections the listener accepted just before it closed are registered (and enter the registry) by
+        // tasks already queued on their event loops: let those run first, so none is missed and cut off at exit.
+        for loop in group.makeIterator() {
+            try? await loop.submit {}.get()
+        }
+        // A connection accepted just before the listener closed may not have been read yet: quiescing it now
+        // would close it under its request (the client sees a reset). Quiesce each once its first bytes arrived,
+        // or after a short wait for a client that connected but sends nothing.
+        let entries = connections.open
+        let open = entries.map(\.channel)
+        for entry in entries {
+            let channel = entry.channel
+            let once = Once()
+            let quiesce = {
+                once.run { channel.pipeline.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent()) }
+            }
+            entry.firstBytes.whenComplete { _ in quiesce() }
+            channel.eventLoop.scheduleTask(in: .seconds(1)) { quiesce() }
         }
         let grace = configuration.shutdownGracePeriod
         let logger = self.logger

@@ -33,6 +33,9 @@ struct Run: AsyncParsableCommand {
             SignalSources.Handlers(
                 stop: { signal in Glibc.exit(daemon.stop(signal: signal).rawValue) },
                 reload: { Task { await daemon.reload() } }))
+        #if WORKSPACED_TEST_HOOKS
+        let testHooks = TestHooks(daemon: daemon)
+        #endif
         do {
             try await daemon.start()
         } catch {
@@ -41,6 +44,9 @@ struct Run: AsyncParsableCommand {
         }
         while true {
             try await Task.sleep(for: .seconds(86_400))
+            #if WORKSPACED_TEST_HOOKS
+            withExtendedLifetime(testHooks) {}
+            #endif
         }
     }
 }

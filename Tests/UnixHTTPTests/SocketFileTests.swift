@@ -105,6 +105,29 @@ import UnixHTTP
         }
     }
 
+    /// A client that connected before the shutdown but sends its request only after the listener closed is
+    /// answered, not cut off (under socket activation, `systemctl restart` would otherwise reset it).
+    @Test func shutdownAnswersAConnectionWhoseRequestArrivesAfterItBegan() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.socketPath
+        let server = try self.server(path)
+        try await server.start()
+        let early = try RawConnection(path: path)
+        // The server accepts in order: once a later connection is answered, `early` has been accepted too.
+        _ = try await UnixHTTPClient(socketPath: path).send(method: .GET, path: "/v1/projects/active")
+        let stopping = Task { await server.shutdown() }
+        let deadline = ContinuousClock.now + .seconds(5)
+        while fileMode(path) != nil && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        #expect(fileMode(path) == nil, "the listener did not close")
+        early.send("GET /v1/projects/active HTTP/1.1\r\nHost: localhost\r\n\r\n")
+        let response = await early.readResponse()
+        #expect(response?.status == 200)
+        #expect(response?.text == "active")
+        await stopping.value
+    }
+
     @Test func shutdownClosesRequestsThatOutliveTheGracePeriod() async throws {
         let directory = try TemporaryDirectory()
         let (started, signal) = AsyncStream.makeStream(of: Void.self)
