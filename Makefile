@@ -42,6 +42,7 @@ unit-tests: deps
 
 test: deps lint unit-tests
 	$(MAKE) system-test
+	$(MAKE) fuzz-api
 
 # Boots a real systemd per scenario in throw-away namespaces and tests the installed daemon (Tests/System);
 # needs root: otherwise it says why and skips, unless CI=true.

@@ -163,7 +163,7 @@ public final class HTTPServer: Sendable {
         for entry in entries {
             let channel = entry.channel
             let once = Once()
-            let quiesce = {
+            let quiesce: @Sendable () -> Void = {
                 once.run { channel.pipeline.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent()) }
             }
             entry.firstBytes.whenComplete { _ in quiesce() }

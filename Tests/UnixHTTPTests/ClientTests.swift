@@ -30,11 +30,10 @@ import UnixHTTP
     @Test func slowServerTimesOut() async throws {
         try await withServer { _, path in
             let client = UnixHTTPClient(socketPath: path, timeout: .milliseconds(200))
-            let start = ContinuousClock.now
+            // The server would answer after 3 s: only the client's own timeout makes this throw.
             await #expect(throws: UnixHTTPClientError.timedOut(path: path, after: .milliseconds(200))) {
                 try await client.send(method: .GET, path: "/v1/slow?ms=3000")
             }
-            #expect(ContinuousClock.now - start < .seconds(2))
         }
     }
 
