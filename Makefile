@@ -3,7 +3,7 @@
 #   make test   install what the tests need, build, lint and run every test
 SWIFT        ?= swift
 BUILD_FLAGS  ?=
-APT_PACKAGES := libsystemd-dev pkg-config strace systemd
+APT_PACKAGES := libsystemd-dev pkg-config strace systemd curl socat util-linux
 
 PREFIX       ?= /usr/local
 DESTDIR      ?=
@@ -57,6 +57,7 @@ bench: deps
 
 release: deps
 	$(SWIFT) build -c release --product workspaced
+	$(SWIFT) build -c release --product workspacectl
 
 # Runs the daemon in the foreground with its state and socket under ./.workspaced/ (Ctrl-C flushes and stops).
 run: build
@@ -72,6 +73,7 @@ install: release
 	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(UNITDIR)" "$(DESTDIR)$(CATALOGDIR)" \
 	  "$(DESTDIR)$(CONFDIR)" "$(DESTDIR)$(PREFIX)/share/doc/workspaced"
 	install -m 0755 "$$($(SWIFT) build -c release --show-bin-path)/workspaced" "$(DESTDIR)$(PREFIX)/bin/workspaced"
+	install -m 0755 "$$($(SWIFT) build -c release --show-bin-path)/workspacectl" "$(DESTDIR)$(PREFIX)/bin/workspacectl"
 	sed 's|/usr/local/bin/|$(PREFIX)/bin/|' systemd/workspaced.service > "$(DESTDIR)$(UNITDIR)/workspaced.service"
 	chmod 0644 "$(DESTDIR)$(UNITDIR)/workspaced.service"
 	install -m 0644 systemd/workspaced.socket "$(DESTDIR)$(UNITDIR)/workspaced.socket"
