@@ -83,9 +83,8 @@ import UnixHTTP
     @Test func idleConnectionIsClosedAfterTheIdleTimeout() async throws {
         try await withServer(configure: { $0.idleTimeout = .milliseconds(200) }) { _, path in
             let connection = try RawConnection(path: path)
-            let start = ContinuousClock.now
+            // Without the idle timeout the read would give up after its own 20 s timeout without an EOF.
             #expect(await connection.closedByServer())
-            #expect(ContinuousClock.now - start < .seconds(3))
         }
     }
 }

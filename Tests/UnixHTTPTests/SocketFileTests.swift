@@ -89,8 +89,9 @@ import UnixHTTP
         for await _ in started { break }
         let shutdownStart = ContinuousClock.now
         await server.shutdown()
-        // Idle connections close at once (not at the end of the grace period); the held request is waited for.
-        #expect(ContinuousClock.now - shutdownStart < .seconds(5))
+        // Idle connections close at once, not at the end of the 30 s grace period (20 s of margin for a loaded
+        // machine); the held request is waited for.
+        #expect(ContinuousClock.now - shutdownStart < .seconds(20))
         // shutdown returned only after the in-flight request was answered.
         let response = try await held.value
         #expect(response.status == .ok)
@@ -143,9 +144,8 @@ import UnixHTTP
         try await server.start()
         let held = Task { try await UnixHTTPClient(socketPath: directory.socketPath).send(method: .GET, path: "/hold") }
         for await _ in started { break }
-        let shutdownStart = ContinuousClock.now
         await server.shutdown()
-        #expect(ContinuousClock.now - shutdownStart < .seconds(3))
+        // The handler would answer after 5 s; a failed request shows the grace period cut it off.
         await #expect {
             try await held.value
         } throws: { error in
