@@ -67,6 +67,11 @@ public final class HTTPServer: Sendable {
             }
             if shutDownMeanwhile {
                 // shutdown() ran while we were binding: honour it.
+                // Stop accepting before closing: a connection the kernel hands over while the listener is closing could be
+                // dropped unread (its client sees a reset). With reads off, the rest stay in the backlog for the next
+                // process (socket activation) or are refused when the socket goes away.
+                try? await listener.setOption(ChannelOptions.autoRead, value: false).get()
+                try? await listener.eventLoop.submit {}.get()
                 try? await listener.close()
                 socketFile?.remove()
                 throw .notStartable(state: "shut down while starting")
@@ -97,6 +102,11 @@ public final class HTTPServer: Sendable {
             do {
                 try socketFile.adopt(mode: configuration.socketFileMode)
             } catch {
+                // Stop accepting before closing: a connection the kernel hands over while the listener is closing could be
+                // dropped unread (its client sees a reset). With reads off, the rest stay in the backlog for the next
+                // process (socket activation) or are refused when the socket goes away.
+                try? await listener.setOption(ChannelOptions.autoRead, value: false).get()
+                try? await listener.eventLoop.submit {}.get()
                 try? await listener.close()
                 throw error
             }
@@ -146,46 +156,60 @@ public final class HTTPServer: Sendable {
             return state
         }
         guard case .running(let listener, let socketFile) = previous else { return }
+        // Stop accepting before closing: a connection the kernel hands over while the listener is closing could be
+        // dropped unread (its client sees a reset). With reads off, the rest stay in the backlog for the next
+        // process (socket activation) or are refused when the socket goes away.
+        try? await listener.setOption(ChannelOptions.autoRead, value: false).get()
+        try? await listener.eventLoop.submit {}.get()
         try? await listener.close()
         // NIO already unlinks a socket file it bound when the listener closes; this covers the rest, and never
         // touches a file that has since been replaced by someone else's.
         socketFile?.remove()
         // Connections the listener accepted just before it closed are registered (and enter the registry) by
-        // tasks already queued on their event loops: let those run first, so none is missed and cut off at exit.
-        for loop in group.makeIterator() {
-            try? await loop.submit {}.get()
-        }
+        // tasks queued on their event loops, which may queue further tasks: drain the loops and pick up newly
+        // registered connections until a round finds none, so none is missed and cut off at exit.
         // A connection accepted just before the listener closed may not have been read yet: quiescing it now
         // would close it under its request (the client sees a reset). Quiesce each once its first bytes arrived,
         // or after a short wait for a client that connected but sends nothing.
-        let entries = connections.open
-        let open = entries.map(\.channel)
-        for entry in entries {
-            let channel = entry.channel
-            let once = Once()
-            let quiesce: @Sendable () -> Void = {
-                once.run { channel.pipeline.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent()) }
+        var open: [any Channel] = []
+        var handled = Set<ObjectIdentifier>()
+        var quietRounds = 0
+        for _ in 0..<50 where quietRounds < 3 {
+            for loop in group.makeIterator() {
+                try? await loop.submit {}.get()
             }
-            entry.firstBytes.whenComplete { _ in quiesce() }
-            channel.eventLoop.scheduleTask(in: .seconds(1)) { quiesce() }
+            let entries = connections.open.filter { !handled.contains(ObjectIdentifier($0.channel)) }
+            quietRounds = entries.isEmpty ? quietRounds + 1 : 0
+            for entry in entries {
+                let channel = entry.channel
+                handled.insert(ObjectIdentifier(channel))
+                open.append(channel)
+                let once = Once()
+                let quiesce: @Sendable () -> Void = {
+                    once.run { channel.pipeline.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent()) }
+                }
+                entry.firstBytes.whenComplete { _ in quiesce() }
+                channel.eventLoop.scheduleTask(in: .seconds(2)) { quiesce() }
+            }
         }
         let grace = configuration.shutdownGracePeriod
         let logger = self.logger
         await withTaskGroup(of: Void.self) { group in
+            let channels = open
             group.addTask {
-                for connection in open { try? await connection.closeFuture.get() }
+                for connection in channels { try? await connection.closeFuture.get() }
             }
             group.addTask {
                 try? await Task.sleep(for: grace)
                 guard !Task.isCancelled else { return }
                 logger.warning("closing connections whose requests outlived the shutdown grace period")
-                for connection in open { connection.close(promise: nil) }
+                for connection in channels { connection.close(promise: nil) }
             }
             // Whichever ends first: all connections closed (the timer is cancelled), or the grace period ran out
             // (the rest are closed, which ends the first task too).
             await group.next()
             group.cancelAll()
         }
-        logger.info("stopped")
+        logger.info("stopped", metadata: ["handled": "\(open.count)", "late": "\(connections.open.count)"])
     }
 }

@@ -41,7 +41,7 @@ extension Daemon {
 
 extension Daemon {
     /// Stops the control API after the final flush (requests still in flight finish; new changes were already
-    /// refused by the closed state), waiting at most two seconds.
+    /// refused by the closed state), waiting at most ten seconds (well inside `TimeoutStopSec=30`).
     func stopControlServer() {
         guard let httpServer = server.withLock({ $0 }) else { return }
         let done = DispatchSemaphore(value: 0)
@@ -49,6 +49,6 @@ extension Daemon {
             await httpServer.shutdown()
             done.signal()
         }
-        _ = done.wait(timeout: .now() + .seconds(2))
+        _ = done.wait(timeout: .now() + .seconds(10))
     }
 }
