@@ -128,12 +128,25 @@ final class RawConnection: @unchecked Sendable {
         return lastReadWasEOF
     }
 
+    /// True when the server ends the connection within the receive timeout, by closing it (EOF) or, for a
+    /// connection it never accepted before its listener closed, by the kernel resetting it.
+    func endedByServer() async -> Bool {
+        await offThePool { self.endedByServerBlocking() }
+    }
+
+    private func endedByServerBlocking() -> Bool {
+        while fill() {}
+        return lastReadWasEOF || lastReadErrno == ECONNRESET
+    }
+
     private var lastReadWasEOF = false
+    private var lastReadErrno: Int32 = 0
 
     private func fill() -> Bool {
         var chunk = [UInt8](repeating: 0, count: 65536)
         let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
         lastReadWasEOF = count == 0
+        lastReadErrno = count < 0 ? errno : 0
         guard count > 0 else { return false }
         buffer.append(contentsOf: chunk[..<count])
         return true
