@@ -40,9 +40,10 @@ unit-tests: deps
 	$(SWIFT) build --build-tests $(BUILD_FLAGS)
 	$(SWIFT) test --skip-build $(BUILD_FLAGS)
 
+# The system tests run last: their closing line ("N passed, N failed") ends the output.
 test: deps lint unit-tests
-	$(MAKE) system-test
 	$(MAKE) fuzz-api
+	$(MAKE) system-test
 
 # Boots a real systemd per scenario in throw-away namespaces and tests the installed daemon (Tests/System);
 # needs root: otherwise it says why and skips, unless CI=true.
