@@ -95,7 +95,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .testTarget(name: "UnixHTTPTests", dependencies: ["UnixHTTP"]),
+        .testTarget(name: "UnixHTTPTests", dependencies: ["UnixHTTP", "TestSupport"]),
         .testTarget(
             name: "StateStoreTests",
             dependencies: ["StateStore", "StateStoreTesting", "StateStoreSample"],

@@ -32,6 +32,8 @@ public final class RunningProcess {
         for (source, target) in descriptors {
             posix_spawn_file_actions_adddup2(&actions, source, target)
         }
+        try SpawnDescriptors.closeAll(
+            from: SpawnDescriptors.firstUnplaced(targets: descriptors.map(\.target)), in: &actions)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }

@@ -1,5 +1,6 @@
 #if canImport(Glibc)
 import Glibc
+import TestSupport
 #endif
 
 /// A finished child process: its pid, exit status and combined stdout/stderr.
@@ -60,6 +61,8 @@ enum ChildProcess {
         for (source, target) in descriptors {
             posix_spawn_file_actions_adddup2(&actions, source, target)
         }
+        try SpawnDescriptors.closeAll(
+            from: SpawnDescriptors.firstUnplaced(targets: descriptors.map(\.target)), in: &actions)
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {

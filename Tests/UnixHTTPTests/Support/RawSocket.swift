@@ -13,7 +13,7 @@ enum RawSocket {
 
     /// A stream socket bound at the path; listening when asked. Returns the descriptor.
     static func bound(_ path: String, listening: Bool) throws -> Int32 {
-        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw POSIXError(.EIO) }
         var address = address(path)
         let result = withUnsafePointer(to: &address) {
@@ -44,7 +44,7 @@ final class RawConnection: @unchecked Sendable {
     private var buffer: [UInt8] = []
 
     init(path: String) throws {
-        descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         var timeout = timeval(tv_sec: 20, tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var address = RawSocket.address(path)
