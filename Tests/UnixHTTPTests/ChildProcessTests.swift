@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
-import Testing
 import TestSupport
+import Testing
 import UnixHTTP
 
 /// SwiftNIO accepts connections without `SOCK_CLOEXEC`, so a child spawned while one is open inherits the server's
