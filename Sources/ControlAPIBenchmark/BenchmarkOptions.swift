@@ -1,6 +1,6 @@
 import WorkspaceClient
 
-/// The benchmark's command line: `--socket PATH`, `--clients N`, `--requests N`.
+/// The benchmark's command line: `--socket PATH`, `--clients N`, `--requests N`, `--rounds N`.
 struct BenchmarkOptions {
     /// A running daemon's socket; `nil` starts one.
     var socketPath: String?
@@ -8,6 +8,8 @@ struct BenchmarkOptions {
     var clients = 16
     /// Requests per phase (spread over the clients).
     var requests = 4000
+    /// Alternating no-op and change phases; the ratio is the median of the rounds.
+    var rounds = 5
 
     /// Parses the arguments.
     init<Arguments: Collection<String>>(_ arguments: Arguments) throws {
@@ -20,7 +22,8 @@ struct BenchmarkOptions {
             case "--socket": socketPath = value
             case "--clients": clients = try Self.positive(value, flag)
             case "--requests": requests = try Self.positive(value, flag)
-            default: throw BenchmarkError("unknown option \(flag) (use --socket, --clients, --requests)")
+            case "--rounds": rounds = try Self.positive(value, flag)
+            default: throw BenchmarkError("unknown option \(flag) (use --socket, --clients, --requests, --rounds)")
             }
         }
     }

@@ -2,6 +2,8 @@ import Foundation
 
 /// Throughput and latency of one phase.
 struct Measurement {
+    /// Completed requests.
+    var count: Int
     /// Completed requests per second over the whole phase.
     var perSecond: Double
     /// Median latency in milliseconds.
@@ -44,7 +46,8 @@ func measure(
     }
     let elapsed = (ContinuousClock.now - start).milliseconds / 1000
     let result = Measurement(
-        perSecond: Double(latencies.count) / elapsed, p50: percentile(latencies, 0.50), p99: percentile(latencies, 0.99)
+        count: latencies.count, perSecond: Double(latencies.count) / elapsed, p50: percentile(latencies, 0.50),
+        p99: percentile(latencies, 0.99)
     )
     print(
         String(

@@ -28,6 +28,17 @@ final class SpawnedDaemon {
         try process.run()
     }
 
+    /// The daemon's user + system CPU seconds so far, from `/proc/PID/stat`; `nil` when unreadable.
+    func cpuTime() -> Double? {
+        guard let text = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8),
+            let close = text.lastIndex(of: ")")
+        else { return nil }
+        // After "pid (comm)": state is field 3, utime and stime are fields 14 and 15 (in clock ticks).
+        let fields = text[text.index(after: close)...].split(separator: " ")
+        guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
     /// SIGTERM, wait, remove the directory.
     func stop() {
         if process.isRunning {

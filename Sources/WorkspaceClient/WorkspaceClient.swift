@@ -12,6 +12,9 @@ public struct WorkspaceClient: Sendable {
     /// The longest one call may take, connecting included.
     public var timeout: Duration
     private let http: UnixHTTPClient
+    /// Configured once and shared: `JSONEncoder` and `JSONDecoder` are thread-safe.
+    private static let encoder = APICoding.encoder()
+    private static let decoder = APICoding.decoder()
 
     /// The socket systemd's `workspaced.socket` listens on.
     public static let defaultSocketPath = "/run/workspaced/control.sock"
@@ -37,7 +40,7 @@ public struct WorkspaceClient: Sendable {
         var bytes: [UInt8] = []
         if let body {
             do {
-                bytes = Array(try APICoding.encoder().encode(body))
+                bytes = Array(try Self.encoder.encode(body))
             } catch {
                 throw .invalidResponse("could not encode the request body: \(error)")
             }
@@ -66,16 +69,15 @@ public struct WorkspaceClient: Sendable {
         _ response: HTTPClientResponse, method: HTTPMethod, target: String
     ) throws(WorkspaceClientError) -> Response {
         let status = Int(response.status.code)
-        let decoder = APICoding.decoder()
         guard (200..<300).contains(status) else {
-            guard let refusal = try? decoder.decode(APIErrorResponse.self, from: Data(response.body)) else {
+            guard let refusal = try? Self.decoder.decode(APIErrorResponse.self, from: Data(response.body)) else {
                 throw .invalidResponse(
                     "\(method) \(target): HTTP \(status) without the API error body: \(excerpt(response.body))")
             }
             throw .refused(status: status, refusal.error)
         }
         do {
-            return try decoder.decode(Response.self, from: Data(response.body))
+            return try Self.decoder.decode(Response.self, from: Data(response.body))
         } catch {
             throw .invalidResponse(
                 "\(method) \(target): HTTP \(status) body is not a \(Response.self): \(error); \(excerpt(response.body))"
