@@ -65,6 +65,15 @@ extension Workspace {
         return index
     }
 
+    /// The id for a new record of `kind`: `requested` once checked unused, or a fresh random one. A fresh id is not
+    /// checked: it carries 122 random bits from the system generator, so a collision is not a case to handle, and
+    /// skipping the scan keeps an insert O(1) however large the workspace grows.
+    func newID(_ requested: WorkspaceID?, kind: RecordKind) throws(WorkspaceError) -> WorkspaceID {
+        guard let requested else { return WorkspaceID() }
+        try requireUnused(requested, kind: kind)
+        return requested
+    }
+
     /// Throws when `id` is already used by a record of `kind`.
     /// Scans only the records of `kind`, without building sets: a change costs no allocation per record.
     func requireUnused(_ id: WorkspaceID, kind: RecordKind) throws(WorkspaceError) {

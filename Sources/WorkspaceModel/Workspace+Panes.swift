@@ -6,17 +6,18 @@ extension Workspace {
     ///   - projectID: The project to add to.
     ///   - folder: An absolute path without NUL, at most 4096 bytes.
     ///   - viewMode: A view mode this release knows.
-    ///   - id: The new pane's id; a fresh one by default. Must not name an existing pane.
+    ///   - id: The new pane's id, or `nil` for a fresh random one (122 random bits, not checked against
+    ///     existing ids). A given id must not name an existing pane.
     /// - Throws: ``WorkspaceError/notFound(kind:id:)``, ``WorkspaceError/invalid(field:reason:)`` or
     ///   ``WorkspaceError/alreadyExists(kind:id:)``.
     @discardableResult
     public mutating func addPane(
-        toProject projectID: WorkspaceID, folder: String, viewMode: ViewMode = .list, id: WorkspaceID = WorkspaceID()
+        toProject projectID: WorkspaceID, folder: String, viewMode: ViewMode = .list, id: WorkspaceID? = nil
     ) throws(WorkspaceError) -> Pane {
         let index = try projectIndex(projectID)
         try Validation.path(folder, field: "folder")
         try Validation.known(viewMode, field: "viewMode")
-        try requireUnused(id, kind: .pane)
+        let id = try newID(id, kind: .pane)
         let pane = Pane(id: id, folder: folder, viewMode: viewMode)
         projects[index].panes.append(pane)
         return pane

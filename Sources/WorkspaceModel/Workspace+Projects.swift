@@ -5,15 +5,16 @@ extension Workspace {
     /// - Parameters:
     ///   - name: 1 to 256 characters, no control characters.
     ///   - layout: A layout this release knows.
-    ///   - id: The new project's id; a fresh one by default. Must not name an existing project.
+    ///   - id: The new project's id, or `nil` for a fresh random one (122 random bits, not checked against
+    ///     existing ids). A given id must not name an existing project.
     /// - Throws: ``WorkspaceError/invalid(field:reason:)`` or ``WorkspaceError/alreadyExists(kind:id:)``.
     @discardableResult
     public mutating func createProject(
-        name: String, layout: Layout, id: WorkspaceID = WorkspaceID()
+        name: String, layout: Layout, id: WorkspaceID? = nil
     ) throws(WorkspaceError) -> Project {
         try Validation.name(name, field: "name")
         try Validation.known(layout, field: "layout")
-        try requireUnused(id, kind: .project)
+        let id = try newID(id, kind: .project)
         let project = Project(id: id, name: name, layout: layout)
         projects.append(project)
         return project

@@ -5,16 +5,17 @@ extension Workspace {
     /// - Parameters:
     ///   - paneID: The pane to open it in.
     ///   - folder: An absolute path without NUL, at most 4096 bytes.
-    ///   - id: The new tab's id; a fresh one by default. Must not name an existing tab.
+    ///   - id: The new tab's id, or `nil` for a fresh random one (122 random bits, not checked against
+    ///     existing ids). A given id must not name an existing tab.
     /// - Throws: ``WorkspaceError/notFound(kind:id:)``, ``WorkspaceError/invalid(field:reason:)`` or
     ///   ``WorkspaceError/alreadyExists(kind:id:)``.
     @discardableResult
     public mutating func openTab(
-        inPane paneID: WorkspaceID, folder: String, id: WorkspaceID = WorkspaceID()
+        inPane paneID: WorkspaceID, folder: String, id: WorkspaceID? = nil
     ) throws(WorkspaceError) -> Tab {
         let location = try paneLocation(paneID)
         try Validation.path(folder, field: "folder")
-        try requireUnused(id, kind: .tab)
+        let id = try newID(id, kind: .tab)
         let tab = Tab(id: id, folder: folder)
         projects[location.project].panes[location.pane].tabs.append(tab)
         projects[location.project].panes[location.pane].focusedTabIndex =
