@@ -106,10 +106,16 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
         }
         let written = context.writeAndFlush(wrapOutboundOut(.end(nil)))
         if !keepAlive {
-            written.assumeIsolated().whenComplete { _ in context.close(promise: nil) }
             // A write that never completes (a peer that stopped reading, or a response the pipelining helper
             // holds back after a parse error) must not keep the connection open: close it after a grace second.
-            context.eventLoop.assumeIsolated().scheduleTask(in: .seconds(1)) { context.close(promise: nil) }
+            // The timer is cancelled once the write is done, so it does not hold the channel for that second.
+            let fallback = context.eventLoop.assumeIsolated().scheduleTask(in: .seconds(1)) {
+                context.close(promise: nil)
+            }
+            written.assumeIsolated().whenComplete { _ in
+                fallback.cancel()
+                context.close(promise: nil)
+            }
         }
     }
 
