@@ -55,6 +55,8 @@ bench: deps
 	$(SWIFT) build -c release --product StateStoreCrashTester
 	$(SWIFT) run -c release StateStoreBenchmarks 50000 11
 	$(SWIFT) run -c release StateStoreBenchmarks persistence
+	$(SWIFT) build -c release --product workspaced
+	$(SWIFT) run -c release ControlAPIBenchmark --rounds 7
 
 release: deps
 	$(SWIFT) build -c release --product workspaced
