@@ -23,10 +23,10 @@ extension ServiceNotifier {
         try send([.stopping] + (status.map { [NotifyField.status($0)] } ?? []))
     }
 
-    /// `RELOADING=1`, with `STATUS=…` in the same datagram when a status is given. Send ``ready(status:)``
-    /// when the reload is done.
+    /// `RELOADING=1` and `MONOTONIC_USEC=…` (now) in one datagram, as systemd expects them together, with
+    /// `STATUS=…` when a status is given. Send ``ready(status:)`` when the reload is done.
     public func reloading(status: String? = nil) throws(NotifyError) {
-        try send([.reloading] + (status.map { [NotifyField.status($0)] } ?? []))
+        try send([.reloading, .monotonicNow()] + (status.map { [NotifyField.status($0)] } ?? []))
     }
 
     /// `WATCHDOG=1`.
