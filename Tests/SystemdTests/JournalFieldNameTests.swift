@@ -16,6 +16,13 @@ import Testing
         ("request-id", "app_", "APP_REQUEST_ID"),
         ("message", "app.", "APP_MESSAGE"),
         ("x", "_", "X"),
+        ("unit", "", "META_UNIT"),
+        ("errno", "", "META_ERRNO"),
+        ("syslog-facility", "", "META_SYSLOG_FACILITY"),
+        ("object_pid", "", "META_OBJECT_PID"),
+        ("coredump.unit", "", "META_COREDUMP_UNIT"),
+        ("unit", "app_", "APP_UNIT"),
+        ("units", "", "UNITS"),
     ])
     func mapsKeysToValidNames(key: String, prefix: String, expected: String) {
         #expect(JournalFieldName.forMetadataKey(key, prefix: prefix) == expected)
@@ -34,6 +41,7 @@ import Testing
                 name.unicodeScalars.allSatisfy { ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "_" })
             #expect(name.first != "_" && !(name.first?.isNumber ?? true))
             #expect(!JournalFieldName.reservedNames.contains(name))
+            #expect(!JournalFieldName.journaldInterpretedNames.contains(name))
         }
     }
 
