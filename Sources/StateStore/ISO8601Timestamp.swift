@@ -1,7 +1,7 @@
 import Foundation
 
 /// ISO 8601 date-times as state files hold them, read and written by plain arithmetic on the bytes: no
-/// formatter, calendar or locale per value, so a file of many dates loads about as fast as one of numbers.
+/// formatter, calendar or locale per value, so a file of many dates loads about as fast as one of strings.
 ///
 /// Reading accepts `YYYY-MM-DDThh:mm:ss`, optional fractional seconds (`.5`, `.123456`), then `Z` or an offset
 /// `±hh:mm` (`T` and `Z` in either case). Anything else is handed to Foundation's ISO 8601 parser, so no text an
@@ -61,9 +61,9 @@ enum ISO8601Timestamp {
     }
 
     private static func wholeSecondsText(_ secondsSince1970: Int64, date: Date) throws(TimestampRangeError) -> String {
-        let days = floorDivide(secondsSince1970, 86_400)
+        let days = CivilDate.floorDivide(secondsSince1970, 86_400)
         let secondOfDay = secondsSince1970 - days * 86_400
-        let (year, month, day) = civil(fromDays: days)
+        let (year, month, day) = CivilDate.civil(fromDays: days)
         guard (0...9999).contains(year) else { throw TimestampRangeError(date: date) }
         return String(unsafeUninitializedCapacity: 19) { buffer in
             var index = 0
@@ -103,7 +103,7 @@ enum ISO8601Timestamp {
             let hour = reader.number(digits: 2), reader.skip(":"),
             let minute = reader.number(digits: 2), reader.skip(":"),
             let second = reader.number(digits: 2),
-            (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day),
+            (1...12).contains(month), (1...CivilDate.daysIn(month: month, year: year)).contains(day),
             hour < 24, minute < 60, second < 60
         else { return nil }
         var fraction = 0.0
@@ -127,45 +127,9 @@ enum ISO8601Timestamp {
             offset = sign * (hours * 3600 + minutes * 60)
         }
         guard reader.isAtEnd else { return nil }
-        let seconds = days(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second - offset
+        let seconds =
+            CivilDate.days(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second - offset
         return Date(timeIntervalSinceReferenceDate: Double(seconds - referenceOffset) + fraction)
-    }
-
-    /// Days from 1970-01-01 to the given proleptic Gregorian date (H. Hinnant's `days_from_civil`).
-    private static func days(year: Int64, month: Int64, day: Int64) -> Int64 {
-        let shiftedYear = month <= 2 ? year - 1 : year
-        let era = floorDivide(shiftedYear, 400)
-        let yearOfEra = shiftedYear - era * 400
-        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
-
-    /// The proleptic Gregorian date `days` after 1970-01-01 (H. Hinnant's `civil_from_days`).
-    private static func civil(fromDays days: Int64) -> (year: Int64, month: Int64, day: Int64) {
-        let shifted = days + 719_468
-        let era = floorDivide(shifted, 146_097)
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let shiftedMonth = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
-        let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        return (year, month, day)
-    }
-
-    private static func daysIn(month: Int64, year: Int64) -> Int64 {
-        switch month {
-        case 2: return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
-    }
-
-    private static func floorDivide(_ value: Int64, _ divisor: Int64) -> Int64 {
-        let quotient = value / divisor
-        return value % divisor < 0 ? quotient - 1 : quotient
     }
 
     private static func power10(_ exponent: Int) -> Int64 {
@@ -183,52 +147,5 @@ struct TimestampRangeError: Error, CustomStringConvertible {
     var description: String {
         "the date \(date.timeIntervalSince1970) seconds after 1970 is outside the years 0000–9999 "
             + "that an ISO 8601 date-time can hold"
-    }
-}
-
-/// Reads ASCII digits and separators from the front of a buffer.
-private struct ByteReader {
-    let bytes: UnsafeBufferPointer<UInt8>
-    var index = 0
-
-    var isAtEnd: Bool { index == bytes.count }
-
-    /// Consumes `character` when it is next.
-    mutating func skip(_ character: Unicode.Scalar) -> Bool {
-        guard index < bytes.count, bytes[index] == UInt8(ascii: character) else { return false }
-        index += 1
-        return true
-    }
-
-    /// Exactly `digits` decimal digits as a number.
-    mutating func number(digits: Int) -> Int64? {
-        guard bytes.count - index >= digits else { return nil }
-        var value: Int64 = 0
-        for _ in 0..<digits {
-            let digit = bytes[index] &- UInt8(ascii: "0")
-            guard digit < 10 else { return nil }
-            value = value * 10 + Int64(digit)
-            index += 1
-        }
-        return value
-    }
-
-    /// One or more digits after a decimal point, as a value in [0, 1); digits past `maximumDigits` are checked
-    /// but do not count.
-    mutating func fraction(maximumDigits: Int) -> Double? {
-        var value: Int64 = 0
-        var scale: Int64 = 1
-        var count = 0
-        while index < bytes.count {
-            let digit = bytes[index] &- UInt8(ascii: "0")
-            guard digit < 10 else { break }
-            if count < maximumDigits {
-                value = value * 10 + Int64(digit)
-                scale *= 10
-            }
-            count += 1
-            index += 1
-        }
-        return count > 0 ? Double(value) / Double(scale) : nil
     }
 }
