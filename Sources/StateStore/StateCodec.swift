@@ -47,7 +47,7 @@ public struct StateCodec<Model: Codable & Sendable>: Sendable {
         let migrateStart = clock.now
         var value = envelope.payload
         var steps: [ClosedRange<Int>] = []
-        var defaulted: [String: Int] = [:]
+        var defaulted = context.fieldsDefaulted
         var warnings: [String] = []
         var version = envelope.storedVersion
         while version < schema.currentVersion, let step = schema.stepsByVersion[version] {
