@@ -8,7 +8,8 @@ public struct DecodedState<Model: Sendable>: Sendable {
     public var storedMinReaderVersion: Int?
     /// The steps that ran, in order, as `from...to`.
     public var stepsApplied: [ClosedRange<Int>]
-    /// Fields filled with a default by the steps, by path, with how many records got it.
+    /// Fields filled with a default, by path, with how many records got it: by the steps, and while decoding
+    /// when a field with a default was missing (``Swift/KeyedDecodingContainer/decode(_:forKey:defaultingTo:in:)``).
     public var fieldsDefaulted: [String: Int]
     /// Keys the model does not declare that were kept, by path, with how many records had them.
     public var unknownKeysKept: [String: Int]

@@ -1,7 +1,7 @@
 import Synchronization
 
 /// What a load needs inside the decoder (how to read the version, which type reads which version) and what it
-/// collects there (the unknown keys kept, by path).
+/// collects there (the unknown keys kept and the missing fields given their default, by path).
 ///
 /// Reached through the decoder's `userInfo` so that model types need no extra parameters.
 final class LoadContext: Sendable {
@@ -15,6 +15,7 @@ final class LoadContext: Sendable {
     /// Decoders by stored version; the current version's decodes the model itself.
     let versionDecoders: [Int: @Sendable (any Decoder) throws -> any Sendable]
     private let unknownKeys = Mutex<[String: Int]>([:])
+    private let defaultedFields = Mutex<[String: Int]>([:])
 
     init<Model>(schema: StateSchema<Model>) {
         versionKey = schema.versionKey
@@ -29,14 +30,7 @@ final class LoadContext: Sendable {
 
     /// Records keys kept at `codingPath`, with array indices folded to `[]` so counts aggregate per field.
     func recordUnknownKeys(_ keys: some Sequence<String>, at codingPath: [any CodingKey]) {
-        var prefix = ""
-        for key in codingPath {
-            if key.intValue != nil {
-                prefix += "[]"
-            } else {
-                prefix += prefix.isEmpty ? key.stringValue : "." + key.stringValue
-            }
-        }
+        let prefix = Self.fieldPath(codingPath)
         unknownKeys.withLock { counts in
             for key in keys {
                 counts[prefix.isEmpty ? key : prefix + "." + key, default: 0] += 1
@@ -44,5 +38,26 @@ final class LoadContext: Sendable {
         }
     }
 
+    /// Records that the field `key` of the object at `codingPath` was missing and got its default.
+    func recordDefaulted(_ key: String, at codingPath: [any CodingKey]) {
+        let prefix = Self.fieldPath(codingPath)
+        defaultedFields.withLock { $0[prefix.isEmpty ? key : prefix + "." + key, default: 0] += 1 }
+    }
+
     var keptUnknownKeys: [String: Int] { unknownKeys.withLock { $0 } }
+
+    var fieldsDefaulted: [String: Int] { defaultedFields.withLock { $0 } }
+
+    /// `projects[].panes[]` for the path `projects, 0, panes, 3`: array indices folded so counts aggregate.
+    private static func fieldPath(_ codingPath: [any CodingKey]) -> String {
+        var path = ""
+        for key in codingPath {
+            if key.intValue != nil {
+                path += "[]"
+            } else {
+                path += path.isEmpty ? key.stringValue : "." + key.stringValue
+            }
+        }
+        return path
+    }
 }

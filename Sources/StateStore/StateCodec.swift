@@ -24,7 +24,7 @@ public struct StateCodec<Model: Codable & Sendable>: Sendable {
         let decoder = JSONDecoder()
         decoder.userInfo[LoadContext.userInfoKey] = context
         switch schema.dateCoding {
-        case .iso8601: decoder.dateDecodingStrategy = .iso8601
+        case .iso8601: decoder.dateDecodingStrategy = .custom(Self.decodeISO8601)
         case .secondsSince1970: decoder.dateDecodingStrategy = .secondsSince1970
         }
         let decodeStart = clock.now
@@ -47,7 +47,7 @@ public struct StateCodec<Model: Codable & Sendable>: Sendable {
         let migrateStart = clock.now
         var value = envelope.payload
         var steps: [ClosedRange<Int>] = []
-        var defaulted: [String: Int] = [:]
+        var defaulted = context.fieldsDefaulted
         var warnings: [String] = []
         var version = envelope.storedVersion
         while version < schema.currentVersion, let step = schema.stepsByVersion[version] {
@@ -101,7 +101,7 @@ public struct StateCodec<Model: Codable & Sendable>: Sendable {
             prettyPrinted
             ? [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted] : [.sortedKeys, .withoutEscapingSlashes]
         switch schema.dateCoding {
-        case .iso8601: encoder.dateEncodingStrategy = .iso8601
+        case .iso8601: encoder.dateEncodingStrategy = .custom(Self.encodeISO8601)
         case .secondsSince1970: encoder.dateEncodingStrategy = .secondsSince1970
         }
         let envelope = EncodingEnvelope(
@@ -111,5 +111,30 @@ public struct StateCodec<Model: Codable & Sendable>: Sendable {
             minReaderVersionKey: schema.minReaderVersionKey,
             minReaderVersion: minReaderVersion ?? schema.minReaderVersion)
         return try encoder.encode(envelope)
+    }
+
+    /// Reads an ISO 8601 date-time, with or without fractional seconds, in UTC or with an offset.
+    @Sendable private static func decodeISO8601(_ decoder: any Decoder) throws -> Date {
+        let container = try decoder.singleValueContainer()
+        let text = try container.decode(String.self)
+        guard let date = ISO8601Timestamp.date(from: text) else {
+            throw DecodingError.dataCorruptedError(
+                in: container,
+                debugDescription: "\"\(text)\" is not an ISO 8601 date-time such as 2026-11-22T02:21:00Z")
+        }
+        return date
+    }
+
+    /// Writes a date in UTC, in whole seconds unless it has a fraction.
+    @Sendable private static func encodeISO8601(_ date: Date, _ encoder: any Encoder) throws {
+        let text: String
+        do {
+            text = try ISO8601Timestamp.string(from: date)
+        } catch {
+            throw EncodingError.invalidValue(
+                date, EncodingError.Context(codingPath: encoder.codingPath, debugDescription: error.description))
+        }
+        var container = encoder.singleValueContainer()
+        try container.encode(text)
     }
 }

@@ -90,7 +90,9 @@ public struct StateSchema<Model: Codable & Sendable>: Sendable {
 
 /// How dates in a state file are written. Dates are always read back the same way.
 public enum DateCoding: Sendable {
-    /// ISO 8601 in UTC, whole seconds (`2026-11-22T02:21:00Z`).
+    /// ISO 8601 date-times. Read with or without fractional seconds, with `Z` or a `±hh:mm` offset; written in
+    /// UTC, in whole seconds (`2026-11-22T02:21:00Z`) unless the date has a fraction, which is kept
+    /// (`2026-11-22T02:21:00.25Z`) so that a load followed by a save loses no precision.
     case iso8601
     /// Seconds since 1970 as a number.
     case secondsSince1970

@@ -18,11 +18,12 @@ public struct Owner: Codable, Sendable, Equatable {
 
     private enum CodingKeys: String, CodingKey { case alias, email }
 
-    /// Decodes the declared keys and keeps the rest.
+    /// Decodes the declared keys and keeps the rest; a missing `email` reads as "" and is recorded as defaulted
+    /// in the load report.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         alias = try container.decode(String.self, forKey: .alias)
-        email = try container.decode(String.self, forKey: .email)
+        email = try container.decode(String.self, forKey: .email, defaultingTo: "", in: decoder)
         unknownFields = try UnknownFields(from: decoder, knownKeys: CodingKeys.self)
     }
 

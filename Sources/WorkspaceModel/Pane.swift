@@ -40,14 +40,15 @@ public struct Pane: Codable, Sendable, Equatable, Identifiable {
 
     private enum CodingKeys: String, CodingKey { case id, folder, viewMode, focusedTabIndex, tabs }
 
-    /// Decodes the declared keys and keeps the rest.
+    /// Decodes the declared keys and keeps the rest; a missing `focusedTabIndex` reads as 0 and missing `tabs` as
+    /// none, each recorded as defaulted in the load report.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         id = try container.decode(WorkspaceID.self, forKey: .id)
         folder = try container.decode(String.self, forKey: .folder)
         viewMode = try container.decode(ViewMode.self, forKey: .viewMode)
-        focusedTabIndex = try container.decode(Int.self, forKey: .focusedTabIndex)
-        tabs = try container.decode([Tab].self, forKey: .tabs)
+        focusedTabIndex = try container.decode(Int.self, forKey: .focusedTabIndex, defaultingTo: 0, in: decoder)
+        tabs = try container.decode([Tab].self, forKey: .tabs, defaultingTo: [], in: decoder)
         unknownFields = try UnknownFields(from: decoder, knownKeys: CodingKeys.self)
     }
 

@@ -2,7 +2,9 @@ import StateStore
 
 // Version 2 of workspace.json as it shipped (`"version": 2`): panes gain `focusedTabIndex` and `tabs`, the
 // owner gains `email`. Favorites are unchanged (``FavoriteV1``). Frozen: never edit these types. Version 3
-// reuses ``ProjectV2``, ``PaneV2`` and ``TabV2`` unchanged.
+// reuses ``ProjectV2``, ``PaneV2`` and ``TabV2`` unchanged. The one allowed change: a field the schema gives a
+// default (`focusedTabIndex` 0, `tabs` [], `email` "") reads as that default when missing, recorded in the load
+// report, so such a file loads instead of being quarantined; no file that loaded before reads differently.
 
 /// The root as version 2 wrote it.
 struct WorkspaceV2: Decodable, Sendable {
@@ -91,8 +93,8 @@ struct PaneV2: Decodable, Sendable {
         id = try container.decode(WorkspaceID.self, forKey: .id)
         folder = try container.decode(String.self, forKey: .folder)
         viewMode = try container.decode(Int.self, forKey: .viewMode)
-        focusedTabIndex = try container.decode(Int.self, forKey: .focusedTabIndex)
-        tabs = try container.decode([TabV2].self, forKey: .tabs)
+        focusedTabIndex = try container.decode(Int.self, forKey: .focusedTabIndex, defaultingTo: 0, in: decoder)
+        tabs = try container.decode([TabV2].self, forKey: .tabs, defaultingTo: [], in: decoder)
         unknownFields = try UnknownFields(from: decoder, knownKeys: CodingKeys.self)
     }
 }
@@ -133,7 +135,7 @@ struct OwnerV2: Decodable, Sendable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         name = try container.decode(String.self, forKey: .name)
         age = try container.decode(String.self, forKey: .age)
-        email = try container.decode(String.self, forKey: .email)
+        email = try container.decode(String.self, forKey: .email, defaultingTo: "", in: decoder)
         unknownFields = try UnknownFields(from: decoder, knownKeys: CodingKeys.self)
     }
 }

@@ -3,7 +3,7 @@ import StateStore
 
 // Version 3 of workspace.json as it shipped (`"version": 3`): the owner's `name` is renamed `alias`, favorites
 // gain an optional `createdAt`. Projects, panes and tabs are unchanged (``ProjectV2``). Frozen: never edit these
-// types.
+// types, except that a missing `email` reads as its default "" (see WorkspaceV2.swift).
 
 /// The root as version 3 wrote it.
 struct WorkspaceV3: Decodable, Sendable {
@@ -84,7 +84,7 @@ struct OwnerV3: Decodable, Sendable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         alias = try container.decode(String.self, forKey: .alias)
         age = try container.decode(String.self, forKey: .age)
-        email = try container.decode(String.self, forKey: .email)
+        email = try container.decode(String.self, forKey: .email, defaultingTo: "", in: decoder)
         unknownFields = try UnknownFields(from: decoder, knownKeys: CodingKeys.self)
     }
 }

@@ -25,28 +25,12 @@ struct ShutdownTests {
 
     /// A flush that cannot be written (a full file system) exits 74, logs at error, and leaves the old file.
     @Test func aFailedFlushExits74AndLeavesTheOldFile() throws {
-        guard getuid() == 0 else {
-            if ProcessInfo.processInfo.environment["CI"] == "true" {
-                Issue.record("this test needs root (a small tmpfs) and CI=true requires it to run")
-            } else {
-                print("skipping aFailedFlushExits74AndLeavesTheOldFile: needs root to mount a small tmpfs")
-            }
-            return
-        }
         let harness = try DaemonHarness()
-        let mount = Process()
-        mount.executableURL = URL(fileURLWithPath: "/bin/mount")
-        mount.arguments = ["-t", "tmpfs", "-o", "size=64k,mode=0700", "tmpfs", harness.stateDirectory]
-        try mount.run()
-        mount.waitUntilExit()
-        try #require(mount.terminationStatus == 0)
-        defer {
-            let unmount = Process()
-            unmount.executableURL = URL(fileURLWithPath: "/bin/umount")
-            unmount.arguments = ["-l", harness.stateDirectory]
-            try? unmount.run()
-            unmount.waitUntilExit()
-        }
+        guard
+            let tmpfs = try SmallTmpfs.mountIfRoot(
+                at: harness.stateDirectory, test: "aFailedFlushExits74AndLeavesTheOldFile")
+        else { return }
+        defer { tmpfs.unmount() }
         let original = try WorkspaceFixtures.data("versions/v4.json")
         try harness.writeState(original)
         let process = try harness.start()

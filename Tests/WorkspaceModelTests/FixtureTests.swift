@@ -16,7 +16,7 @@ struct FixtureTests {
     @Test(arguments: [
         "unknown-enum-values.json", "unknown-keys-everywhere.json", "upper-case-uuids.json",
         "bad-viewmode-number.json", "dangling-active-project.json", "focused-tab-out-of-range.json",
-        "duplicate-ids.json", "newer-compatible.json",
+        "duplicate-ids.json", "newer-compatible.json", "fractional-seconds.json", "missing-defaulted-fields.json",
     ])
     func everyLoadableEdgeCasePassesTheFixtureVerifier(name: String) throws {
         let verifier = FixtureVerifier(schema: try WorkspaceSchema.make())
