@@ -37,6 +37,7 @@ CONFIG = "/etc/workspaced/config.json"
 UNIT_FILE = "/usr/local/lib/systemd/system/workspaced.service"
 SOCKET_FILE = "/usr/local/lib/systemd/system/workspaced.socket"
 DROP_INS = "/etc/systemd/system/workspaced.service.d"
+WORKSPACECTL = "/usr/local/bin/workspacectl"
 
 MIGRATED = "59d40d6d030141028132def856c40c38"
 QUARANTINED = "87da9888b6c248ff9d9caee4abe6b974"
@@ -111,6 +112,21 @@ def expect_ok(response: Response, status: int = 200) -> Response:
 def unit_journal(machine: Machine, *matches: str) -> list[dict]:
     """Entries the unit's own processes wrote (not PID 1's lines about the unit)."""
     return machine.journal(f"_SYSTEMD_UNIT={UNIT}", *matches)
+
+
+def workspacectl(machine: Machine, *args: str, uid: int | None = None):
+    """The installed `workspacectl ARGS` run inside the machine (as root, or as `uid` with no groups); returns the
+    CompletedProcess without judging its exit code."""
+    prefix = [] if uid is None else ["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups"]
+    return machine.run(*prefix, WORKSPACECTL, *args, check=False)
+
+
+def expect_ctl(machine: Machine, *args: str) -> dict:
+    """`workspacectl --json ARGS` as root, which must exit 0; its decoded answer."""
+    result = workspacectl(machine, *args, "--json")
+    check(result.returncode == 0,
+          f"workspacectl {' '.join(args)} exited {result.returncode}: {result.stdout}{result.stderr}".strip())
+    return json.loads(result.stdout)
 
 
 def active(machine: Machine) -> dict[str, str]:
@@ -281,13 +297,15 @@ def scenario_2_upgrade(suite: Suite) -> str:
 
 
 def scenario_3_stop_unsaved(suite: Suite) -> str:
-    """Unsaved changes, systemctl stop at once: Result=success, changes on disk, 'flushed on stop'."""
+    """Unsaved changes made with workspacectl, systemctl stop at once: Result=success, changes on disk, 'flushed
+    on stop'."""
     # A minute of debounce: nothing is saved before the stop unless the stop flushes.
     with suite.installed(default_config(debounce=60_000, maximum_delay=600_000)) as machine:
         machine.systemctl("start", UNIT)
-        project = expect_ok(machine.http("POST", "/v1/projects", {"name": "Unsaved", "layout": "split"}), 201)
-        expect_ok(machine.http("POST", "/v1/favorites", {"name": "Unsaved favorite", "path": "/srv/unsaved"}), 201)
-        status = expect_ok(machine.http("GET", "/v1/status")).json
+        # The changes go through the installed workspacectl, as an operator would make them.
+        project = expect_ctl(machine, "project", "create", "Unsaved", "--layout", "split")
+        expect_ctl(machine, "favorite", "add", "Unsaved favorite", "/srv/unsaved")
+        status = expect_ctl(machine, "status")
         check(status["dirty"] and status["durableRevision"] < status["revision"],
               f"the changes were already saved, the test proves nothing: {status}")
         machine.systemctl("stop", UNIT)
@@ -297,13 +315,14 @@ def scenario_3_stop_unsaved(suite: Suite) -> str:
         on_disk = state_on_disk(machine)
         check(on_disk is not None, "no state file after the stop")
         check("Unsaved" in names(on_disk["projects"]), f"the project is not on disk: {names(on_disk['projects'])}")
-        check(project.json["value"]["id"] in [p["id"] for p in on_disk["projects"]], "project id not on disk")
+        check(project["value"]["id"] in [p["id"] for p in on_disk["projects"]], "project id not on disk")
         check("Unsaved favorite" in names(on_disk["favorites"]), "the favorite is not on disk")
         entries = unit_journal(machine, f"MESSAGE_ID={FLUSHED_ON_STOP}")
         check(len(entries) == 1, f"expected one 'flushed on stop' entry, got {len(entries)}")
         check("flushed on stop" in entries[0]["MESSAGE"] and entries[0].get("WAS_DIRTY") == "true",
               f"unexpected entry: {entries[0].get('MESSAGE')!r} WAS_DIRTY={entries[0].get('WAS_DIRTY')}")
-        return f"revision {status['revision']} unsaved at stop → Result=success, on disk, 'flushed on stop' logged"
+        return (f"workspacectl changes, revision {status['revision']} unsaved at stop → Result=success, on disk, "
+                f"'flushed on stop' logged")
 
 
 def scenario_4_kill(suite: Suite) -> str:
