@@ -475,12 +475,15 @@ def scenario_7_corrupt_and_newer(suite: Suite) -> str:
 
 
 def scenario_8_socket_activation(suite: Suite) -> str:
-    """The first call starts the service through the socket; restarts under a looping client refuse nothing."""
+    """The first workspacectl call starts the service through the socket; restarts under a looping client refuse
+    nothing."""
     with suite.installed() as machine:
         machine.systemctl("enable", "--now", "workspaced.socket")
         check(active(machine)["ActiveState"] == "inactive", "the service runs before any call")
-        status = expect_ok(machine.http("GET", "/v1/status", timeout=30))
-        check(active(machine)["SubState"] == "running", "the first call did not start the service")
+        status = expect_ctl(machine, "status", "--timeout", "30")
+        state = active(machine)
+        check(state["ActiveState"] == "active" and state["SubState"] == "running",
+              f"the first workspacectl call did not start the service: {state}")
         first_pid = machine.main_pid()
 
         counts = {"ok": 0, "refused": 0, "other": 0}
@@ -519,7 +522,8 @@ def scenario_8_socket_activation(suite: Suite) -> str:
         check(len(set(pids)) == 4, f"the restarts did not replace the process: {pids}")
         check(counts["refused"] == 0, f"{counts['refused']} refused connections: {problems[:5]}")
         check(counts["other"] == 0, f"{counts['other']} failed requests: {problems[:5]}")
-        return f"first call started it ({status.json['daemonVersion']}); 3 restarts, {counts['ok']} requests, 0 refused"
+        return (f"first workspacectl status started it ({status['daemonVersion']}); 3 restarts, {counts['ok']} "
+                f"requests, 0 refused")
 
 
 WRITE_PROBE = r"""
