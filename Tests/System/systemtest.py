@@ -38,6 +38,7 @@ UNIT_FILE = "/usr/local/lib/systemd/system/workspaced.service"
 SOCKET_FILE = "/usr/local/lib/systemd/system/workspaced.socket"
 DROP_INS = "/etc/systemd/system/workspaced.service.d"
 WORKSPACECTL = "/usr/local/bin/workspacectl"
+NOBODY = 65534
 
 MIGRATED = "59d40d6d030141028132def856c40c38"
 QUARANTINED = "87da9888b6c248ff9d9caee4abe6b974"
@@ -538,7 +539,7 @@ PROTECTED = ["/", "/etc", "/etc/workspaced", "/usr", "/usr/local/bin", "/var", "
 
 def scenario_9_hardening(suite: Suite) -> str:
     """The hardened unit runs as a dynamic user that can write its state directory and nothing persistent else;
-    systemd-analyze security scores it at most 1.0."""
+    another user's request is refused with 403 and a warning; systemd-analyze security scores it at most 1.0."""
     with suite.installed() as machine:
         machine.systemctl("start", UNIT)
         pid = machine.main_pid()
@@ -568,6 +569,7 @@ def scenario_9_hardening(suite: Suite) -> str:
         expect_ok(machine.http("POST", "/v1/favorites?durable=true", {"name": "hardened", "path": "/srv/h"}), 201)
         owner = machine.path(STATE).stat().st_uid
         check(owner == uid, f"the state file is owned by {owner}, not the daemon's uid {uid}")
+        peers = refuses_other_users(machine)
 
         score = machine.run("systemd-analyze", "security", "--no-pager", UNIT, check=False)
         match = re.search(r"Overall exposure level for \S+: ([\d.]+)", score.stdout)
@@ -577,7 +579,29 @@ def scenario_9_hardening(suite: Suite) -> str:
                               UNIT_FILE, check=False)
         check(offline.returncode == 0, f"offline security of the installed file above 1.0:\n{offline.stdout[-500:]}")
         return f"uid {uid}, no capabilities, seccomp; writes only its state dir (as itself and as root); " \
-               f"exposure {match.group(1)}"
+               f"{peers}; exposure {match.group(1)}"
+
+
+def refuses_other_users(machine: Machine) -> str:
+    """`workspacectl status` as uid 65534 (no groups, not in the default access lists) reaches the daemon and is
+    refused with its 403, and `journalctl -u workspaced -p warning` holds the warning naming the uid (PEER_UID)."""
+    refused = workspacectl(machine, "status", uid=NOBODY)
+    expected = f"refused by workspaced (403 forbidden): uid {NOBODY} may not read the workspace"
+    check(refused.returncode == 1 and expected in refused.stderr,
+          f"workspacectl status as uid {NOBODY} was not refused by the daemon with 403 (exit {refused.returncode}): "
+          + " / ".join((refused.stdout + refused.stderr).strip().splitlines()))
+
+    def warnings():
+        entries = machine.journal("-u", UNIT, "-p", "warning")
+        return [entry for entry in entries if entry.get("PEER_UID") == str(NOBODY)]
+
+    entries = wait_for(f"a warning with PEER_UID={NOBODY}", warnings, timeout=5)
+    check(len(entries) == 1, f"expected one refusal warning for uid {NOBODY}, got {len(entries)}")
+    entry = entries[0]
+    check(entry.get("PRIORITY") == "4" and f"uid {NOBODY}" in entry.get("MESSAGE", ""),
+          f"the refusal entry is not a warning naming the uid: PRIORITY={entry.get('PRIORITY')} "
+          f"{entry.get('MESSAGE')!r}")
+    return f"uid {NOBODY} refused (403, warning PEER_UID={NOBODY})"
 
 
 PRIORITY_NOISE = "Failed to set thread priority"
