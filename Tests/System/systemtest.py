@@ -18,6 +18,7 @@ import os
 import re
 import shutil
 import signal
+import stat
 import subprocess
 import sys
 import tempfile
@@ -39,6 +40,7 @@ SOCKET_FILE = "/usr/local/lib/systemd/system/workspaced.socket"
 DROP_INS = "/etc/systemd/system/workspaced.service.d"
 WORKSPACECTL = "/usr/local/bin/workspacectl"
 NOBODY = 65534
+SOCKET = "/run/workspaced/control.sock"
 
 MIGRATED = "59d40d6d030141028132def856c40c38"
 QUARANTINED = "87da9888b6c248ff9d9caee4abe6b974"
@@ -128,6 +130,20 @@ def expect_ctl(machine: Machine, *args: str) -> dict:
     check(result.returncode == 0,
           f"workspacectl {' '.join(args)} exited {result.returncode}: {result.stdout}{result.stderr}".strip())
     return json.loads(result.stdout)
+
+
+def socket_ownership(machine: Machine) -> str | None:
+    """What is wrong with the control socket's ownership, or None: systemd's workspaced.socket made it root's, mode
+    0666, in a real, root-owned 0755 /run/workspaced that anyone may traverse (not a link into /run/private)."""
+    directory = os.lstat(machine.path(os.path.dirname(SOCKET)))
+    socket_file = os.lstat(machine.path(SOCKET))
+    found = (f"/run/workspaced {'a link' if stat.S_ISLNK(directory.st_mode) else 'a directory'} uid "
+             f"{directory.st_uid} mode {oct(directory.st_mode & 0o7777)}, control.sock uid {socket_file.st_uid} "
+             f"mode {oct(socket_file.st_mode & 0o7777)}")
+    expected = (stat.S_ISDIR(directory.st_mode) and directory.st_uid == 0 and directory.st_mode & 0o7777 == 0o755
+                and stat.S_ISSOCK(socket_file.st_mode) and socket_file.st_uid == 0
+                and socket_file.st_mode & 0o7777 == 0o666)
+    return None if expected else found
 
 
 def active(machine: Machine) -> dict[str, str]:
@@ -481,10 +497,16 @@ def scenario_8_socket_activation(suite: Suite) -> str:
     with suite.installed() as machine:
         machine.systemctl("enable", "--now", "workspaced.socket")
         check(active(machine)["ActiveState"] == "inactive", "the service runs before any call")
+        problem = socket_ownership(machine)
+        check(problem is None, f"before the first call: {problem}")
         status = expect_ctl(machine, "status", "--timeout", "30")
         state = active(machine)
         check(state["ActiveState"] == "active" and state["SubState"] == "running",
               f"the first workspacectl call did not start the service: {state}")
+        # The running service must not take the socket over (a DynamicUser= runtime directory would be chowned
+        # and moved to /run/private, out of every other user's reach).
+        problem = socket_ownership(machine)
+        check(problem is None, f"with the service running: {problem}")
         first_pid = machine.main_pid()
 
         counts = {"ok": 0, "refused": 0, "other": 0}
@@ -523,8 +545,10 @@ def scenario_8_socket_activation(suite: Suite) -> str:
         check(len(set(pids)) == 4, f"the restarts did not replace the process: {pids}")
         check(counts["refused"] == 0, f"{counts['refused']} refused connections: {problems[:5]}")
         check(counts["other"] == 0, f"{counts['other']} failed requests: {problems[:5]}")
-        return (f"first workspacectl status started it ({status['daemonVersion']}); 3 restarts, {counts['ok']} "
-                f"requests, 0 refused")
+        problem = socket_ownership(machine)
+        check(problem is None, f"after the restarts: {problem}")
+        return (f"first workspacectl status started it ({status['daemonVersion']}); socket root's 0666 throughout; "
+                f"3 restarts, {counts['ok']} requests, 0 refused")
 
 
 WRITE_PROBE = r"""
