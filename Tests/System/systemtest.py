@@ -18,6 +18,7 @@ import os
 import re
 import shutil
 import signal
+import stat
 import subprocess
 import sys
 import tempfile
@@ -37,6 +38,9 @@ CONFIG = "/etc/workspaced/config.json"
 UNIT_FILE = "/usr/local/lib/systemd/system/workspaced.service"
 SOCKET_FILE = "/usr/local/lib/systemd/system/workspaced.socket"
 DROP_INS = "/etc/systemd/system/workspaced.service.d"
+WORKSPACECTL = "/usr/local/bin/workspacectl"
+NOBODY = 65534
+SOCKET = "/run/workspaced/control.sock"
 
 MIGRATED = "59d40d6d030141028132def856c40c38"
 QUARANTINED = "87da9888b6c248ff9d9caee4abe6b974"
@@ -111,6 +115,35 @@ def expect_ok(response: Response, status: int = 200) -> Response:
 def unit_journal(machine: Machine, *matches: str) -> list[dict]:
     """Entries the unit's own processes wrote (not PID 1's lines about the unit)."""
     return machine.journal(f"_SYSTEMD_UNIT={UNIT}", *matches)
+
+
+def workspacectl(machine: Machine, *args: str, uid: int | None = None):
+    """The installed `workspacectl ARGS` run inside the machine (as root, or as `uid` with no groups); returns the
+    CompletedProcess without judging its exit code."""
+    prefix = [] if uid is None else ["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups"]
+    return machine.run(*prefix, WORKSPACECTL, *args, check=False)
+
+
+def expect_ctl(machine: Machine, *args: str) -> dict:
+    """`workspacectl --json ARGS` as root, which must exit 0; its decoded answer."""
+    result = workspacectl(machine, *args, "--json")
+    check(result.returncode == 0,
+          f"workspacectl {' '.join(args)} exited {result.returncode}: {result.stdout}{result.stderr}".strip())
+    return json.loads(result.stdout)
+
+
+def socket_ownership(machine: Machine) -> str | None:
+    """What is wrong with the control socket's ownership, or None: systemd's workspaced.socket made it root's, mode
+    0666, in a real, root-owned 0755 /run/workspaced that anyone may traverse (not a link into /run/private)."""
+    directory = os.lstat(machine.path(os.path.dirname(SOCKET)))
+    socket_file = os.lstat(machine.path(SOCKET))
+    found = (f"/run/workspaced {'a link' if stat.S_ISLNK(directory.st_mode) else 'a directory'} uid "
+             f"{directory.st_uid} mode {oct(directory.st_mode & 0o7777)}, control.sock uid {socket_file.st_uid} "
+             f"mode {oct(socket_file.st_mode & 0o7777)}")
+    expected = (stat.S_ISDIR(directory.st_mode) and directory.st_uid == 0 and directory.st_mode & 0o7777 == 0o755
+                and stat.S_ISSOCK(socket_file.st_mode) and socket_file.st_uid == 0
+                and socket_file.st_mode & 0o7777 == 0o666)
+    return None if expected else found
 
 
 def active(machine: Machine) -> dict[str, str]:
@@ -281,13 +314,15 @@ def scenario_2_upgrade(suite: Suite) -> str:
 
 
 def scenario_3_stop_unsaved(suite: Suite) -> str:
-    """Unsaved changes, systemctl stop at once: Result=success, changes on disk, 'flushed on stop'."""
+    """Unsaved changes made with workspacectl, systemctl stop at once: Result=success, changes on disk, 'flushed
+    on stop'."""
     # A minute of debounce: nothing is saved before the stop unless the stop flushes.
     with suite.installed(default_config(debounce=60_000, maximum_delay=600_000)) as machine:
         machine.systemctl("start", UNIT)
-        project = expect_ok(machine.http("POST", "/v1/projects", {"name": "Unsaved", "layout": "split"}), 201)
-        expect_ok(machine.http("POST", "/v1/favorites", {"name": "Unsaved favorite", "path": "/srv/unsaved"}), 201)
-        status = expect_ok(machine.http("GET", "/v1/status")).json
+        # The changes go through the installed workspacectl, as an operator would make them.
+        project = expect_ctl(machine, "project", "create", "Unsaved", "--layout", "split")
+        expect_ctl(machine, "favorite", "add", "Unsaved favorite", "/srv/unsaved")
+        status = expect_ctl(machine, "status")
         check(status["dirty"] and status["durableRevision"] < status["revision"],
               f"the changes were already saved, the test proves nothing: {status}")
         machine.systemctl("stop", UNIT)
@@ -297,13 +332,14 @@ def scenario_3_stop_unsaved(suite: Suite) -> str:
         on_disk = state_on_disk(machine)
         check(on_disk is not None, "no state file after the stop")
         check("Unsaved" in names(on_disk["projects"]), f"the project is not on disk: {names(on_disk['projects'])}")
-        check(project.json["value"]["id"] in [p["id"] for p in on_disk["projects"]], "project id not on disk")
+        check(project["value"]["id"] in [p["id"] for p in on_disk["projects"]], "project id not on disk")
         check("Unsaved favorite" in names(on_disk["favorites"]), "the favorite is not on disk")
         entries = unit_journal(machine, f"MESSAGE_ID={FLUSHED_ON_STOP}")
         check(len(entries) == 1, f"expected one 'flushed on stop' entry, got {len(entries)}")
         check("flushed on stop" in entries[0]["MESSAGE"] and entries[0].get("WAS_DIRTY") == "true",
               f"unexpected entry: {entries[0].get('MESSAGE')!r} WAS_DIRTY={entries[0].get('WAS_DIRTY')}")
-        return f"revision {status['revision']} unsaved at stop → Result=success, on disk, 'flushed on stop' logged"
+        return (f"workspacectl changes, revision {status['revision']} unsaved at stop → Result=success, on disk, "
+                f"'flushed on stop' logged")
 
 
 def scenario_4_kill(suite: Suite) -> str:
@@ -456,12 +492,21 @@ def scenario_7_corrupt_and_newer(suite: Suite) -> str:
 
 
 def scenario_8_socket_activation(suite: Suite) -> str:
-    """The first call starts the service through the socket; restarts under a looping client refuse nothing."""
+    """The first workspacectl call starts the service through the socket; restarts under a looping client refuse
+    nothing."""
     with suite.installed() as machine:
         machine.systemctl("enable", "--now", "workspaced.socket")
         check(active(machine)["ActiveState"] == "inactive", "the service runs before any call")
-        status = expect_ok(machine.http("GET", "/v1/status", timeout=30))
-        check(active(machine)["SubState"] == "running", "the first call did not start the service")
+        problem = socket_ownership(machine)
+        check(problem is None, f"before the first call: {problem}")
+        status = expect_ctl(machine, "status", "--timeout", "30")
+        state = active(machine)
+        check(state["ActiveState"] == "active" and state["SubState"] == "running",
+              f"the first workspacectl call did not start the service: {state}")
+        # The running service must not take the socket over (a DynamicUser= runtime directory would be chowned
+        # and moved to /run/private, out of every other user's reach).
+        problem = socket_ownership(machine)
+        check(problem is None, f"with the service running: {problem}")
         first_pid = machine.main_pid()
 
         counts = {"ok": 0, "refused": 0, "other": 0}
@@ -500,7 +545,10 @@ def scenario_8_socket_activation(suite: Suite) -> str:
         check(len(set(pids)) == 4, f"the restarts did not replace the process: {pids}")
         check(counts["refused"] == 0, f"{counts['refused']} refused connections: {problems[:5]}")
         check(counts["other"] == 0, f"{counts['other']} failed requests: {problems[:5]}")
-        return f"first call started it ({status.json['daemonVersion']}); 3 restarts, {counts['ok']} requests, 0 refused"
+        problem = socket_ownership(machine)
+        check(problem is None, f"after the restarts: {problem}")
+        return (f"first workspacectl status started it ({status['daemonVersion']}); socket root's 0666 throughout; "
+                f"3 restarts, {counts['ok']} requests, 0 refused")
 
 
 WRITE_PROBE = r"""
@@ -515,7 +563,7 @@ PROTECTED = ["/", "/etc", "/etc/workspaced", "/usr", "/usr/local/bin", "/var", "
 
 def scenario_9_hardening(suite: Suite) -> str:
     """The hardened unit runs as a dynamic user that can write its state directory and nothing persistent else;
-    systemd-analyze security scores it at most 1.0."""
+    another user's request is refused with 403 and a warning; systemd-analyze security scores it at most 1.0."""
     with suite.installed() as machine:
         machine.systemctl("start", UNIT)
         pid = machine.main_pid()
@@ -545,6 +593,7 @@ def scenario_9_hardening(suite: Suite) -> str:
         expect_ok(machine.http("POST", "/v1/favorites?durable=true", {"name": "hardened", "path": "/srv/h"}), 201)
         owner = machine.path(STATE).stat().st_uid
         check(owner == uid, f"the state file is owned by {owner}, not the daemon's uid {uid}")
+        peers = refuses_other_users(machine)
 
         score = machine.run("systemd-analyze", "security", "--no-pager", UNIT, check=False)
         match = re.search(r"Overall exposure level for \S+: ([\d.]+)", score.stdout)
@@ -554,7 +603,29 @@ def scenario_9_hardening(suite: Suite) -> str:
                               UNIT_FILE, check=False)
         check(offline.returncode == 0, f"offline security of the installed file above 1.0:\n{offline.stdout[-500:]}")
         return f"uid {uid}, no capabilities, seccomp; writes only its state dir (as itself and as root); " \
-               f"exposure {match.group(1)}"
+               f"{peers}; exposure {match.group(1)}"
+
+
+def refuses_other_users(machine: Machine) -> str:
+    """`workspacectl status` as uid 65534 (no groups, not in the default access lists) reaches the daemon and is
+    refused with its 403, and `journalctl -u workspaced -p warning` holds the warning naming the uid (PEER_UID)."""
+    refused = workspacectl(machine, "status", uid=NOBODY)
+    expected = f"refused by workspaced (403 forbidden): uid {NOBODY} may not read the workspace"
+    check(refused.returncode == 1 and expected in refused.stderr,
+          f"workspacectl status as uid {NOBODY} was not refused by the daemon with 403 (exit {refused.returncode}): "
+          + " / ".join((refused.stdout + refused.stderr).strip().splitlines()))
+
+    def warnings():
+        entries = machine.journal("-u", UNIT, "-p", "warning")
+        return [entry for entry in entries if entry.get("PEER_UID") == str(NOBODY)]
+
+    entries = wait_for(f"a warning with PEER_UID={NOBODY}", warnings, timeout=5)
+    check(len(entries) == 1, f"expected one refusal warning for uid {NOBODY}, got {len(entries)}")
+    entry = entries[0]
+    check(entry.get("PRIORITY") == "4" and f"uid {NOBODY}" in entry.get("MESSAGE", ""),
+          f"the refusal entry is not a warning naming the uid: PRIORITY={entry.get('PRIORITY')} "
+          f"{entry.get('MESSAGE')!r}")
+    return f"uid {NOBODY} refused (403, warning PEER_UID={NOBODY})"
 
 
 PRIORITY_NOISE = "Failed to set thread priority"
