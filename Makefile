@@ -10,6 +10,9 @@ DESTDIR      ?=
 UNITDIR      ?= $(PREFIX)/lib/systemd/system
 CATALOGDIR   ?= /usr/lib/systemd/catalog
 CONFDIR      ?= /etc/workspaced
+BASHCOMPDIR  ?= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR   ?= $(PREFIX)/share/zsh/site-functions
+FISHCOMPDIR  ?= $(PREFIX)/share/fish/vendor_completions.d
 RUN_DIR      := $(CURDIR)/.workspaced
 
 .PHONY: all build release deps lint test unit-tests bench run install clean
@@ -70,13 +73,20 @@ run: build
 	$(SWIFT) run $(BUILD_FLAGS) workspaced run --config "$(CURDIR)/config/workspaced.json" \
 	  --state-directory "$(RUN_DIR)" --control-socket "$(RUN_DIR)/control.sock"
 
-# Installs the binary, units, catalog, default config (never over an existing one) and docs; reloads systemd
-# when it runs and DESTDIR is empty.
+# Installs the binaries, workspacectl's shell completions, units, catalog, default config (never over an existing
+# one) and docs; reloads systemd when it runs and DESTDIR is empty.
 install: release
 	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(UNITDIR)" "$(DESTDIR)$(CATALOGDIR)" \
-	  "$(DESTDIR)$(CONFDIR)" "$(DESTDIR)$(PREFIX)/share/doc/workspaced"
+	  "$(DESTDIR)$(CONFDIR)" "$(DESTDIR)$(PREFIX)/share/doc/workspaced" "$(DESTDIR)$(BASHCOMPDIR)" \
+	  "$(DESTDIR)$(ZSHCOMPDIR)" "$(DESTDIR)$(FISHCOMPDIR)"
 	install -m 0755 "$$($(SWIFT) build -c release --show-bin-path)/workspaced" "$(DESTDIR)$(PREFIX)/bin/workspaced"
 	install -m 0755 "$$($(SWIFT) build -c release --show-bin-path)/workspacectl" "$(DESTDIR)$(PREFIX)/bin/workspacectl"
+	ctl="$$($(SWIFT) build -c release --show-bin-path)/workspacectl" && \
+	  "$$ctl" --generate-completion-script bash > "$(DESTDIR)$(BASHCOMPDIR)/workspacectl" && \
+	  "$$ctl" --generate-completion-script zsh > "$(DESTDIR)$(ZSHCOMPDIR)/_workspacectl" && \
+	  "$$ctl" --generate-completion-script fish > "$(DESTDIR)$(FISHCOMPDIR)/workspacectl.fish"
+	chmod 0644 "$(DESTDIR)$(BASHCOMPDIR)/workspacectl" "$(DESTDIR)$(ZSHCOMPDIR)/_workspacectl" \
+	  "$(DESTDIR)$(FISHCOMPDIR)/workspacectl.fish"
 	sed 's|/usr/local/bin/|$(PREFIX)/bin/|' systemd/workspaced.service > "$(DESTDIR)$(UNITDIR)/workspaced.service"
 	chmod 0644 "$(DESTDIR)$(UNITDIR)/workspaced.service"
 	install -m 0644 systemd/workspaced.socket "$(DESTDIR)$(UNITDIR)/workspaced.socket"

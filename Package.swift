@@ -83,7 +83,7 @@ let package = Package(
         ),
         .testTarget(
             name: "WorkspaceDaemonTests",
-            dependencies: ["WorkspaceDaemon", "StateStore", "Systemd", "WorkspaceModel", "TestSupport"]
+            dependencies: ["WorkspaceDaemon", "StateStore", "Systemd", "WorkspaceModel", "TestSupport", "UnixHTTP"]
         ),
         // HTTP/1.1 server and client over Unix domain sockets; transport only, it knows nothing of workspaces.
         .target(

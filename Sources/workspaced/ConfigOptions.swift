@@ -28,6 +28,9 @@ struct ConfigOptions: ParsableArguments {
     @Option(help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel: String?
 
+    @Option(help: "Largest control API request body, in bytes (1024–67108864); larger ones get 413.")
+    var apiMaximumBodyBytes: Int?
+
     /// The configuration sources: these flags, the process environment and the config file.
     func sources() -> ConfigurationSources {
         var overrides: [String: ConfigurationSources.Override] = [:]
@@ -38,6 +41,9 @@ struct ConfigOptions: ParsableArguments {
         if let corruptFilePolicy { overrides[ConfigurationKey.corruptFilePolicy.name] = .string(corruptFilePolicy) }
         if let backupsKept { overrides[ConfigurationKey.backupsKept.name] = .integer(backupsKept) }
         if let logLevel { overrides[ConfigurationKey.logLevel.name] = .string(logLevel) }
+        if let apiMaximumBodyBytes {
+            overrides[ConfigurationKey.apiMaximumBodyBytes.name] = .integer(apiMaximumBodyBytes)
+        }
         return ConfigurationSources(
             configFile: config, environment: ProcessInfo.processInfo.environment, overrides: overrides)
     }

@@ -19,6 +19,7 @@ struct CheckConfig: AsyncParsableCommand {
             print("corrupt file:       \(resolved.corruptFilePolicy.rawValue)")
             print("backups kept:       \(resolved.backupsKept)")
             print("log level:          \(resolved.logLevel)")
+            print("API body limit:     \(resolved.apiMaximumBodyBytes) bytes")
         } catch {
             FileHandle.standardError.write(Data("workspaced: \(error)\n".utf8))
             throw ExitCode(ConfigurationError.exitCode)

@@ -68,6 +68,21 @@ struct CurlEndToEndTests {
         daemon.stop()
     }
 
+    @Test("flush is always durable and reads neither durable, Workspaced-Durable nor If-Match")
+    func flushTakesNoChangeParameters() async throws {
+        let daemon = try LiveDaemon(debounce: 60_000, maximumDelay: 60_000)
+        try await daemon.start()
+        let added = try await curl(daemon, "POST", "/v1/favorites", body: #"{"name": "Home", "path": "/home"}"#)
+        #expect(added.status == 201 && added.object["durableRevision"] is NSNull)
+        let flushed = try await curl(
+            daemon, "POST", "/v1/flush?durable=false", headers: ["Workspaced-Durable: false", "If-Match: \"999\""])
+        #expect(flushed.status == 200, "\(flushed.body)")
+        #expect(flushed.object["revision"] as? Int == 1)
+        #expect(flushed.object["durableRevision"] as? Int == 1)
+        #expect(daemon.idsOnDisk("favorites").count == 1)
+        daemon.stop()
+    }
+
     @Test("a peer running as another uid is refused with 403 and a journal warning naming it")
     func otherUserRefused() async throws {
         let daemon = try LiveDaemon()

@@ -29,6 +29,7 @@ struct ConfigurationTests {
         #expect(none.corruptFilePolicy == .quarantine)
         #expect(none.backupsKept == 3)
         #expect(none.logLevel == .info)
+        #expect(none.apiMaximumBodyBytes == 1_048_576)
         let systemd = try await ConfigurationLoader.load(
             ConfigurationSources(environment: [
                 "CONFIGURATION_DIRECTORY": directory, "STATE_DIRECTORY": "/var/lib/a:/var/lib/b",
@@ -63,6 +64,28 @@ struct ConfigurationTests {
         #expect(flags.backupsKept == 7)
     }
 
+    @Test func theBodyLimitComesFromFlagsThenEnvironmentThenFile() async throws {
+        let path = try writeConfig(#"{"api": {"maximumBodyBytes": 4096}}"#)
+        let file = try await ConfigurationLoader.load(ConfigurationSources(configFile: path, environment: [:]))
+        #expect(file.apiMaximumBodyBytes == 4096)
+        let variable = ConfigurationKey.apiMaximumBodyBytes.environmentVariable
+        #expect(variable == "WORKSPACED_API_MAXIMUM_BODY_BYTES")
+        let environment = try await ConfigurationLoader.load(
+            ConfigurationSources(configFile: path, environment: [variable: "1024"]))
+        #expect(environment.apiMaximumBodyBytes == 1024)
+        let flag = try await ConfigurationLoader.load(
+            ConfigurationSources(
+                configFile: path, environment: [variable: "1024"],
+                overrides: ["api.maximumBodyBytes": .integer(67_108_864)]))
+        #expect(flag.apiMaximumBodyBytes == 67_108_864)
+        await #expect(
+            throws: ConfigurationError.invalidValue(
+                key: "api.maximumBodyBytes", value: "100", reason: "must be in 1024...67108864")
+        ) {
+            try await ConfigurationLoader.load(ConfigurationSources(configFile: path, environment: [variable: "100"]))
+        }
+    }
+
     static let refused: [(String, ConfigurationError)] = [
         (#"{"stateDirectroy": "/x"}"#, .unknownKey(key: "stateDirectroy", source: "FILE")),
         (#"{"save": {"debounce": 5}}"#, .unknownKey(key: "save.debounce", source: "FILE")),
@@ -70,6 +93,19 @@ struct ConfigurationTests {
         (#"{"backupsKept": "three"}"#, .wrongType(key: "backupsKept", expected: "a whole number", source: "FILE")),
         (#"{"stateDirectory": 12}"#, .wrongType(key: "stateDirectory", expected: "a string", source: "FILE")),
         (#"{"backupsKept": 0}"#, .invalidValue(key: "backupsKept", value: "0", reason: "must be in 1...100")),
+        (
+            #"{"api": {"maximumBodyBytes": 1023}}"#,
+            .invalidValue(key: "api.maximumBodyBytes", value: "1023", reason: "must be in 1024...67108864")
+        ),
+        (
+            #"{"api": {"maximumBodyBytes": 67108865}}"#,
+            .invalidValue(key: "api.maximumBodyBytes", value: "67108865", reason: "must be in 1024...67108864")
+        ),
+        (
+            #"{"api": {"maximumBodyBytes": "1 MiB"}}"#,
+            .wrongType(key: "api.maximumBodyBytes", expected: "a whole number", source: "FILE")
+        ),
+        (#"{"api": {"maxBodyBytes": 2048}}"#, .unknownKey(key: "api.maxBodyBytes", source: "FILE")),
         (
             #"{"logLevel": "loud"}"#,
             .invalidValue(

@@ -63,6 +63,10 @@ public struct ConfigurationKey: Sendable, Hashable {
     public static let logLevel = ConfigurationKey(
         name: "logLevel", kind: .choice(["trace", "debug", "info", "notice", "warning", "error", "critical"]),
         summary: "lowest level logged (default info)")
+    /// The largest request body the control API accepts.
+    public static let apiMaximumBodyBytes = ConfigurationKey(
+        name: "api.maximumBodyBytes", kind: .integer(1024...67_108_864),
+        summary: "largest control API request body, in bytes; larger ones get 413 (default 1048576)")
 
     /// Users (names or uids) that may read the workspace through the control API.
     public static let readUsers = ConfigurationKey(
@@ -80,6 +84,6 @@ public struct ConfigurationKey: Sendable, Hashable {
     /// Every key, in documentation order.
     public static let all: [ConfigurationKey] = [
         .stateDirectory, .controlSocket, .saveDebounce, .saveMaximumDelay, .corruptFilePolicy, .backupsKept,
-        .logLevel, .readUsers, .readGroups, .writeUsers, .writeGroups,
+        .logLevel, .apiMaximumBodyBytes, .readUsers, .readGroups, .writeUsers, .writeGroups,
     ]
 }

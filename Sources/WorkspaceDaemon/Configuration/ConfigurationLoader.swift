@@ -75,6 +75,8 @@ public enum ConfigurationLoader {
             corruptFilePolicy: policy,
             backupsKept: try reader.integer(.backupsKept) ?? 3,
             logLevel: level,
+            apiMaximumBodyBytes: try reader.integer(.apiMaximumBodyBytes)
+                ?? DaemonConfiguration.defaultAPIMaximumBodyBytes,
             access: AccessConfiguration(
                 readUsers: try reader.ids(.readUsers, resolve: AccountLookup.userID),
                 readGroups: try reader.ids(.readGroups, resolve: AccountLookup.groupID),

@@ -18,6 +18,8 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var backupsKept: Int
     /// The lowest level that is logged.
     public var logLevel: Logger.Level
+    /// The largest control API request body accepted, in bytes; larger ones get 413. Applied at start only.
+    public var apiMaximumBodyBytes: Int
     /// Who besides root and the daemon's own user may use the control API.
     public var access: AccessConfiguration
 
@@ -30,6 +32,7 @@ public struct DaemonConfiguration: Sendable, Equatable {
         corruptFilePolicy: CorruptFilePolicy = .quarantine,
         backupsKept: Int = 3,
         logLevel: Logger.Level = .info,
+        apiMaximumBodyBytes: Int = DaemonConfiguration.defaultAPIMaximumBodyBytes,
         access: AccessConfiguration = AccessConfiguration()
     ) {
         self.stateDirectory = stateDirectory
@@ -39,8 +42,12 @@ public struct DaemonConfiguration: Sendable, Equatable {
         self.corruptFilePolicy = corruptFilePolicy
         self.backupsKept = backupsKept
         self.logLevel = logLevel
+        self.apiMaximumBodyBytes = apiMaximumBodyBytes
         self.access = access
     }
+
+    /// The default ``apiMaximumBodyBytes``: 1 MiB.
+    public static let defaultAPIMaximumBodyBytes = 1_048_576
 
     /// The state file: `workspace.json` in the state directory.
     public var statePath: String { stateDirectory + "/workspace.json" }

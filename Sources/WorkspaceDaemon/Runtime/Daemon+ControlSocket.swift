@@ -26,7 +26,8 @@ extension Daemon {
             throw .controlSocket("\(error)")
         }
         let server = HTTPServer(
-            configuration: HTTPServerConfiguration(socketPath: configuration.controlSocketPath),
+            configuration: HTTPServerConfiguration(
+                socketPath: configuration.controlSocketPath, maximumBodySize: configuration.apiMaximumBodyBytes),
             router: api.router(), authorize: authorizer(), logger: logger)
         do {
             try await server.start(binding: binding)

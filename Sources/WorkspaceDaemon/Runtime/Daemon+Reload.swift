@@ -6,7 +6,8 @@ extension Daemon {
     /// Re-reads the configuration on SIGHUP: RELOADING=1, then READY=1 with a STATUS saying what happened.
     ///
     /// A bad configuration keeps the old one in force and says so in STATUS and the journal. The log level and
-    /// the save timings and the access lists apply at once; the state directory and the socket path need a restart.
+    /// the save timings and the access lists apply at once; the state directory, the socket path and the request body
+    /// limit (`api.maximumBodyBytes`, fixed when the server starts) need a restart.
     public func reload() async {
         send { try notifier.reloading(status: "reloading configuration") }
         let new: DaemonConfiguration
@@ -35,8 +36,11 @@ extension Daemon {
         var pending: [String] = []
         if new.stateDirectory != old.stateDirectory { pending.append("stateDirectory") }
         if new.controlSocketPath != old.controlSocketPath { pending.append("controlSocket") }
+        if new.apiMaximumBodyBytes != old.apiMaximumBodyBytes {
+            pending.append(ConfigurationKey.apiMaximumBodyBytes.name)
+        }
         if !pending.isEmpty {
-            let names = pending.joined(separator: " and ")
+            let names = pending.joined(separator: ", ")
             logger.warning("\(names) change only on restart")
         }
         let summary = "log level \(new.logLevel), debounce \(new.saveDebounce), maximum delay \(new.saveMaximumDelay)"

@@ -8,18 +8,20 @@ struct CommandResult {
 }
 
 /// Runs the built `workspacectl` with `arguments` and `WORKSPACED_SOCKET` set to `socket` (unless `nil`), off the
-/// cooperative pool (the stub's handlers need it), and waits up to 30 s.
-func workspacectl(_ arguments: [String], socket: String?) async throws -> CommandResult {
+/// cooperative pool (the stub's handlers need it), and waits up to 30 s. With a `launcher` (a program and its
+/// arguments), that program is run instead, with the `workspacectl` path and `arguments` after its own.
+func workspacectl(_ arguments: [String], socket: String?, launcher: [String] = []) async throws -> CommandResult {
     let logPath = "/tmp/wctl-\(UUID().uuidString).log"
     defer { try? FileManager.default.removeItem(atPath: logPath) }
     var environment = ["PATH": "/usr/bin:/bin", "HOME": "/tmp"]
     if let socket { environment["WORKSPACED_SOCKET"] = socket }
-    let binary = ProductPaths.executable("workspacectl")
+    let command = launcher + [ProductPaths.executable("workspacectl")] + arguments
     let variables = environment
     let status: Int32? = try await withCheckedThrowingContinuation { continuation in
         Thread.detachNewThread {
             do {
-                let process = try RunningProcess(binary, arguments, environment: variables, outputPath: logPath)
+                let process = try RunningProcess(
+                    command[0], Array(command.dropFirst()), environment: variables, outputPath: logPath)
                 continuation.resume(returning: process.wait(timeout: .seconds(30)))
             } catch {
                 continuation.resume(throwing: error)
