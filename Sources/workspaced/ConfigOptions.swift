@@ -2,7 +2,9 @@ import ArgumentParser
 import Foundation
 import WorkspaceDaemon
 
-/// Flags that override the config file and `WORKSPACED_*` variables.
+/// Flags that override the config file and `WORKSPACED_*` variables. Whole-number flags are taken as text and
+/// checked by the configuration loader, so a bad value exits 78 naming the key like any other bad configuration
+/// (the argument parser would exit 64, which systemd's `RestartPreventExitStatus=78` does not stop).
 struct ConfigOptions: ParsableArguments {
     @Option(help: "The config file (default $CONFIGURATION_DIRECTORY/config.json, else /etc/workspaced/config.json).")
     var config: String?
@@ -14,35 +16,35 @@ struct ConfigOptions: ParsableArguments {
     var controlSocket: String?
 
     @Option(help: "Quiet time after a change before saving, in milliseconds.")
-    var saveDebounceMs: Int?
+    var saveDebounceMs: String?
 
     @Option(help: "Longest time a change stays unsaved, in milliseconds.")
-    var saveMaximumDelayMs: Int?
+    var saveMaximumDelayMs: String?
 
     @Option(help: "quarantine or refuse an unreadable state file.")
     var corruptFilePolicy: String?
 
     @Option(help: "Pre-migration backups kept.")
-    var backupsKept: Int?
+    var backupsKept: String?
 
     @Option(help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel: String?
 
     @Option(help: "Largest control API request body, in bytes (1024–67108864); larger ones get 413.")
-    var apiMaximumBodyBytes: Int?
+    var apiMaximumBodyBytes: String?
 
     /// The configuration sources: these flags, the process environment and the config file.
     func sources() -> ConfigurationSources {
         var overrides: [String: ConfigurationSources.Override] = [:]
         if let stateDirectory { overrides[ConfigurationKey.stateDirectory.name] = .string(stateDirectory) }
         if let controlSocket { overrides[ConfigurationKey.controlSocket.name] = .string(controlSocket) }
-        if let saveDebounceMs { overrides[ConfigurationKey.saveDebounce.name] = .integer(saveDebounceMs) }
-        if let saveMaximumDelayMs { overrides[ConfigurationKey.saveMaximumDelay.name] = .integer(saveMaximumDelayMs) }
+        if let saveDebounceMs { overrides[ConfigurationKey.saveDebounce.name] = .string(saveDebounceMs) }
+        if let saveMaximumDelayMs { overrides[ConfigurationKey.saveMaximumDelay.name] = .string(saveMaximumDelayMs) }
         if let corruptFilePolicy { overrides[ConfigurationKey.corruptFilePolicy.name] = .string(corruptFilePolicy) }
-        if let backupsKept { overrides[ConfigurationKey.backupsKept.name] = .integer(backupsKept) }
+        if let backupsKept { overrides[ConfigurationKey.backupsKept.name] = .string(backupsKept) }
         if let logLevel { overrides[ConfigurationKey.logLevel.name] = .string(logLevel) }
         if let apiMaximumBodyBytes {
-            overrides[ConfigurationKey.apiMaximumBodyBytes.name] = .integer(apiMaximumBodyBytes)
+            overrides[ConfigurationKey.apiMaximumBodyBytes.name] = .string(apiMaximumBodyBytes)
         }
         return ConfigurationSources(
             configFile: config, environment: ProcessInfo.processInfo.environment, overrides: overrides)

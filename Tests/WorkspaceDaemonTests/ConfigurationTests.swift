@@ -64,6 +64,23 @@ struct ConfigurationTests {
         #expect(flags.backupsKept == 7)
     }
 
+    @Test func aWholeNumberFlagIsParsedByTheLoaderAndABadOneNamesTheKey() async throws {
+        let path = try writeConfig("{}")
+        let parsed = try await ConfigurationLoader.load(
+            ConfigurationSources(configFile: path, environment: [:], overrides: ["backupsKept": .string("9")]))
+        #expect(parsed.backupsKept == 9)
+        for text in ["nine", "9.5", "", "0x10"] {
+            await #expect(
+                throws: ConfigurationError.wrongType(
+                    key: "save.debounceMilliseconds", expected: "a whole number", source: "the command line")
+            ) {
+                try await ConfigurationLoader.load(
+                    ConfigurationSources(
+                        configFile: path, environment: [:], overrides: ["save.debounceMilliseconds": .string(text)]))
+            }
+        }
+    }
+
     @Test func theBodyLimitComesFromFlagsThenEnvironmentThenFile() async throws {
         let path = try writeConfig(#"{"api": {"maximumBodyBytes": 4096}}"#)
         let file = try await ConfigurationLoader.load(ConfigurationSources(configFile: path, environment: [:]))

@@ -113,6 +113,10 @@ struct DaemonProcessTests {
         let environment = try harness.start(environment: ["WORKSPACED_LOG_LEVEL": "shout"], output: "env.log")
         #expect(environment.wait(timeout: .seconds(10)) == 78)
         #expect(environment.output.contains("logLevel"))
+        // A whole-number flag that is not one: 78 from the loader, not the argument parser's 64.
+        let flag = try harness.start(["--backups-kept", "three"], output: "flag.log")
+        #expect(flag.wait(timeout: .seconds(10)) == 78)
+        #expect(flag.output.contains("backupsKept"))
     }
 
     @Test func aSecondInstanceIsRefused() throws {

@@ -26,7 +26,17 @@ public enum ConfigurationLoader {
         var overrides: [AbsoluteConfigKey: ConfigValue] = [:]
         for (name, value) in sources.overrides {
             switch value {
-            case .string(let text): overrides[absoluteKey(name)] = ConfigValue(.string(text), isSecret: false)
+            case .string(let text):
+                // A flag's text for a whole-number key is parsed here, so a bad one is refused like a bad file
+                // value (exit 78 naming the key), not by the argument parser.
+                if case .integer = ConfigurationKey.all.first(where: { $0.name == name })?.kind {
+                    guard let number = Int(text.trimmingCharacters(in: .whitespaces)) else {
+                        throw .wrongType(key: name, expected: "a whole number", source: "the command line")
+                    }
+                    overrides[absoluteKey(name)] = ConfigValue(.int(number), isSecret: false)
+                } else {
+                    overrides[absoluteKey(name)] = ConfigValue(.string(text), isSecret: false)
+                }
             case .integer(let number): overrides[absoluteKey(name)] = ConfigValue(.int(number), isSecret: false)
             }
         }

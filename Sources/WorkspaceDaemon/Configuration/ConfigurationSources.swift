@@ -2,7 +2,8 @@
 public struct ConfigurationSources: Sendable {
     /// A value given on the command line, already typed by the argument parser.
     public enum Override: Sendable, Equatable {
-        /// A string (paths, choices).
+        /// A string (paths, choices), or a flag's text for a whole-number key, which the loader parses and refuses
+        /// with ``ConfigurationError/wrongType(key:expected:source:)`` when it is not one.
         case string(String)
         /// A whole number.
         case integer(Int)
