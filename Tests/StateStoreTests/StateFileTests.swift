@@ -134,7 +134,7 @@ struct StateFileTests {
         #expect(report.storedVersion == 1)
         #expect(report.currentVersion == 4)
         #expect(report.stepsApplied == [1...2, 2...3, 3...4])
-        #expect(report.fieldsDefaulted == ["notes[].pinned": 2])
+        #expect(report.fieldsDefaulted == ["notes[].pinned": 2, "notes[].createdAt": 2])
         #expect(report.unknownKeysKept.count == 3)
         #expect(report.byteCount == bytes.count)
         #expect(report.timings.total >= report.timings.decode)
