@@ -10,7 +10,9 @@ public enum StateStoreError: Error, Equatable, Sendable, CustomStringConvertible
     case newerVersion(path: String, stored: Int, minReaderVersion: Int?, current: Int)
     /// The file is corrupt and the policy is ``CorruptFilePolicy/refuse``. Nothing was changed.
     case corrupt(path: String, reason: String)
-    /// The file is corrupt and could not be moved aside; nothing was loaded, so nothing will overwrite it.
+    /// The file is corrupt and could not be moved aside; it keeps its name (a half-done move is undone), and
+    /// nothing was loaded, so nothing will overwrite it. `underlying` is the call that failed (`link`, `unlink`
+    /// or the directory fsync).
     case quarantineFailed(path: String, reason: String, underlying: FileSystemError)
     /// The model could not be encoded.
     case encodingFailed(path: String, description: String)
