@@ -26,6 +26,9 @@ public enum StateStoreError: Error, Equatable, Sendable, CustomStringConvertible
     case backupUnreadable(name: String, reason: String)
     /// A backup-related file operation failed.
     case backupFailed(FileSystemError)
+    /// The file system cannot hard-link the state file to a backup (`linkError`: `EPERM`, `EXDEV`, `ENOTSUP` or
+    /// `EMLINK`), and the durable copy made instead failed too; the state file was not written.
+    case backupCopyFailed(linkError: FileSystemError, copy: DurableWriteError)
 
     /// A sentence an operator can act on.
     public var description: String {
@@ -57,6 +60,9 @@ public enum StateStoreError: Error, Equatable, Sendable, CustomStringConvertible
             return "backup \(name) cannot be restored: \(reason)"
         case .backupFailed(let error):
             return "backup operation failed: \(error)"
+        case .backupCopyFailed(let linkError, let copy):
+            return "cannot keep a backup: \(linkError); copying to \(copy.path) instead failed at "
+                + "\(copy.stage.rawValue): \(copy.underlying)"
         }
     }
 }
