@@ -27,12 +27,15 @@ public struct DurableWriter: Sendable {
 
     /// Durably replaces the content of `path` with `data`.
     ///
+    /// - Parameter temporaryPrefix: The name prefix of the temporary file; ``temporaryPrefix(for:)`` of `path`
+    ///   unless given (a state file's backup copies use the state file's, so that its load sweeps them).
     /// - Throws: ``DurableWriteError`` naming the stage that failed.
-    public func write(_ data: Data, to path: String) throws(DurableWriteError) {
+    public func write(_ data: Data, to path: String, temporaryPrefix: String? = nil) throws(DurableWriteError) {
         let directory = Self.directory(of: path)
         let file: (descriptor: Int32, path: String)
         do {
-            file = try fileSystem.createFile(in: directory, prefix: Self.temporaryPrefix(for: path), mode: mode)
+            file = try fileSystem.createFile(
+                in: directory, prefix: temporaryPrefix ?? Self.temporaryPrefix(for: path), mode: mode)
         } catch {
             throw DurableWriteError(stage: .create, path: path, underlying: error)
         }

@@ -6,8 +6,12 @@
 public enum PersistenceEvent: Sendable, Equatable {
     /// A save made `revision` durable.
     case saved(revision: UInt64, duration: Duration, byteCount: Int)
-    /// A save failed; the next attempt is in `retryIn` (nil when no retry is scheduled: a flush or a closed
-    /// state).
+    /// A save failed; `retryIn` is the backoff delay: the next background attempt comes no sooner than that
+    /// after this failure.
+    ///
+    /// That holds for a failed ``PersistentState/flushSynchronously()`` too: its caller gets the error, and the
+    /// background retry is armed once the flush returns. `retryIn` is nil only when the state is closed
+    /// (``PersistentState/close()``), because no background save runs after that.
     case saveFailed(error: PersistenceError, consecutiveFailures: Int, retryIn: Duration?)
     /// A save succeeded after `failures` failed ones.
     case saveRecovered(revision: UInt64, failures: Int)

@@ -83,7 +83,7 @@ extension StateFile {
             throw .backupUnreadable(name: name, reason: error.description)
         }
         if (try? fileSystem.attributes(of: path)) != nil {
-            _ = try linkUnique(base: fileName + ".before-restore." + UTCTimestamp.string(from: now()), suffix: ".bak")
+            _ = try keepUnique(base: fileName + ".before-restore." + UTCTimestamp.string(from: now()), suffix: ".bak")
         }
         do {
             try writer.write(bytes, to: path)
@@ -98,15 +98,8 @@ extension StateFile {
     func keepPreMigrationBackup(version: Int) throws(StateStoreError) {
         if (try? fileSystem.attributes(of: path)) == nil { return }
         let plain = fileName + ".v\(version)"
-        if (try? fileSystem.attributes(of: directory + "/" + plain + ".bak")) == nil {
-            do {
-                try fileSystem.link(path, to: directory + "/" + plain + ".bak")
-            } catch {
-                if error.errno != EEXIST { throw .backupFailed(error) }
-                _ = try linkUnique(base: plain + "." + UTCTimestamp.string(from: now()), suffix: ".bak")
-            }
-        } else {
-            _ = try linkUnique(base: plain + "." + UTCTimestamp.string(from: now()), suffix: ".bak")
+        if try !keepCopy(at: directory + "/" + plain + ".bak") {
+            _ = try keepUnique(base: plain + "." + UTCTimestamp.string(from: now()), suffix: ".bak")
         }
         let preMigration = ((try? backups()) ?? []).filter { $0.kind == .preMigration }
         for old in preMigration.dropFirst(configuration.backupsKept) {
@@ -114,18 +107,12 @@ extension StateFile {
         }
     }
 
-    /// Links the state file to `<base>[-N]<suffix>` without replacing anything; returns the name used.
-    private func linkUnique(base: String, suffix: String) throws(StateStoreError) -> String {
-        var attempt = 1
-        while true {
+    /// Keeps the state file as `<base>[-N]<suffix>` without replacing anything; returns the name used.
+    private func keepUnique(base: String, suffix: String) throws(StateStoreError) -> String {
+        for attempt in 1...1000 {
             let name = attempt == 1 ? base + suffix : base + "-\(attempt)" + suffix
-            do {
-                try fileSystem.link(path, to: directory + "/" + name)
-                return name
-            } catch {
-                guard error.errno == EEXIST, attempt < 1000 else { throw .backupFailed(error) }
-                attempt += 1
-            }
+            if try keepCopy(at: directory + "/" + name) { return name }
         }
+        throw .backupFailed(FileSystemError(operation: "link", path: directory + "/" + base + suffix, errno: EEXIST))
     }
 }

@@ -6,14 +6,44 @@ extension StateFile {
 
     /// Moves the corrupt file to `<name>.corrupt-<UTC timestamp>[-N]` without replacing any earlier one, makes
     /// the move durable, and keeps only the newest ``StateFileConfiguration/quarantinedFilesKept``.
+    ///
+    /// The order is link, directory fsync (the copy is durable before the original name goes), unlink, directory
+    /// fsync. When any step fails the file is put back as it was (the original name holds the same bytes and the
+    /// copy is removed) and ``StateStoreError/quarantineFailed(path:reason:underlying:)`` is thrown.
     func quarantine(reason: String) throws(StateStoreError) -> String {
+        let target = try linkQuarantineCopy(reason: reason)
+        do {
+            try fileSystem.fsyncDirectory(directory)
+        } catch {
+            try? fileSystem.unlink(target)
+            throw .quarantineFailed(path: path, reason: reason, underlying: error)
+        }
+        do {
+            try fileSystem.unlink(path)
+        } catch {
+            try? fileSystem.unlink(target)
+            throw .quarantineFailed(path: path, reason: reason, underlying: error)
+        }
+        do {
+            try fileSystem.fsyncDirectory(directory)
+        } catch {
+            // Give the bytes their name back; the copy goes only once they have it again.
+            if (try? fileSystem.link(target, to: path)) != nil { try? fileSystem.unlink(target) }
+            throw .quarantineFailed(path: path, reason: reason, underlying: error)
+        }
+        pruneQuarantine()
+        return target
+    }
+
+    /// Links the corrupt file to the first free `<name>.corrupt-<UTC timestamp>[-N]`; returns that path.
+    private func linkQuarantineCopy(reason: String) throws(StateStoreError) -> String {
         let base = directory + "/" + quarantinePrefix + UTCTimestamp.string(from: now())
         var target = base
         var attempt = 1
         while true {
             do {
                 try fileSystem.link(path, to: target)
-                break
+                return target
             } catch {
                 guard error.errno == EEXIST, attempt < 1000 else {
                     throw .quarantineFailed(path: path, reason: reason, underlying: error)
@@ -22,14 +52,6 @@ extension StateFile {
                 target = base + "-\(attempt)"
             }
         }
-        do {
-            try fileSystem.unlink(path)
-            try fileSystem.fsyncDirectory(directory)
-        } catch {
-            throw .quarantineFailed(path: path, reason: reason, underlying: error)
-        }
-        pruneQuarantine()
-        return target
     }
 
     /// Quarantined copies of this file, oldest first.

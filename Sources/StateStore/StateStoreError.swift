@@ -10,7 +10,9 @@ public enum StateStoreError: Error, Equatable, Sendable, CustomStringConvertible
     case newerVersion(path: String, stored: Int, minReaderVersion: Int?, current: Int)
     /// The file is corrupt and the policy is ``CorruptFilePolicy/refuse``. Nothing was changed.
     case corrupt(path: String, reason: String)
-    /// The file is corrupt and could not be moved aside; nothing was loaded, so nothing will overwrite it.
+    /// The file is corrupt and could not be moved aside; it keeps its name (a half-done move is undone), and
+    /// nothing was loaded, so nothing will overwrite it. `underlying` is the call that failed (`link`, `unlink`
+    /// or the directory fsync).
     case quarantineFailed(path: String, reason: String, underlying: FileSystemError)
     /// The model could not be encoded.
     case encodingFailed(path: String, description: String)
@@ -24,6 +26,9 @@ public enum StateStoreError: Error, Equatable, Sendable, CustomStringConvertible
     case backupUnreadable(name: String, reason: String)
     /// A backup-related file operation failed.
     case backupFailed(FileSystemError)
+    /// The file system cannot hard-link the state file to a backup (`linkError`: `EPERM`, `EXDEV`, `ENOTSUP` or
+    /// `EMLINK`), and the durable copy made instead failed too; the state file was not written.
+    case backupCopyFailed(linkError: FileSystemError, copy: DurableWriteError)
 
     /// A sentence an operator can act on.
     public var description: String {
@@ -55,6 +60,9 @@ public enum StateStoreError: Error, Equatable, Sendable, CustomStringConvertible
             return "backup \(name) cannot be restored: \(reason)"
         case .backupFailed(let error):
             return "backup operation failed: \(error)"
+        case .backupCopyFailed(let linkError, let copy):
+            return "cannot keep a backup: \(linkError); copying to \(copy.path) instead failed at "
+                + "\(copy.stage.rawValue): \(copy.underlying)"
         }
     }
 }

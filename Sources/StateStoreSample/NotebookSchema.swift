@@ -20,7 +20,8 @@ public enum NotebookSchema {
                             unknownFields: old.author.unknownFields),
                         unknownFields: old.unknownFields)
                 },
-                MigrationStep(from: 2, NotebookV2.self, to: NotebookV3.self) { old, _ in
+                MigrationStep(from: 2, NotebookV2.self, to: NotebookV3.self) { old, context in
+                    context.defaulted("notes[].createdAt", count: old.notes.count)
                     let words = old.author.displayName.split(separator: " ", maxSplits: 1)
                     return NotebookV3(
                         notes: old.notes.map {

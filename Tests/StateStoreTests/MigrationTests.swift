@@ -21,7 +21,7 @@ struct MigrationTests {
         #expect(notebook.notes.allSatisfy { $0.createdAt == nil }, "a migrated date is unknown, never now")
         #expect(notebook.author.givenName == "Ada", "renamed then split")
         #expect(notebook.author.familyName == "Lovelace")
-        #expect(decoded.fieldsDefaulted == ["notes[].pinned": 2])
+        #expect(decoded.fieldsDefaulted == ["notes[].pinned": 2, "notes[].createdAt": 2])
         #expect(decoded.warnings.isEmpty)
     }
 
@@ -29,6 +29,13 @@ struct MigrationTests {
         #expect(try codec.decode(try Fixtures.data("notebook/v2.json")).stepsApplied == [2...3, 3...4])
         #expect(try codec.decode(try Fixtures.data("notebook/v3.json")).stepsApplied == [3...4])
         #expect(try codec.decode(try Fixtures.data("notebook/v4.json")).stepsApplied.isEmpty)
+    }
+
+    @Test func eachStepRecordsTheDefaultsItFills() throws {
+        let fromV2 = try codec.decode(try Fixtures.data("notebook/v2.json"))
+        #expect(fromV2.fieldsDefaulted == ["notes[].createdAt": 2], "an unknown date is a recorded default")
+        #expect(try codec.decode(try Fixtures.data("notebook/v3.json")).fieldsDefaulted.isEmpty)
+        #expect(try codec.decode(try Fixtures.data("notebook/v4.json")).fieldsDefaulted.isEmpty)
     }
 
     @Test func splitKeepsEverythingAfterTheFirstWordAsFamilyName() throws {

@@ -34,6 +34,21 @@ struct StateFileTests {
         #expect(loaded.model.author.givenName == "Margaret")
     }
 
+    @Test func withDefaultSettingsTheFileIsCreatedWithMode0600() throws {
+        #expect(StateFileConfiguration().fileMode == 0o600, "the documented default")
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let file = StateFile(path: directory.file("notebook.json"), schema: try NotebookSchema.make())
+        let loaded = try file.load()
+        #expect(loaded.report.source == .noFile)
+        try file.save(loaded.model)
+        let created = try #require(try PosixFileSystem().attributes(of: directory.file("notebook.json")))
+        #expect(created.mode == 0o600)
+        try file.save(loaded.model)
+        let replaced = try #require(try PosixFileSystem().attributes(of: directory.file("notebook.json")))
+        #expect(replaced.mode == 0o600, "every save writes the mode again")
+    }
+
     @Test func nothingIsWrittenBeforeALoad() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
@@ -134,7 +149,7 @@ struct StateFileTests {
         #expect(report.storedVersion == 1)
         #expect(report.currentVersion == 4)
         #expect(report.stepsApplied == [1...2, 2...3, 3...4])
-        #expect(report.fieldsDefaulted == ["notes[].pinned": 2])
+        #expect(report.fieldsDefaulted == ["notes[].pinned": 2, "notes[].createdAt": 2])
         #expect(report.unknownKeysKept.count == 3)
         #expect(report.byteCount == bytes.count)
         #expect(report.timings.total >= report.timings.decode)

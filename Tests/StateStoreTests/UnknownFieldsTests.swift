@@ -36,6 +36,67 @@ struct UnknownFieldsTests {
         #expect(text.contains(#""attachments":[{"name":"a.png","size":1024}]"#))
     }
 
+    /// Each number as written in the file, the value it loads as, and how it is written back.
+    static let numbers: [(text: String, value: JSONValue, saved: String)] = [
+        ("9223372036854775807", .integer(.max), "9223372036854775807"),
+        ("-9223372036854775808", .integer(.min), "-9223372036854775808"),
+        ("-9223372036854775809", .decimal(Decimal(string: "-9223372036854775809")!), "-9223372036854775809"),
+        ("18446744073709551615", .unsignedInteger(.max), "18446744073709551615"),
+        ("18446744073709551616", .decimal(Decimal(string: "18446744073709551616")!), "18446744073709551616"),
+        ("9007199254740993", .integer(9_007_199_254_740_993), "9007199254740993"),
+        (
+            "123456789012345678901234567890", .decimal(Decimal(string: "123456789012345678901234567890")!),
+            "123456789012345678901234567890"
+        ),
+        ("0.1", .decimal(Decimal(string: "0.1")!), "0.1"),
+        ("0.30000000000000004", .decimal(Decimal(string: "0.30000000000000004")!), "0.30000000000000004"),
+        ("1.0", .integer(1), "1"),
+        ("-0.0", .double(-0.0), "-0"),
+        ("0", .integer(0), "0"),
+        ("1e300", .double(1e300), "1e+300"),
+        ("1.5e-300", .double(1.5e-300), "1.5e-300"),
+    ]
+
+    @Test(arguments: numbers)
+    func numbersAreKeptExactlyWhereCodableAllows(text: String, value: JSONValue, saved: String) throws {
+        let decoded = try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
+        #expect(decoded == value)
+        if case .double(let double) = value, case .double(let read) = decoded {
+            #expect(double.sign == read.sign, "the sign of zero is kept")
+        }
+        #expect(String(decoding: try JSONEncoder().encode(decoded), as: UTF8.self) == saved)
+    }
+
+    @Test func numbersInUnknownFieldsSurviveLoadAndSave() throws {
+        let texts = Self.numbers.map(\.text).joined(separator: ",")
+        let document =
+            #"{"version":4,"minReaderVersion":4,"numbers":["# + texts
+            + #"],"notes":[{"id":"n1","title":"T","kind":"text","pinned":false,"tags":[],"size":"#
+            + #"18446744073709551615}],"author":{"givenName":"A","familyName":"B"}}"#
+        let saved = try codec.encode(try codec.decode(Data(document.utf8)).model)
+        let text = String(decoding: saved, as: UTF8.self)
+        #expect(text.contains(#""numbers":["# + Self.numbers.map(\.saved).joined(separator: ",") + "]"))
+        #expect(text.contains(#""size":18446744073709551615"#))
+        #expect(try codec.encode(try codec.decode(saved).model) == saved, "a second load and save changes nothing")
+    }
+
+    @Test func aNumberBeyondDoubleIsRefusedAtItsPathNotReplaced() throws {
+        let document =
+            #"{"version":4,"minReaderVersion":4,"numbers":[1,1e400],"notes":[],"#
+            + #""author":{"givenName":"A","familyName":"B"}}"#
+        do {
+            _ = try codec.decode(Data(document.utf8))
+            Issue.record("1e400 was loaded")
+        } catch {
+            guard case .corrupt(let reason) = error else {
+                Issue.record("unexpected \(error)")
+                return
+            }
+            #expect(reason.contains("numbers[1]"), "\(reason)")
+            #expect(reason.contains("outside the range of Double"), "\(reason)")
+        }
+    }
+
     @Test func unknownEnumValuesAreKeptNotRejected() throws {
         let decoded = try codec.decode(try Fixtures.data("notebook/v4.json"))
         #expect(decoded.model.notes[1].kind == NoteKind(rawValue: "sketch"))
@@ -81,6 +142,6 @@ struct UnknownFieldsTests {
             return
         }
         #expect(object["c"] == .integer(-12))
-        #expect(object["d"] == .double(1.5))
+        #expect(object["d"] == .decimal(1.5))
     }
 }
