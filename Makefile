@@ -87,9 +87,9 @@ install: release
 	  "$$ctl" --generate-completion-script fish > "$(DESTDIR)$(FISHCOMPDIR)/workspacectl.fish"
 	chmod 0644 "$(DESTDIR)$(BASHCOMPDIR)/workspacectl" "$(DESTDIR)$(ZSHCOMPDIR)/_workspacectl" \
 	  "$(DESTDIR)$(FISHCOMPDIR)/workspacectl.fish"
-	sed 's|/usr/local/bin/|$(PREFIX)/bin/|' systemd/workspaced.service > "$(DESTDIR)$(UNITDIR)/workspaced.service"
-	chmod 0644 "$(DESTDIR)$(UNITDIR)/workspaced.service"
-	install -m 0644 systemd/workspaced.socket "$(DESTDIR)$(UNITDIR)/workspaced.socket"
+	for unit in workspaced.service workspaced.socket; do \
+	  sed 's|/usr/local/|$(PREFIX)/|g' "systemd/$$unit" > "$(DESTDIR)$(UNITDIR)/$$unit" && \
+	  chmod 0644 "$(DESTDIR)$(UNITDIR)/$$unit" || exit 1; done
 	install -m 0644 systemd/workspaced.catalog "$(DESTDIR)$(CATALOGDIR)/workspaced.catalog"
 	@if [ -e "$(DESTDIR)$(CONFDIR)/config.json" ]; then \
 	  echo "keeping the existing $(DESTDIR)$(CONFDIR)/config.json"; \

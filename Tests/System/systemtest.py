@@ -272,7 +272,21 @@ def scenario_1_install(suite: Suite) -> str:
         check(oct(info.st_mode & 0o7777) == "0o700", f"state directory mode {oct(info.st_mode & 0o7777)}, not 0700")
         check(info.st_uid == uid, f"state directory owned by uid {info.st_uid}, the daemon runs as {uid}")
         machine.systemctl("stop", UNIT)
-        return f"installed, verify silent, start returned after READY=1 in {took:.2f} s, state dir 0700 uid {uid}"
+
+        # An upgrade by the same command keeps the operator's configuration.
+        settings = json.loads(machine.path(CONFIG).read_text())
+        settings["logLevel"] = "debug"
+        edited = json.dumps(settings, indent=2) + "\n"
+        machine.path(CONFIG).write_text(edited)
+        again = subprocess.run(
+            ["make", "-s", "-C", str(REPO), "install", f"DESTDIR={root}", "PREFIX=/usr/local"],
+            capture_output=True, text=True, check=False,
+        )
+        check(again.returncode == 0, f"a second make install failed: {again.stdout}{again.stderr}")
+        check(machine.path(CONFIG).read_text() == edited, "a second make install overwrote the edited config.json")
+        check("keeping the existing" in again.stdout, f"a second make install did not say it kept the config: {again.stdout}")
+        return (f"installed, verify silent, start returned after READY=1 in {took:.2f} s, state dir 0700 uid {uid}; "
+                "reinstall kept the edited config")
 
 
 def daemon_uid(machine: Machine) -> int:
