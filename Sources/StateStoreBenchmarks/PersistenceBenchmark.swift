@@ -36,6 +36,7 @@ struct PersistenceBenchmark {
 
         let baseline = try Baseline(path: path, model: model)
         try measureSaves(path: path, baseline: baseline)
+        measureCopyOnWrite(model.notes)
         try measureStream(path: path)
         try measureShutdown(path: path, baseline: baseline)
     }
@@ -83,6 +84,29 @@ struct PersistenceBenchmark {
         let paired = median(zip(saveTimes, baselineTimes).map { $0 / $1 })
         print(String(format: "  median of per-round ratios (save ÷ the baseline run just before it) %.3f", paired))
         report("save as the engine reports it (snapshot → dir fsync)", median(engineSaveTimes), against: baseline)
+    }
+
+    /// The copy-on-write a change pays while a save holds a snapshot, for the notes kept in a plain `Array` (as
+    /// the sample model does) and in a ``ChunkedArray``: one change to the middle element with a snapshot alive.
+    private func measureCopyOnWrite(_ notes: [Note]) {
+        var plainTimes: [Double] = []
+        var chunkedTimes: [Double] = []
+        for _ in 0..<rounds {
+            var plain = notes
+            let plainSnapshot = plain
+            var start = DispatchTime.now().uptimeNanoseconds
+            plain[plain.count / 2].title += "!"
+            plainTimes.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+            var chunked = ChunkedArray(notes)
+            let chunkedSnapshot = chunked
+            start = DispatchTime.now().uptimeNanoseconds
+            chunked[chunked.count / 2].title += "!"
+            chunkedTimes.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+            precondition(plainSnapshot[notes.count / 2].title == notes[notes.count / 2].title)
+            precondition(chunkedSnapshot[notes.count / 2].title == notes[notes.count / 2].title)
+        }
+        report("first change under a snapshot, notes in an Array", median(plainTimes))
+        report("first change under a snapshot, notes in a ChunkedArray", median(chunkedTimes), goalMs: 1)
     }
 
     /// 10,000 changes a second with the real scheduler and the default configuration; counts file writes.
