@@ -109,7 +109,7 @@ public enum ProductPaths {
 }
 
 /// Polls `condition` every 5 ms until it holds or `timeout` passes; returns whether it held.
-public func waitUntil(timeout: Duration = .seconds(10), _ condition: () -> Bool) -> Bool {
+public func waitUntil(timeout: Duration = .seconds(30), _ condition: () -> Bool) -> Bool {
     let deadline = ContinuousClock.now + timeout
     while !condition() {
         if ContinuousClock.now >= deadline { return false }

@@ -82,7 +82,7 @@ struct ClientErrorTests {
 
 /// Runs `call` against the stub and returns the error it threw (`nil`, recorded as an issue, when it succeeded).
 private func withStubError<T>(
-    _ stub: StubDaemon, timeout: Duration = .seconds(10),
+    _ stub: StubDaemon, timeout: Duration = .seconds(60),
     _ call: (WorkspaceClient) async throws -> T
 ) async -> WorkspaceClientError? {
     let client = WorkspaceClient(socketPath: stub.socketPath, timeout: timeout)

@@ -116,7 +116,7 @@ struct ClientRequestTests {
     func sendsExactRequest(_ testCase: RequestCase) async throws {
         let stub = try await StubDaemon(json: testCase.reply)
         let requests = try await withStub(stub) { stub in
-            try await testCase.call(WorkspaceClient(socketPath: stub.socketPath, timeout: .seconds(10)))
+            try await testCase.call(WorkspaceClient(socketPath: stub.socketPath, timeout: .seconds(60)))
             return stub.requests
         }
         try #require(requests.count == 1)

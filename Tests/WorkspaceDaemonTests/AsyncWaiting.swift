@@ -5,7 +5,7 @@ import TestSupport
 // async tests running beside it. Long process tests poll with these instead.
 
 /// Polls `condition` every 20 ms, sleeping in between, until it holds or `timeout` passes; returns whether it held.
-func eventually(timeout: Duration = .seconds(10), _ condition: () -> Bool) async -> Bool {
+func eventually(timeout: Duration = .seconds(30), _ condition: () -> Bool) async -> Bool {
     let deadline = ContinuousClock.now + timeout
     while !condition() {
         if ContinuousClock.now >= deadline { return false }

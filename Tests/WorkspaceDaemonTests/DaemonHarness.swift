@@ -80,7 +80,7 @@ final class DaemonHarness {
     }
 
     /// Waits until a datagram satisfies `predicate`.
-    func waitForMessage(timeout: Duration = .seconds(20), _ predicate: (String) -> Bool) -> Bool {
+    func waitForMessage(timeout: Duration = .seconds(40), _ predicate: (String) -> Bool) -> Bool {
         waitUntil(timeout: timeout) { messages().contains(where: predicate) }
     }
 
