@@ -109,10 +109,13 @@ extension StateFile {
 
     /// Keeps the state file as `<base>[-N]<suffix>` without replacing anything; returns the name used.
     private func keepUnique(base: String, suffix: String) throws(StateStoreError) -> String {
-        for attempt in 1...1000 {
-            let name = attempt == 1 ? base + suffix : base + "-\(attempt)" + suffix
-            if try keepCopy(at: directory + "/" + name) { return name }
+        let name = try placeAtFirstFreeName(base: base, suffix: suffix) { name throws(StateStoreError) -> Bool in
+            try keepCopy(at: directory + "/" + name)
         }
-        throw .backupFailed(FileSystemError(operation: "link", path: directory + "/" + base + suffix, errno: EEXIST))
+        guard let name else {
+            throw .backupFailed(
+                FileSystemError(operation: "link", path: directory + "/" + base + suffix, errno: EEXIST))
+        }
+        return name
     }
 }

@@ -38,20 +38,20 @@ extension StateFile {
     /// Links the corrupt file to the first free `<name>.corrupt-<UTC timestamp>[-N]`; returns that path.
     private func linkQuarantineCopy(reason: String) throws(StateStoreError) -> String {
         let base = directory + "/" + quarantinePrefix + UTCTimestamp.string(from: now())
-        var target = base
-        var attempt = 1
-        while true {
-            do {
+        let target = try placeAtFirstFreeName(base: base, suffix: "") { target throws(StateStoreError) -> Bool in
+            do throws(FileSystemError) {
                 try fileSystem.link(path, to: target)
-                return target
+                return true
             } catch {
-                guard error.errno == EEXIST, attempt < 1000 else {
-                    throw .quarantineFailed(path: path, reason: reason, underlying: error)
-                }
-                attempt += 1
-                target = base + "-\(attempt)"
+                if error.errno == EEXIST { return false }
+                throw .quarantineFailed(path: path, reason: reason, underlying: error)
             }
         }
+        guard let target else {
+            throw .quarantineFailed(
+                path: path, reason: reason, underlying: FileSystemError(operation: "link", path: base, errno: EEXIST))
+        }
+        return target
     }
 
     /// Quarantined copies of this file, oldest first.
