@@ -26,11 +26,15 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-system.git", from: "1.8.1"),
         // Event loops, Unix-socket bootstraps and the HTTP/1.1 codec for the control API's transport (UnixHTTP).
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        // SHA-256 for StateStore's import markers, AES-GCM and SHA-256 for the secret store and API tokens: vetted
+        // BoringSSL-backed primitives instead of hand-written cryptography (about a minute of CI build time).
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
     ],
     targets: [
-        // Versioned, migrating, durably written state files. Foundation only: the few syscalls it needs
-        // (fsync, flock, renameat2) are not all in swift-system, so it calls Glibc behind its own seam.
-        .target(name: "StateStore"),
+        // Versioned, migrating, durably written state files. Foundation and swift-crypto's SHA-256 (import
+        // markers); the few syscalls it needs (fsync, flock) are not all in swift-system, so it calls Glibc behind
+        // its own seam.
+        .target(name: "StateStore", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "StateStoreTesting", dependencies: ["StateStore"]),
         .systemLibrary(
             name: "CSystemd",

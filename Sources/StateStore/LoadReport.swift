@@ -9,6 +9,9 @@ public struct LoadReport: Sendable, Equatable {
         case noFile
         /// The file was corrupt and quarantined; the initial state was used.
         case quarantined
+        /// There was no state file; a file at another path was imported (``StateFile/load(importing:)``) and
+        /// written as the state file.
+        case imported
     }
 
     /// The state file's path.
@@ -33,6 +36,8 @@ public struct LoadReport: Sendable, Equatable {
     public var isNewerCompatible = false
     /// The quarantine, when the file was corrupt.
     public var quarantine: Quarantine?
+    /// What an import from another path did (``StateFile/load(importing:)``); `nil` for a plain load.
+    public var importResult: ImportResult?
     /// Leftover temporary files removed before loading.
     public var temporaryFilesRemoved: [String] = []
     /// Size of the file read.
@@ -64,6 +69,20 @@ public struct LoadReport: Sendable, Equatable {
         public var total: Duration = .zero
     }
 
+    /// Records what decoding took and found.
+    mutating func record<Model>(_ decoded: DecodedState<Model>) {
+        storedVersion = decoded.storedVersion
+        stepsApplied = decoded.stepsApplied
+        fieldsDefaulted = decoded.fieldsDefaulted
+        unknownKeysKept = decoded.unknownKeysKept
+        warnings = decoded.warnings
+        repairs = decoded.repairs
+        isNewerCompatible = decoded.isNewerCompatible
+        timings.decode = decoded.decodeDuration
+        timings.migrate = decoded.migrateDuration
+        timings.repair = decoded.repairDuration
+    }
+
     /// Whether any migration step ran.
     public var migrated: Bool { !stepsApplied.isEmpty }
 
@@ -74,8 +93,11 @@ public struct LoadReport: Sendable, Equatable {
             return "no state file at \(path); started empty at version \(currentVersion)"
         case .quarantined:
             return "state file was corrupt and moved to \(quarantine?.movedTo ?? "?"); started empty"
-        case .file:
+        case .file, .imported:
             var parts: [String] = []
+            if source == .imported, let importResult {
+                parts.append("imported \(importResult.sourcePath)")
+            }
             if let storedVersion, migrated {
                 parts.append("migrated version \(storedVersion) to \(currentVersion)")
             } else if isNewerCompatible, let storedVersion {

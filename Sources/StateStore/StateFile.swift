@@ -19,6 +19,8 @@ public final class StateFile<Model: Codable & Sendable>: Sendable {
     public let codec: StateCodec<Model>
     /// Policies and write options.
     public let configuration: StateFileConfiguration
+    /// What opens the stored bytes and seals the written ones; `nil` for a plain JSON file.
+    public let sealing: (any StateFileSealing)?
     let fileSystem: any FileSystem
     let writer: DurableWriter
     let now: @Sendable () -> Date
@@ -36,18 +38,22 @@ public final class StateFile<Model: Codable & Sendable>: Sendable {
     /// A state file at `path` for `schema`.
     ///
     /// - Parameters:
+    ///   - sealing: Opens the stored bytes before decoding and seals them before writing (encryption); `nil`
+    ///     stores the JSON as it is.
     ///   - fileSystem: The seam for every file operation; tests inject failures through it.
     ///   - now: The clock used to name quarantined files and backups.
     public init(
         path: String,
         schema: StateSchema<Model>,
         configuration: StateFileConfiguration = StateFileConfiguration(),
+        sealing: (any StateFileSealing)? = nil,
         fileSystem: any FileSystem = PosixFileSystem(),
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.path = path
         self.codec = StateCodec(schema: schema, prettyPrinted: configuration.prettyPrinted)
         self.configuration = configuration
+        self.sealing = sealing
         self.fileSystem = fileSystem
         self.writer = DurableWriter(fileSystem: fileSystem, mode: configuration.fileMode)
         self.now = now
@@ -70,61 +76,78 @@ public final class StateFile<Model: Codable & Sendable>: Sendable {
     /// loads only when its `minReaderVersion` allows; otherwise ``StateStoreError/newerVersion`` is thrown and
     /// the file is never written.
     public func load() throws(StateStoreError) -> LoadedState<Model> {
+        var load = try beginLoad()
+        let bytes = try readStateBytes(&load)
+        return try finishLoad(load, bytes: bytes)
+    }
+
+    /// A load under way: the clock and the report so far.
+    struct LoadInProgress {
         let clock = ContinuousClock()
-        let start = clock.now
-        var report = LoadReport(
-            path: path, source: .file, storedVersion: nil, currentVersion: codec.schema.currentVersion)
+        let start: ContinuousClock.Instant
+        var report: LoadReport
+    }
+
+    /// Takes the lock and sweeps temporary files.
+    func beginLoad() throws(StateStoreError) -> LoadInProgress {
+        let clock = ContinuousClock()
+        var load = LoadInProgress(
+            start: clock.now,
+            report: LoadReport(
+                path: path, source: .file, storedVersion: nil, currentVersion: codec.schema.currentVersion))
         if configuration.locking == .exclusive {
             try acquireLock()
-            report.temporaryFilesRemoved = sweepTemporaryFiles()
+            load.report.temporaryFilesRemoved = sweepTemporaryFiles()
         }
-        let readStart = clock.now
-        let bytes: Data?
+        return load
+    }
+
+    /// The state file's bytes, or `nil` when there is none.
+    func readStateBytes(_ load: inout LoadInProgress) throws(StateStoreError) -> Data? {
+        let readStart = load.clock.now
+        defer { load.report.timings.read = load.clock.now - readStart }
         do {
-            bytes = try fileSystem.readFile(at: path)
+            return try fileSystem.readFile(at: path)
         } catch {
             throw .readFailed(error)
         }
-        report.timings.read = clock.now - readStart
+    }
+
+    /// Decodes the state file's bytes (the initial state when there are none) under the policies.
+    func finishLoad(_ load: LoadInProgress, bytes: Data?) throws(StateStoreError) -> LoadedState<Model> {
+        var report = load.report
         guard let bytes else {
             report.source = .noFile
-            report.timings.total = clock.now - start
+            report.timings.total = load.clock.now - load.start
             markLoaded(writeVersion: nil, minReader: nil, pendingBackup: nil)
             return LoadedState(model: codec.schema.initialModel(), report: report)
         }
         report.byteCount = bytes.count
         let decoded: DecodedState<Model>
         do {
-            decoded = try codec.decode(bytes)
+            decoded = try decodeStored(bytes, path: path)
         } catch {
             switch error {
-            case .newerVersion(let stored, let minReader, let current):
-                refuseWrites("the file is version \(stored), newer than this release can read")
-                throw .newerVersion(path: path, stored: stored, minReaderVersion: minReader, current: current)
-            case .corrupt(let reason):
+            case .newerVersion, .unsealFailed:
+                refuseWrites("\(error)")
+                throw error
+            case .corrupt(_, let reason):
                 guard configuration.corruptFilePolicy == .quarantine, configuration.locking == .exclusive else {
                     refuseWrites("the file is corrupt and the policy is refuse")
-                    throw .corrupt(path: path, reason: reason)
+                    throw error
                 }
                 let movedTo = try quarantine(reason: reason)
                 report.source = .quarantined
                 report.quarantine = LoadReport.Quarantine(policy: .quarantine, reason: reason, movedTo: movedTo)
-                report.timings.total = clock.now - start
+                report.timings.total = load.clock.now - load.start
                 markLoaded(writeVersion: nil, minReader: nil, pendingBackup: nil)
                 return LoadedState(model: codec.schema.initialModel(), report: report)
+            default:
+                throw error
             }
         }
-        report.storedVersion = decoded.storedVersion
-        report.stepsApplied = decoded.stepsApplied
-        report.fieldsDefaulted = decoded.fieldsDefaulted
-        report.unknownKeysKept = decoded.unknownKeysKept
-        report.warnings = decoded.warnings
-        report.repairs = decoded.repairs
-        report.isNewerCompatible = decoded.isNewerCompatible
-        report.timings.decode = decoded.decodeDuration
-        report.timings.migrate = decoded.migrateDuration
-        report.timings.repair = decoded.repairDuration
-        report.timings.total = clock.now - start
+        report.record(decoded)
+        report.timings.total = load.clock.now - load.start
         markLoaded(
             writeVersion: decoded.isNewerCompatible ? decoded.storedVersion : nil,
             minReader: decoded.isNewerCompatible ? decoded.storedMinReaderVersion : nil,
@@ -132,13 +155,44 @@ public final class StateFile<Model: Codable & Sendable>: Sendable {
         return LoadedState(model: decoded.model, report: report)
     }
 
+    /// Opens (``sealing``) and decodes stored bytes read from `path`, without any policy: a file that is not
+    /// readable throws ``StateStoreError/corrupt(path:reason:)``, ``StateStoreError/newerVersion`` or
+    /// ``StateStoreError/unsealFailed(path:reason:)``.
+    func decodeStored(_ bytes: Data, path: String) throws(StateStoreError) -> DecodedState<Model> {
+        var plaintext = bytes
+        if let sealing {
+            do {
+                plaintext = try sealing.open(bytes)
+            } catch {
+                throw .unsealFailed(path: path, reason: "\(error)")
+            }
+        }
+        do {
+            return try codec.decode(plaintext)
+        } catch {
+            switch error {
+            case .newerVersion(let stored, let minReader, let current):
+                throw .newerVersion(path: path, stored: stored, minReaderVersion: minReader, current: current)
+            case .corrupt(let reason):
+                throw .corrupt(path: path, reason: reason)
+            }
+        }
+    }
+
     /// Encodes `model` as this file will be written (deterministic bytes).
     public func encode(_ model: Model) throws(StateStoreError) -> Data {
         let (version, minReader) = state.withLock { ($0.writeVersion, $0.writeMinReaderVersion) }
+        let plaintext: Data
         do {
-            return try codec.encode(model, version: version, minReaderVersion: minReader)
+            plaintext = try codec.encode(model, version: version, minReaderVersion: minReader)
         } catch {
             throw .encodingFailed(path: path, description: "\(error)")
+        }
+        guard let sealing else { return plaintext }
+        do {
+            return try sealing.seal(plaintext)
+        } catch {
+            throw .encodingFailed(path: path, description: "cannot seal: \(error)")
         }
     }
 
@@ -207,7 +261,7 @@ public final class StateFile<Model: Codable & Sendable>: Sendable {
         }
     }
 
-    private func sweepTemporaryFiles() -> [String] {
+    func sweepTemporaryFiles() -> [String] {
         let prefix = DurableWriter.temporaryPrefix(for: path)
         guard let names = try? fileSystem.contentsOfDirectory(directory) else { return [] }
         var removed: [String] = []

@@ -14,6 +14,9 @@ public enum StateStoreError: Error, Equatable, Sendable, CustomStringConvertible
     /// nothing was loaded, so nothing will overwrite it. `underlying` is the call that failed (`link`, `unlink`
     /// or the directory fsync).
     case quarantineFailed(path: String, reason: String, underlying: FileSystemError)
+    /// The file could not be opened by the state file's ``StateFileSealing`` (a wrong or missing key, tampered
+    /// or truncated bytes). It is never quarantined: nothing was changed and nothing will be written over it.
+    case unsealFailed(path: String, reason: String)
     /// The model could not be encoded.
     case encodingFailed(path: String, description: String)
     /// A durable replace failed; see ``DurableWriteError`` for the stage and whether the old file is intact.
@@ -48,6 +51,8 @@ public enum StateStoreError: Error, Equatable, Sendable, CustomStringConvertible
             return "\(path) is not a readable state file (\(reason)); policy refuse: the file was not changed"
         case .quarantineFailed(let path, let reason, let underlying):
             return "\(path) is not a readable state file (\(reason)) and could not be moved aside: \(underlying)"
+        case .unsealFailed(let path, let reason):
+            return "\(path) cannot be opened (\(reason)); the file was not changed"
         case .encodingFailed(let path, let description):
             return "cannot encode the state for \(path): \(description)"
         case .writeFailed(let error):
