@@ -72,5 +72,11 @@ pivot_root . .oldroot
 cd /
 umount -l /.oldroot
 rmdir /.oldroot
+# Shared propagation inside this namespace (its peer groups are new: nothing reaches the host). systemd makes
+# / rshared itself only when it is not in a container, and a container manager is expected to do it. Without it
+# the credentials file system that systemd mounts on /run/credentials/UNIT from its private helper namespace
+# ((sd-mkdcreds), MS_MOVE) never appears in PID 1's namespace: the unit would get an empty root-owned 0700
+# directory instead, unreadable to DynamicUser=/User= units.
+mount --make-rshared /
 exec env -i container="$name" PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
     /lib/systemd/systemd --unit=workspaced-systemtest.target
