@@ -27,6 +27,10 @@ struct ConfigOptions: ParsableArguments {
     @Option(help: "Pre-migration backups kept.")
     var backupsKept: String?
 
+    @Option(
+        help: "State file of an earlier installation, imported once when there is no state file; \"\" turns it off.")
+    var legacyStatePath: String?
+
     @Option(help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel: String?
 
@@ -42,6 +46,7 @@ struct ConfigOptions: ParsableArguments {
         if let saveMaximumDelayMs { overrides[ConfigurationKey.saveMaximumDelay.name] = .string(saveMaximumDelayMs) }
         if let corruptFilePolicy { overrides[ConfigurationKey.corruptFilePolicy.name] = .string(corruptFilePolicy) }
         if let backupsKept { overrides[ConfigurationKey.backupsKept.name] = .string(backupsKept) }
+        if let legacyStatePath { overrides[ConfigurationKey.legacyStatePath.name] = .string(legacyStatePath) }
         if let logLevel { overrides[ConfigurationKey.logLevel.name] = .string(logLevel) }
         if let apiMaximumBodyBytes {
             overrides[ConfigurationKey.apiMaximumBodyBytes.name] = .string(apiMaximumBodyBytes)

@@ -7,7 +7,7 @@ struct Workspaced: AsyncParsableCommand {
         commandName: "workspaced",
         abstract:
             "Keeps workspace state (projects, panes, tabs, favorites, owner) durable across upgrades and crashes.",
-        subcommands: [Run.self, CheckConfig.self, Check.self, Migrate.self, Backups.self],
+        subcommands: [Run.self, CheckConfig.self, Check.self, Migrate.self, Backups.self, StageLegacy.self],
         defaultSubcommand: Run.self
     )
 }

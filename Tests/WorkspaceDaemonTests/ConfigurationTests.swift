@@ -40,6 +40,29 @@ struct ConfigurationTests {
         #expect(systemd.statePath == "/var/lib/a/workspace.json")
     }
 
+    @Test func legacyStatePathDefaultsToTheOldLocationAndAnEmptyValueTurnsItOff() async throws {
+        let none = try await ConfigurationLoader.load(
+            ConfigurationSources(environment: ["CONFIGURATION_DIRECTORY": directory]))
+        #expect(none.legacyStatePath == "/var/lib/workspace-state/state.json")
+        #expect(none.legacyImport?.markerPath == "/var/lib/workspaced/imported-from-legacy")
+        let path = try writeConfig(#"{"legacyStatePath": "/srv/old/state.json"}"#)
+        let file = try await ConfigurationLoader.load(ConfigurationSources(configFile: path, environment: [:]))
+        #expect(file.legacyStatePath == "/srv/old/state.json")
+        let environment = try await ConfigurationLoader.load(
+            ConfigurationSources(configFile: path, environment: ["WORKSPACED_LEGACY_STATE_PATH": ""]))
+        #expect(environment.legacyStatePath == nil && environment.legacyImport == nil)
+        let flag = try await ConfigurationLoader.load(
+            ConfigurationSources(
+                configFile: path, environment: [:], overrides: ["legacyStatePath": .string("/x/state.json")]))
+        #expect(flag.legacyStatePath == "/x/state.json")
+        let relative = try writeConfig(#"{"legacyStatePath": "old/state.json"}"#)
+        await #expect {
+            try await ConfigurationLoader.load(ConfigurationSources(configFile: relative, environment: [:]))
+        } throws: { error in
+            "\(error)".contains("legacyStatePath") && "\(error)".contains("absolute path")
+        }
+    }
+
     @Test func flagsBeatEnvironmentBeatFile() async throws {
         let path = try writeConfig(
             #"{"save": {"debounceMilliseconds": 100, "maximumDelayMilliseconds": 9000}, "logLevel": "debug", "backupsKept": 7}"#

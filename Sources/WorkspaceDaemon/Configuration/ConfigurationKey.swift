@@ -5,6 +5,8 @@ public struct ConfigurationKey: Sendable, Hashable {
     public enum Kind: Sendable, Hashable {
         /// An absolute path.
         case path
+        /// An absolute path, or the empty string for "off".
+        case optionalPath
         /// A whole number within a range.
         case integer(ClosedRange<Int>)
         /// One of a fixed set of strings.
@@ -56,6 +58,11 @@ public struct ConfigurationKey: Sendable, Hashable {
     public static let corruptFilePolicy = ConfigurationKey(
         name: "corruptFilePolicy", kind: .choice(["quarantine", "refuse"]),
         summary: "what to do with an unreadable state file (default quarantine)")
+    /// The state file of an earlier installation, imported once when there is no state file.
+    public static let legacyStatePath = ConfigurationKey(
+        name: "legacyStatePath", kind: .optionalPath,
+        summary: "state file of an earlier installation, imported once; empty turns the import off "
+            + "(default /var/lib/workspace-state/state.json)")
     /// The number of backups kept.
     public static let backupsKept = ConfigurationKey(
         name: "backupsKept", kind: .integer(1...100), summary: "pre-migration backups kept (default 3)")
@@ -84,6 +91,6 @@ public struct ConfigurationKey: Sendable, Hashable {
     /// Every key, in documentation order.
     public static let all: [ConfigurationKey] = [
         .stateDirectory, .controlSocket, .saveDebounce, .saveMaximumDelay, .corruptFilePolicy, .backupsKept,
-        .logLevel, .apiMaximumBodyBytes, .readUsers, .readGroups, .writeUsers, .writeGroups,
+        .legacyStatePath, .logLevel, .apiMaximumBodyBytes, .readUsers, .readGroups, .writeUsers, .writeGroups,
     ]
 }

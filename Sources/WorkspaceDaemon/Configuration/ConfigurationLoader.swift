@@ -84,6 +84,8 @@ public enum ConfigurationLoader {
             saveMaximumDelay: .milliseconds(maximumDelay),
             corruptFilePolicy: policy,
             backupsKept: try reader.integer(.backupsKept) ?? 3,
+            legacyStatePath: try reader.optionalPath(.legacyStatePath)
+                ?? DaemonConfiguration.defaultLegacyStatePath,
             logLevel: level,
             apiMaximumBodyBytes: try reader.integer(.apiMaximumBodyBytes)
                 ?? DaemonConfiguration.defaultAPIMaximumBodyBytes,
@@ -158,6 +160,17 @@ private struct ValueReader {
         guard let value = try string(key) else { return nil }
         guard value.hasPrefix("/"), !value.contains("\0") else {
             throw .invalidValue(key: key.name, value: value, reason: "must be an absolute path")
+        }
+        return value
+    }
+
+    /// An absolute path; `.some(nil)` for the empty string ("off"), `nil` when not set.
+    func optionalPath(_ key: ConfigurationKey) throws(ConfigurationError) -> String?? {
+        guard let value = try string(key) else { return nil }
+        if value.isEmpty { return .some(nil) }
+        guard value.hasPrefix("/"), !value.contains("\0") else {
+            throw .invalidValue(
+                key: key.name, value: value, reason: "must be an absolute path, or empty to turn it off")
         }
         return value
     }

@@ -16,6 +16,9 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var corruptFilePolicy: CorruptFilePolicy
     /// How many pre-migration backups to keep.
     public var backupsKept: Int
+    /// The state file of an earlier installation, imported once when there is no state file; `nil` turns the
+    /// import off.
+    public var legacyStatePath: String?
     /// The lowest level that is logged.
     public var logLevel: Logger.Level
     /// The largest control API request body accepted, in bytes; larger ones get 413. Applied at start only.
@@ -31,6 +34,7 @@ public struct DaemonConfiguration: Sendable, Equatable {
         saveMaximumDelay: Duration = .seconds(5),
         corruptFilePolicy: CorruptFilePolicy = .quarantine,
         backupsKept: Int = 3,
+        legacyStatePath: String? = DaemonConfiguration.defaultLegacyStatePath,
         logLevel: Logger.Level = .info,
         apiMaximumBodyBytes: Int = DaemonConfiguration.defaultAPIMaximumBodyBytes,
         access: AccessConfiguration = AccessConfiguration()
@@ -41,6 +45,7 @@ public struct DaemonConfiguration: Sendable, Equatable {
         self.saveMaximumDelay = saveMaximumDelay
         self.corruptFilePolicy = corruptFilePolicy
         self.backupsKept = backupsKept
+        self.legacyStatePath = legacyStatePath
         self.logLevel = logLevel
         self.apiMaximumBodyBytes = apiMaximumBodyBytes
         self.access = access
@@ -49,8 +54,21 @@ public struct DaemonConfiguration: Sendable, Equatable {
     /// The default ``apiMaximumBodyBytes``: 1 MiB.
     public static let defaultAPIMaximumBodyBytes = 1_048_576
 
+    /// Where earlier installations kept their state.
+    public static let defaultLegacyStatePath = "/var/lib/workspace-state/state.json"
+
     /// The state file: `workspace.json` in the state directory.
     public var statePath: String { stateDirectory + "/workspace.json" }
+
+    /// The import of ``legacyStatePath``, marked by `imported-from-legacy` in the state directory and read from
+    /// the copy `workspaced stage-legacy` leaves there (`.legacy-import.json`) when there is one; `nil` when off.
+    public var legacyImport: StateImport? {
+        legacyStatePath.map {
+            StateImport(
+                sourcePath: $0, stagedCopyPath: stateDirectory + "/.legacy-import.json",
+                markerPath: stateDirectory + "/imported-from-legacy")
+        }
+    }
 }
 
 /// Users and groups, by numeric id, allowed to read or change the workspace through the control API, besides

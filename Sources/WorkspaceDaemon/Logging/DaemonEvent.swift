@@ -30,6 +30,11 @@ public enum DaemonEvent: String, CaseIterable, Sendable {
     case configReloaded
     /// A reload found a bad configuration and kept the old one.
     case configRejected
+    /// The state of an earlier installation (`legacyStatePath`) was imported once; it may be removed.
+    case legacyImported
+    /// The legacy state file could not be imported (corrupt, newer, unreadable); the daemon started empty and
+    /// the next start tries again.
+    case legacyImportRefused
 
     /// The event's journal `MESSAGE_ID`.
     public var messageID: MessageID {
@@ -47,6 +52,8 @@ public enum DaemonEvent: String, CaseIterable, Sendable {
         case .flushFailed: hex = "4986b4c04d374a58ace50117a4936ee0"
         case .configReloaded: hex = "164d67d348ec47018b454717a4015a33"
         case .configRejected: hex = "205a42ded1ec4c53baa63a3903d005dd"
+        case .legacyImported: hex = "f1216d6d4c9b4532bd44cf186eddcd26"
+        case .legacyImportRefused: hex = "ff9a4d05bbed4f21b2d9e7011c3cfc15"
         }
         return MessageID(hex)!
     }

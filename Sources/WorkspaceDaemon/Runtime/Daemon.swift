@@ -56,6 +56,7 @@ public final class Daemon: Sendable {
         let file = try openStateFile(configuration)
         let loaded = try load(file)
         logLoadReport(loaded.report)
+        logImport(loaded.report)
         let persistent = PersistentState(
             file: file, loaded: loaded,
             configuration: PersistenceConfiguration(
@@ -133,7 +134,8 @@ public final class Daemon: Sendable {
         timer.resume()
         defer { timer.cancel() }
         do {
-            return try file.load()
+            guard let legacy = configuration.legacyImport else { return try file.load() }
+            return try file.load(importing: legacy)
         } catch {
             logRefusal(error, path: file.path)
             let failure = DaemonStartError.state(error)
