@@ -13,6 +13,7 @@ KEEP=1 keeps the work directory (console logs, each machine's journal) even when
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -49,6 +50,9 @@ FLUSHED_ON_STOP = "4c6ff2170b2e4dd8801b4fbcd9e2521d"
 CONFIG_RELOADED = "164d67d348ec47018b454717a4015a33"
 CONFIG_REJECTED = "205a42ded1ec4c53baa63a3903d005dd"
 STARTED = "4c50677cb1f4416f81dd6b9193f39b72"
+LEGACY_IMPORTED = "f1216d6d4c9b4532bd44cf186eddcd26"
+LEGACY_PATH = "/var/lib/workspace-state/state.json"
+LEGACY_OWNER = 4321
 
 
 class Suite:
@@ -698,6 +702,52 @@ def scenario_10_journal(suite: Suite) -> str:
                 + (", no thread priority noise" if not note else note))
 
 
+def scenario_13_legacy_import(suite: Suite) -> str:
+    """An earlier installation's state, owned by another user with mode 0600 outside the unit's paths, is
+    imported once under the hardened unit; a restart imports nothing; the legacy file is byte-identical."""
+    original = (FIXTURES / "versions/v1.json").read_bytes()
+    machine = suite.installed()
+    with machine:
+        machine.write(LEGACY_PATH, original, mode=0o600)
+        legacy = machine.path(LEGACY_PATH)
+        os.chown(legacy.parent, LEGACY_OWNER, LEGACY_OWNER)
+        os.chmod(legacy.parent, 0o700)
+        os.chown(legacy, LEGACY_OWNER, LEGACY_OWNER)
+        before = os.stat(legacy)
+        machine.systemctl("start", UNIT)
+        served = expect_ok(machine.http("GET", "/v1/workspace")).json["workspace"]
+        problem = subset_mismatch(EXPECTED[1], served)
+        check(problem is None, f"the imported workspace: {problem}")
+        entries = unit_journal(machine, f"MESSAGE_ID={LEGACY_IMPORTED}")
+        check(len(entries) == 1, f"expected one imported entry, got {len(entries)}")
+        check(entries[0].get("LEGACY_PATH") == LEGACY_PATH and "may be removed" in entries[0].get("MESSAGE", ""),
+              f"the imported entry: {entries[0]}")
+        staged = [entry for entry in machine.journal(f"_SYSTEMD_UNIT={UNIT}")
+                  if "stage-legacy: staged " + LEGACY_PATH in entry.get("MESSAGE", "")]
+        check(len(staged) == 1, "ExecStartPre=+workspaced stage-legacy did not stage the legacy file")
+        marker = json.loads(machine.path(f"{STATE_DIR}/imported-from-legacy").read_text())
+        check(marker["source"] == LEGACY_PATH and marker["size"] == len(original) and marker["version"] == 1
+              and marker["sha256"] == hashlib.sha256(original).hexdigest(), f"the marker: {marker}")
+        on_disk = state_on_disk(machine)
+        check(on_disk and on_disk.get("version") == 4, "the imported state is not on disk at version 4")
+        leftovers = sorted(p.name for p in machine.path(STATE_DIR).iterdir()
+                           if p.name.startswith(".legacy-import") or p.name.endswith(".pending"))
+        check(not leftovers, f"left behind in the state directory: {leftovers}")
+        uid = daemon_uid(machine)
+        check(uid != 0 and uid != LEGACY_OWNER, f"the daemon runs as uid {uid}")
+
+        machine.systemctl("restart", UNIT)
+        expect_ok(machine.http("GET", "/v1/status"))
+        again = unit_journal(machine, f"MESSAGE_ID={LEGACY_IMPORTED}")
+        check(len(again) == 1, f"a restart imported again: {len(again)} imported entries")
+        after = os.stat(legacy)
+        check(legacy.read_bytes() == original, "the legacy file changed")
+        check((after.st_uid, after.st_mode, after.st_mtime_ns) == (before.st_uid, before.st_mode, before.st_mtime_ns),
+              "the legacy file's owner, mode or modification time changed")
+        return (f"imported a 0600 file of uid {LEGACY_OWNER} as dynamic uid {uid} (via ExecStartPre=+ staging); "
+                "one imported entry, marker with SHA-256; restart imported nothing; legacy byte-identical")
+
+
 SCENARIOS = [
     (1, "install as an operator would", scenario_1_install),
     (2, "upgrade from every shipped version", scenario_2_upgrade),
@@ -709,6 +759,7 @@ SCENARIOS = [
     (8, "socket activation", scenario_8_socket_activation),
     (9, "hardening holds", scenario_9_hardening),
     (10, "journal quality", scenario_10_journal),
+    (13, "legacy import under the hardened unit", scenario_13_legacy_import),
 ]
 
 
