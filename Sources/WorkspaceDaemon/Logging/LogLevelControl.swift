@@ -18,10 +18,16 @@ public final class LogLevelControl: Sendable {
     }
 }
 
-/// Wraps a handler so that its level is always the shared ``LogLevelControl``'s.
+/// Wraps a handler so that its level follows the shared ``LogLevelControl`` unless this logger's own level was
+/// set.
+///
+/// swift-log's `LogHandler` contract: setting `logLevel` on one `Logger` changes that logger (and its copies made
+/// afterwards) only, never every logger. So a level set here is this handler's own override; the shared control
+/// (what a reload changes) applies to every logger that has none.
 public struct LevelControlledLogHandler<Upstream: LogHandler>: LogHandler {
     private var upstream: Upstream
     private let control: LogLevelControl
+    private var override: Logger.Level?
 
     /// Wraps `upstream`, reading the level from `control`.
     public init(_ upstream: Upstream, control: LogLevelControl) {
@@ -29,10 +35,10 @@ public struct LevelControlledLogHandler<Upstream: LogHandler>: LogHandler {
         self.control = control
     }
 
-    /// The shared level; setting it changes it for every logger.
+    /// This logger's level: its own once set, else the shared one.
     public var logLevel: Logger.Level {
-        get { control.current }
-        set { control.current = newValue }
+        get { override ?? control.current }
+        set { override = newValue }
     }
 
     /// The upstream's metadata.
@@ -53,9 +59,9 @@ public struct LevelControlledLogHandler<Upstream: LogHandler>: LogHandler {
         set { upstream[metadataKey: key] = newValue }
     }
 
-    /// Passes the event on when its level is at or above the shared level.
+    /// Passes the event on when its level is at or above this logger's level.
     public func log(event: LogEvent) {
-        guard event.level >= control.current else { return }
+        guard event.level >= logLevel else { return }
         upstream.log(event: event)
     }
 }
