@@ -67,12 +67,7 @@ public final class HTTPServer: Sendable {
             }
             if shutDownMeanwhile {
                 // shutdown() ran while we were binding: honour it.
-                // Stop accepting before closing: a connection the kernel hands over while the listener is closing could be
-                // dropped unread (its client sees a reset). With reads off, the rest stay in the backlog for the next
-                // process (socket activation) or are refused when the socket goes away.
-                try? await listener.setOption(ChannelOptions.autoRead, value: false).get()
-                try? await listener.eventLoop.submit {}.get()
-                try? await listener.close()
+                await Self.closeListener(listener)
                 socketFile?.remove()
                 throw .notStartable(state: "shut down while starting")
             }
@@ -86,6 +81,15 @@ public final class HTTPServer: Sendable {
     }
 
     private typealias Listener = (channel: any Channel, socketFile: UnixSocketFile?)
+
+    /// Stops accepting, then closes the listener. A connection the kernel hands over while the listener is closing
+    /// could be dropped unread (its client sees a reset); with reads off, the rest stay in the backlog for the next
+    /// process (socket activation) or are refused when the socket goes away.
+    private static func closeListener(_ listener: any Channel) async {
+        try? await listener.setOption(ChannelOptions.autoRead, value: false).get()
+        try? await listener.eventLoop.submit {}.get()
+        try? await listener.close()
+    }
 
     private func listen(_ binding: HTTPServerBinding) async throws(HTTPServerError) -> Listener {
         let bootstrap = makeBootstrap()
@@ -102,12 +106,7 @@ public final class HTTPServer: Sendable {
             do {
                 try socketFile.adopt(mode: configuration.socketFileMode)
             } catch {
-                // Stop accepting before closing: a connection the kernel hands over while the listener is closing could be
-                // dropped unread (its client sees a reset). With reads off, the rest stay in the backlog for the next
-                // process (socket activation) or are refused when the socket goes away.
-                try? await listener.setOption(ChannelOptions.autoRead, value: false).get()
-                try? await listener.eventLoop.submit {}.get()
-                try? await listener.close()
+                await Self.closeListener(listener)
                 throw error
             }
             return (listener, socketFile)
@@ -156,12 +155,7 @@ public final class HTTPServer: Sendable {
             return state
         }
         guard case .running(let listener, let socketFile) = previous else { return }
-        // Stop accepting before closing: a connection the kernel hands over while the listener is closing could be
-        // dropped unread (its client sees a reset). With reads off, the rest stay in the backlog for the next
-        // process (socket activation) or are refused when the socket goes away.
-        try? await listener.setOption(ChannelOptions.autoRead, value: false).get()
-        try? await listener.eventLoop.submit {}.get()
-        try? await listener.close()
+        await Self.closeListener(listener)
         // NIO already unlinks a socket file it bound when the listener closes; this covers the rest, and never
         // touches a file that has since been replaced by someone else's.
         socketFile?.remove()
