@@ -103,6 +103,18 @@ struct DaemonProcessTests {
         #expect(process.wait(timeout: .seconds(10)) == 0)
     }
 
+    @Test func aStateDirectoryThatCannotBeCreatedExits73WithTheRealError() async throws {
+        let harness = try DaemonHarness()
+        try Data("a file, not a directory".utf8).write(to: URL(fileURLWithPath: harness.root + "/plain"))
+        let process = try harness.start(["--state-directory", harness.root + "/plain/state"])
+        #expect(await exitStatus(of: process, timeout: .seconds(20)) == 73)
+        #expect(process.output.contains("cannot create the state directory"), "\(process.output)")
+        #expect(
+            process.output.contains("mkdir") && process.output.contains("Not a directory (errno 20)"),
+            "\(process.output)")
+        #expect(!process.output.contains("lock "), "not reported as a lock failure: \(process.output)")
+    }
+
     @Test func aBadConfigExits78NamingTheKey() throws {
         let harness = try DaemonHarness()
         try harness.writeConfig(#"{"backupsKept": 3, "savedebounce": 10}"#)

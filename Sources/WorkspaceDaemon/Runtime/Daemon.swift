@@ -99,15 +99,7 @@ public final class Daemon: Sendable {
     }
 
     private func openStateFile(_ configuration: DaemonConfiguration) throws(DaemonStartError) -> StateFile<Workspace> {
-        do {
-            try FileManager.default.createDirectory(
-                atPath: configuration.stateDirectory, withIntermediateDirectories: true,
-                attributes: [.posixPermissions: 0o700])
-        } catch {
-            throw .state(
-                .lockFailed(
-                    FileSystemError(operation: "mkdir", path: configuration.stateDirectory, errno: EACCES)))
-        }
+        try Self.createDirectory(configuration.stateDirectory)
         let schema: StateSchema<Workspace>
         do {
             schema = try WorkspaceSchema.make()
@@ -118,6 +110,17 @@ public final class Daemon: Sendable {
             path: configuration.statePath, schema: schema,
             configuration: StateFileConfiguration(
                 corruptFilePolicy: configuration.corruptFilePolicy, backupsKept: configuration.backupsKept))
+    }
+
+    /// Creates `path` and its missing parents (mode 0700), reporting the real `mkdir` error.
+    static func createDirectory(_ path: String) throws(DaemonStartError) {
+        var existing = stat()
+        if stat(path, &existing) == 0 { return }
+        let parent = (path as NSString).deletingLastPathComponent
+        if !parent.isEmpty, parent != path { try createDirectory(parent) }
+        guard mkdir(path, 0o700) == 0 || errno == EEXIST else {
+            throw .stateDirectory(FileSystemError(operation: "mkdir", path: path, errno: errno))
+        }
     }
 
     /// Loads while telling systemd what is happening and extending the start timeout every second.

@@ -5,8 +5,8 @@ public enum DaemonExitCode: Int32, Sendable {
     case success = 0
     /// The state file is corrupt and the policy is `refuse` (`EX_DATAERR`); the file was not changed.
     case corruptStateFile = 65
-    /// Another process holds the state lock (`EX_CANTCREAT`).
-    case stateLocked = 73
+    /// The state directory cannot be created, or another process holds the state lock (`EX_CANTCREAT`).
+    case cannotCreate = 73
     /// The state could not be read, or the final flush failed (`EX_IOERR`); the old file is intact.
     case ioError = 74
     /// The state file comes from a newer release that this one cannot read (`EX_TEMPFAIL`); it was not changed.

@@ -4,6 +4,8 @@ import StateStore
 public enum DaemonStartError: Error, Sendable, CustomStringConvertible {
     /// The configuration was refused.
     case configuration(ConfigurationError)
+    /// The state directory did not exist and could not be created (`mkdir` failed with this error).
+    case stateDirectory(FileSystemError)
     /// The state could not be loaded.
     case state(StateStoreError)
     /// The control socket could not be served.
@@ -14,11 +16,12 @@ public enum DaemonStartError: Error, Sendable, CustomStringConvertible {
         switch self {
         case .configuration: return .configuration
         case .controlSocket: return .ioError
+        case .stateDirectory: return .cannotCreate
         case .state(let error):
             switch error {
             case .newerVersion: return .newerStateFile
             case .corrupt: return .corruptStateFile
-            case .locked, .lockFailed: return .stateLocked
+            case .locked, .lockFailed: return .cannotCreate
             default: return .ioError
             }
         }
@@ -29,6 +32,7 @@ public enum DaemonStartError: Error, Sendable, CustomStringConvertible {
         switch self {
         case .configuration(let error): return "refusing to start: \(error)"
         case .state(let error): return "refusing to start: \(error)"
+        case .stateDirectory(let error): return "refusing to start: cannot create the state directory: \(error)"
         case .controlSocket(let reason): return "cannot serve the control socket: \(reason)"
         }
     }
