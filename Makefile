@@ -101,6 +101,12 @@ install: release
 clean:
 	rm -rf .build
 
+# The flake budget: `swift test` RUNS times in a row with two busy loops competing for the cores; all must pass.
+RUNS ?= 10
+.PHONY: test-stress
+test-stress: deps
+	SWIFT="$(SWIFT)" Scripts/test-stress.sh $(RUNS)
+
 # Property-based fuzzing of the control API with schemathesis against a live daemon (skips with a message when not
 # root or when schemathesis cannot be installed; CI=true makes that a failure). See docs/workspacectl.md.
 .PHONY: fuzz-api
