@@ -87,7 +87,10 @@ let package = Package(
         ),
         .testTarget(
             name: "WorkspaceDaemonTests",
-            dependencies: ["WorkspaceDaemon", "StateStore", "Systemd", "WorkspaceModel", "TestSupport", "UnixHTTP"]
+            dependencies: [
+                "WorkspaceDaemon", "StateStore", "StateStoreTesting", "Systemd", "WorkspaceModel", "TestSupport",
+                "UnixHTTP", .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
         ),
         // HTTP/1.1 server and client over Unix domain sockets; transport only, it knows nothing of workspaces.
         .target(

@@ -1,10 +1,40 @@
 import NIOHTTP1
 
 /// Turns a received request into a response: parses the target, asks the authorize hook, routes, and produces
-/// the library's own JSON errors (400, 404, 405).
-struct HTTPResponder: Sendable {
+/// the library's own JSON errors (400, 404, 405, 413).
+///
+/// ``HTTPServer`` runs every request from its socket through one; a test (or an embedding program) can run
+/// requests through the same code path in memory, with no socket, process or event loop:
+///
+/// ```swift
+/// let responder = HTTPResponder(router: api.router(), authorize: authorizer, maximumBodySize: 1 << 20)
+/// let response = await responder.respond(.GET, "/v1/status", peer: PeerCredentials(pid: 1, uid: 0, gid: 0))
+/// ```
+public struct HTTPResponder: Sendable {
     let router: HTTPRouter
     let authorize: HTTPServer.Authorizer?
+    let maximumBodySize: Int
+
+    /// A responder for `router`, asking `authorize` first; bodies over `maximumBodySize` get 413.
+    public init(router: HTTPRouter, authorize: HTTPServer.Authorizer? = nil, maximumBodySize: Int = .max) {
+        self.router = router
+        self.authorize = authorize
+        self.maximumBodySize = maximumBodySize
+    }
+
+    /// The response to one complete request, as the server would send it (an in-memory transport).
+    ///
+    /// - Parameters:
+    ///   - uri: The request target, `/path?query` (or absolute form).
+    ///   - peer: The credentials the server would read with `SO_PEERCRED`.
+    public func respond(
+        _ method: HTTPMethod, _ uri: String, headers: HTTPHeaders = [:], body: [UInt8] = [], peer: PeerCredentials
+    ) async -> HTTPResponse {
+        guard body.count <= maximumBodySize else { return Self.bodyTooLarge(limit: maximumBodySize) }
+        return await respond(
+            head: HTTPRequestHead(version: .http1_1, method: method, uri: uri, headers: headers), body: body,
+            peer: peer)
+    }
 
     func respond(head: HTTPRequestHead, body: [UInt8], peer: PeerCredentials) async -> HTTPResponse {
         let target = Self.originForm(head.uri).split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)

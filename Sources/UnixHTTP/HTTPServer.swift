@@ -40,7 +40,8 @@ public final class HTTPServer: Sendable {
         logger: Logger = Logger(label: "UnixHTTP")
     ) {
         self.configuration = configuration
-        self.responder = HTTPResponder(router: router, authorize: authorize)
+        self.responder = HTTPResponder(
+            router: router, authorize: authorize, maximumBodySize: configuration.maximumBodySize)
         self.group = eventLoopGroup
         self.logger = logger
     }
