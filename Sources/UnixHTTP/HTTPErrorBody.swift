@@ -1,7 +1,9 @@
 import Foundation
 
-/// The JSON document of an error response; `field` is always present, `null` when no field is at fault.
-public struct HTTPErrorBody: Codable, Sendable, Equatable {
+/// The JSON document of every error response, `{"error": {"code", "message", "field"}}`: the server's own
+/// refusals (400, 404, 405, 413) and, through `WorkspaceClient.APIError`, every refusal of the control API, so the
+/// shape is written once. `field` is always present, `null` when no field is at fault.
+public struct HTTPErrorBody: Codable, Sendable, Equatable, Error, CustomStringConvertible {
     /// A stable, machine-readable code such as `not_found`.
     public var code: String
     /// A sentence for people.
@@ -37,8 +39,11 @@ public struct HTTPErrorBody: Codable, Sendable, Equatable {
         if let field { try inner.encode(field, forKey: .field) } else { try inner.encodeNil(forKey: .field) }
     }
 
+    /// The message, with the field at fault when there is one: `message (field: f)`.
+    public var description: String { field.map { "\(message) (field: \($0))" } ?? message }
+
     /// The encoded document (keys sorted, so responses are byte-stable).
-    func encoded() -> [UInt8] {
+    public func encoded() -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         // Encoding three strings cannot fail.

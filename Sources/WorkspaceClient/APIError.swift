@@ -1,46 +1,9 @@
-/// The body of every refusal the control API sends: `{"error": {"code", "message", "field"}}`.
-public struct APIErrorResponse: Codable, Sendable, Equatable, Error, CustomStringConvertible {
-    /// What went wrong.
-    public var error: APIError
+import UnixHTTP
 
-    /// A response carrying `error`.
-    public init(_ error: APIError) {
-        self.error = error
-    }
-
-    /// The error's message, with its field when there is one.
-    public var description: String { error.description }
-}
-
-/// One refusal: a stable machine-readable code, a sentence, and the request field at fault when there is one.
-public struct APIError: Codable, Sendable, Equatable, CustomStringConvertible {
-    /// A stable code (see ``APIErrorCode``).
-    public var code: String
-    /// A sentence for people.
-    public var message: String
-    /// The request field at fault (`name`, `layout`, `id`, …), or `nil`.
-    public var field: String?
-
-    /// An error with the given parts.
-    public init(code: String, message: String, field: String? = nil) {
-        self.code = code
-        self.message = message
-        self.field = field
-    }
-
-    private enum CodingKeys: String, CodingKey { case code, message, field }
-
-    /// Encodes `field` as `null` when absent, so the shape is always the same.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(code, forKey: .code)
-        try container.encode(message, forKey: .message)
-        try container.encode(field, forKey: .field)
-    }
-
-    /// `message (field: f)`.
-    public var description: String { field.map { "\(message) (field: \($0))" } ?? message }
-}
+/// One refusal of the control API: a stable machine-readable code (``APIErrorCode``), a sentence, and the request
+/// field at fault when there is one. On the wire `{"error": {"code", "message", "field"}}`; the same type as the
+/// transport's own errors (`UnixHTTP.HTTPErrorBody`), so the shape exists once.
+public typealias APIError = HTTPErrorBody
 
 /// The error codes of the control API.
 public enum APIErrorCode {

@@ -13,8 +13,8 @@ public struct WorkspaceClient: Sendable {
     public var timeout: Duration
     private let http: UnixHTTPClient
     /// Configured once and shared: `JSONEncoder` and `JSONDecoder` are thread-safe.
-    private static let encoder = APICoding.encoder()
-    private static let decoder = APICoding.decoder()
+    private static let encoder = APICoding.encoder
+    private static let decoder = APICoding.decoder
 
     /// The socket systemd's `workspaced.socket` listens on.
     public static let defaultSocketPath = "/run/workspaced/control.sock"
@@ -70,11 +70,11 @@ public struct WorkspaceClient: Sendable {
     ) throws(WorkspaceClientError) -> Response {
         let status = Int(response.status.code)
         guard (200..<300).contains(status) else {
-            guard let refusal = try? Self.decoder.decode(APIErrorResponse.self, from: Data(response.body)) else {
+            guard let refusal = try? Self.decoder.decode(APIError.self, from: Data(response.body)) else {
                 throw .invalidResponse(
                     "\(method) \(target): HTTP \(status) without the API error body: \(excerpt(response.body))")
             }
-            throw .refused(status: status, refusal.error)
+            throw .refused(status: status, refusal)
         }
         do {
             return try Self.decoder.decode(Response.self, from: Data(response.body))

@@ -34,7 +34,7 @@ struct MalformedRequestTests {
             if let expected = testCase.status {
                 #expect(response.status == expected, "\(testCase): \(response.status) \(text(response.body))")
             }
-            let refusal = try? JSONDecoder().decode(APIErrorResponse.self, from: Data(response.body))
+            let refusal = try? JSONDecoder().decode(APIError.self, from: Data(response.body))
             #expect(refusal != nil, "\(testCase): not an error body: \(text(response.body))")
             let now = try await client.status().revision
             #expect(now == revision, "\(testCase) changed the revision to \(now)")

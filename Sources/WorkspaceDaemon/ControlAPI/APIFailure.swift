@@ -40,6 +40,6 @@ struct APIFailure: Error, Sendable {
     }
 
     var response: HTTPResponse {
-        HTTPResponse.json(status, body: APIJSON.encode(APIErrorResponse(error)))
+        HTTPResponse.json(status, body: error.encoded())
     }
 }

@@ -1,19 +1,11 @@
 import Foundation
 import WorkspaceClient
 
-/// The JSON conventions of the control API: sorted keys, ISO 8601 dates, strict request bodies.
+/// The daemon side of the control API's JSON: responses with `APICoding`'s conventions, strict request bodies.
 enum APIJSON {
-    /// Shared, configured once: `JSONEncoder` is thread-safe.
-    private static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .iso8601
-        return encoder
-    }()
-
     static func encode<Value: Encodable>(_ value: Value) -> [UInt8] {
         do {
-            return Array(try encoder.encode(value))
+            return Array(try APICoding.encoder.encode(value))
         } catch {
             return Array(#"{"error":{"code":"internal","message":"encoding failed","field":null}}"#.utf8)
         }
@@ -26,7 +18,7 @@ enum APIJSON {
             throw APIFailure(.badRequest, APIErrorCode.invalidJSON, "the body is not valid UTF-8")
         }
         do {
-            return try decoder.decode(StrictBody<Body>.self, from: Data(bytes)).body
+            return try APICoding.decoder.decode(StrictBody<Body>.self, from: Data(bytes)).body
         } catch let error as UnknownBodyField {
             throw APIFailure(
                 .badRequest, APIErrorCode.unknownField, "this operation does not take \"\(error.key)\"",
@@ -37,9 +29,6 @@ enum APIJSON {
             throw APIFailure(.badRequest, APIErrorCode.invalidJSON, "the body cannot be read: \(error)")
         }
     }
-
-    /// Shared: `JSONDecoder` is thread-safe, and making one per request shows in the change rate.
-    private static let decoder = JSONDecoder()
 
     /// Requires an empty body (or `{}`) for operations that take none.
     static func requireNoBody(_ bytes: [UInt8]) throws(APIFailure) {
