@@ -10,7 +10,7 @@ struct Output {
     /// Prints `value` as JSON, or `human(value)` as text.
     func emit<Value: Encodable>(_ value: Value, human: (Value) -> String) throws {
         if json {
-            let data = try APICoding.encoder(pretty: true).encode(value)
+            let data = try APICoding.prettyEncoder.encode(value)
             Self.standardOutput(String(decoding: data, as: UTF8.self))
         } else {
             let text = human(value)
@@ -22,13 +22,13 @@ struct Output {
     func fail(_ error: WorkspaceClientError) -> ExitCode {
         switch error {
         case .refused(let status, let apiError):
-            if json, let data = try? APICoding.encoder(pretty: true).encode(APIErrorResponse(apiError)) {
+            if json, let data = try? APICoding.prettyEncoder.encode(apiError) {
                 Self.standardOutput(String(decoding: data, as: UTF8.self))
             }
             let field = apiError.field.map { " (field: \($0))" } ?? ""
             Self.standardError(
                 "workspacectl: refused by workspaced (\(status) \(apiError.code)): \(apiError.message)\(field)")
-            return ExitStatus.refused
+            return ExitCode(.refused)
         case .unreachable, .timedOut:
             Self.standardError("workspacectl: \(error)")
             Self.standardError(
@@ -37,10 +37,10 @@ struct Output {
                 `systemctl start workspaced.socket` (or workspaced.service). Another socket: --socket or \
                 WORKSPACED_SOCKET.
                 """)
-            return ExitStatus.unavailable
+            return ExitCode(.unavailable)
         case .invalidResponse:
             Self.standardError("workspacectl: \(error)")
-            return ExitStatus.protocolError
+            return ExitCode(.protocolError)
         }
     }
 
@@ -55,14 +55,11 @@ struct Output {
     }
 }
 
-/// The exit codes, from sysexits.h where one fits.
-enum ExitStatus {
-    /// The daemon refused the request (a 4xx/5xx with its error body).
-    static let refused = ExitCode(1)
-    /// EX_UNAVAILABLE: the daemon cannot be reached or does not answer.
-    static let unavailable = ExitCode(69)
-    /// EX_PROTOCOL: the answer is not what the API promises.
-    static let protocolError = ExitCode(76)
+extension ExitCode {
+    /// The argument parser's exit code for one of the shared ``WorkspaceClient/ExitStatus`` values.
+    init(_ status: ExitStatus) {
+        self.init(status.rawValue)
+    }
 }
 
 extension ConnectionOptions {

@@ -60,4 +60,14 @@ struct UnitFileTests {
         let score = output.split(separator: "\n").first { $0.contains("Overall exposure level") }
         #expect(score != nil)
     }
+
+    /// The statuses a restart cannot fix are the ones systemd stops restarting on, from the one definition.
+    @Test func restartPreventExitStatusNamesTheStatusesARestartCannotFix() throws {
+        let unit = try String(
+            contentsOf: Self.repository.appendingPathComponent("systemd/workspaced.service"), encoding: .utf8)
+        let line = try #require(unit.split(separator: "\n").first { $0.hasPrefix("RestartPreventExitStatus=") })
+        let listed = line.dropFirst("RestartPreventExitStatus=".count).split(separator: " ").compactMap { Int32($0) }
+        let expected: [SharedExitStatus] = [.dataError, .temporaryFailure, .configuration]
+        #expect(listed == expected.map(\.rawValue))
+    }
 }

@@ -1,3 +1,5 @@
+import WorkspaceClient
+
 /// A configuration the daemon refuses, naming the key and where it came from. The daemon exits with 78
 /// (`EX_CONFIG`) on any of these at start-up, and keeps its old configuration on reload.
 public enum ConfigurationError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -11,7 +13,7 @@ public enum ConfigurationError: Error, Equatable, Sendable, CustomStringConverti
     case unreadableFile(path: String, reason: String)
 
     /// The exit status for a refused configuration: 78, `EX_CONFIG`.
-    public static let exitCode: Int32 = 78
+    public static let exitCode: Int32 = ExitStatus.configuration.rawValue
 
     /// A sentence naming the key.
     public var description: String {

@@ -1,5 +1,6 @@
 import Foundation
 import StateStore
+import WorkspaceClient
 import WorkspaceModel
 
 /// The daemon's offline tools: inspect, migrate, list and restore a state file without a running daemon.
@@ -17,13 +18,13 @@ public enum OfflineTools {
     }
 
     /// Exit status of `check` for a loadable file.
-    public static let loadable: Int32 = 0
+    public static let loadable = ExitStatus.success.rawValue
     /// Exit status of `check` for a corrupt file (`EX_DATAERR`).
-    public static let corrupt: Int32 = 65
+    public static let corrupt = ExitStatus.dataError.rawValue
     /// Exit status when the file does not exist (`EX_NOINPUT`).
-    public static let missing: Int32 = 66
+    public static let missing = ExitStatus.noInput.rawValue
     /// Exit status of `check` for a file newer than this release can open (`EX_TEMPFAIL`).
-    public static let newer: Int32 = 75
+    public static let newer = ExitStatus.temporaryFailure.rawValue
 
     /// Reports what loading `path` would do: stored and target versions, steps, unknown keys, repairs, problems.
     public static func check(statePath path: String) -> Outcome {

@@ -2,15 +2,16 @@ import Dispatch
 import Logging
 import StateStore
 import Systemd
+import WorkspaceClient
 
 extension Daemon {
     /// Stops on SIGTERM or SIGINT: STOPPING=1, refuse further changes, flush synchronously.
     ///
     /// Runs on the signal queue and blocks it until the state is durable or the flush failed; a second signal
     /// waits behind it.
-    /// - Returns: ``DaemonExitCode/success`` when everything accepted is on disk, ``DaemonExitCode/ioError`` otherwise (the
+    /// - Returns: ``WorkspaceClient/ExitStatus/success`` when everything accepted is on disk, ``WorkspaceClient/ExitStatus/ioError`` otherwise (the
     ///   old file is intact).
-    public func stop(signal: Int32) -> DaemonExitCode {
+    public func stop(signal: Int32) -> ExitStatus {
         send { try notifier.stopping(status: "flushing") }
         logger.info("received signal \(signal); stopping")
         watchdog.withLock { $0?.stop() }

@@ -1,4 +1,5 @@
 import StateStore
+import WorkspaceClient
 
 /// Why the daemon did not become ready, with the exit status it leaves with.
 public enum DaemonStartError: Error, Sendable, CustomStringConvertible {
@@ -12,15 +13,15 @@ public enum DaemonStartError: Error, Sendable, CustomStringConvertible {
     case controlSocket(String)
 
     /// The exit status for this failure.
-    public var exitCode: DaemonExitCode {
+    public var exitCode: ExitStatus {
         switch self {
         case .configuration: return .configuration
         case .controlSocket: return .ioError
         case .stateDirectory: return .cannotCreate
         case .state(let error):
             switch error {
-            case .newerVersion: return .newerStateFile
-            case .corrupt: return .corruptStateFile
+            case .newerVersion: return .temporaryFailure
+            case .corrupt: return .dataError
             case .locked, .lockFailed: return .cannotCreate
             default: return .ioError
             }
