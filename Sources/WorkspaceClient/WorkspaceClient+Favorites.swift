@@ -3,7 +3,7 @@ import WorkspaceModel
 extension WorkspaceClient {
     /// `GET /v1/favorites`.
     public func favorites() async throws(WorkspaceClientError) -> [Favorite] {
-        try await call(.GET, "/v1/favorites")
+        try await call(APIRoute.favorites)
     }
 
     /// `POST /v1/favorites`.
@@ -12,7 +12,7 @@ extension WorkspaceClient {
     ) async throws(WorkspaceClientError) -> ChangeResponse<Favorite> {
         let options = ChangeOptions(durable: durable, ifMatch: ifMatch)
         return try await call(
-            .POST, options.target("/v1/favorites"), headers: options.headers,
+            APIRoute.addFavorite, options: options,
             body: AddFavoriteRequest(name: name, path: path))
     }
 
@@ -21,6 +21,6 @@ extension WorkspaceClient {
         id: WorkspaceID, durable: Bool = false, ifMatch: UInt64? = nil
     ) async throws(WorkspaceClientError) -> ChangeResponse<Empty> {
         let options = ChangeOptions(durable: durable, ifMatch: ifMatch)
-        return try await call(.DELETE, options.target("/v1/favorites/\(id.text)"), headers: options.headers)
+        return try await call(APIRoute.deleteFavorite, id.text, options: options)
     }
 }

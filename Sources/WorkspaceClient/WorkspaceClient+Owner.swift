@@ -3,7 +3,7 @@ import WorkspaceModel
 extension WorkspaceClient {
     /// `GET /v1/active-project`: the active project's id, `nil` for none.
     public func activeProject() async throws(WorkspaceClientError) -> WorkspaceID? {
-        let response: ActiveProjectResponse = try await call(.GET, "/v1/active-project")
+        let response: ActiveProjectResponse = try await call(APIRoute.activeProject)
         return response.projectID
     }
 
@@ -13,13 +13,13 @@ extension WorkspaceClient {
     ) async throws(WorkspaceClientError) -> ChangeResponse<Empty> {
         let options = ChangeOptions(durable: durable, ifMatch: ifMatch)
         return try await call(
-            .PUT, options.target("/v1/active-project"), headers: options.headers,
+            APIRoute.setActiveProject, options: options,
             body: SetActiveProjectRequest(projectID: projectID?.text))
     }
 
     /// `GET /v1/owner`.
     public func owner() async throws(WorkspaceClientError) -> Owner {
-        try await call(.GET, "/v1/owner")
+        try await call(APIRoute.owner)
     }
 
     /// `PATCH /v1/owner`: a new alias and/or email (at least one; an empty email clears it).
@@ -28,7 +28,7 @@ extension WorkspaceClient {
     ) async throws(WorkspaceClientError) -> ChangeResponse<Owner> {
         let options = ChangeOptions(durable: durable, ifMatch: ifMatch)
         return try await call(
-            .PATCH, options.target("/v1/owner"), headers: options.headers,
+            APIRoute.updateOwner, options: options,
             body: UpdateOwnerRequest(alias: alias, email: email))
     }
 }

@@ -8,7 +8,7 @@ extension WorkspaceClient {
     ) async throws(WorkspaceClientError) -> ChangeResponse<Pane> {
         let options = ChangeOptions(durable: durable, ifMatch: ifMatch)
         return try await call(
-            .POST, options.target("/v1/projects/\(projectID.text)/panes"), headers: options.headers,
+            APIRoute.createPane, projectID.text, options: options,
             body: AddPaneRequest(folder: folder, viewMode: viewMode?.rawValue))
     }
 
@@ -19,7 +19,7 @@ extension WorkspaceClient {
     ) async throws(WorkspaceClientError) -> ChangeResponse<Pane> {
         let options = ChangeOptions(durable: durable, ifMatch: ifMatch)
         return try await call(
-            .PATCH, options.target("/v1/panes/\(id.text)"), headers: options.headers,
+            APIRoute.updatePane, id.text, options: options,
             body: UpdatePaneRequest(folder: folder, viewMode: viewMode?.rawValue))
     }
 
@@ -28,6 +28,6 @@ extension WorkspaceClient {
         id: WorkspaceID, durable: Bool = false, ifMatch: UInt64? = nil
     ) async throws(WorkspaceClientError) -> ChangeResponse<Empty> {
         let options = ChangeOptions(durable: durable, ifMatch: ifMatch)
-        return try await call(.DELETE, options.target("/v1/panes/\(id.text)"), headers: options.headers)
+        return try await call(APIRoute.deletePane, id.text, options: options)
     }
 }

@@ -3,12 +3,12 @@ import WorkspaceModel
 extension WorkspaceClient {
     /// `GET /v1/projects`.
     public func projects() async throws(WorkspaceClientError) -> [Project] {
-        try await call(.GET, "/v1/projects")
+        try await call(APIRoute.projects)
     }
 
     /// `GET /v1/projects/{id}`.
     public func project(id: WorkspaceID) async throws(WorkspaceClientError) -> Project {
-        try await call(.GET, "/v1/projects/\(id.text)")
+        try await call(APIRoute.project, id.text)
     }
 
     /// `POST /v1/projects`: a new project without panes.
@@ -17,7 +17,7 @@ extension WorkspaceClient {
     ) async throws(WorkspaceClientError) -> ChangeResponse<Project> {
         let options = ChangeOptions(durable: durable, ifMatch: ifMatch)
         return try await call(
-            .POST, options.target("/v1/projects"), headers: options.headers,
+            APIRoute.createProject, options: options,
             body: CreateProjectRequest(name: name, layout: layout.rawValue))
     }
 
@@ -42,7 +42,7 @@ extension WorkspaceClient {
     ) async throws(WorkspaceClientError) -> ChangeResponse<Project> {
         let options = ChangeOptions(durable: durable, ifMatch: ifMatch)
         return try await call(
-            .PATCH, options.target("/v1/projects/\(id.text)"), headers: options.headers, body: request)
+            APIRoute.updateProject, id.text, options: options, body: request)
     }
 
     /// `DELETE /v1/projects/{id}`.
@@ -50,6 +50,6 @@ extension WorkspaceClient {
         id: WorkspaceID, durable: Bool = false, ifMatch: UInt64? = nil
     ) async throws(WorkspaceClientError) -> ChangeResponse<Empty> {
         let options = ChangeOptions(durable: durable, ifMatch: ifMatch)
-        return try await call(.DELETE, options.target("/v1/projects/\(id.text)"), headers: options.headers)
+        return try await call(APIRoute.deleteProject, id.text, options: options)
     }
 }

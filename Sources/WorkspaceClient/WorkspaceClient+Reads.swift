@@ -3,16 +3,16 @@ import WorkspaceModel
 extension WorkspaceClient {
     /// `GET /v1/status`: versions, state path, revisions, dirty, last save and its error, uptime.
     public func status() async throws(WorkspaceClientError) -> StatusResponse {
-        try await call(.GET, "/v1/status")
+        try await call(APIRoute.status)
     }
 
     /// `GET /v1/workspace`: the whole workspace and its revision.
     public func workspace() async throws(WorkspaceClientError) -> WorkspaceResponse {
-        try await call(.GET, "/v1/workspace")
+        try await call(APIRoute.workspace)
     }
 
     /// `POST /v1/flush`: returns once everything accepted so far is durable.
     public func flush() async throws(WorkspaceClientError) -> ChangeResponse<Empty> {
-        try await call(.POST, "/v1/flush")
+        try await call(APIRoute.flush)
     }
 }

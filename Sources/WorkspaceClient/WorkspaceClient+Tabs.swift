@@ -7,7 +7,7 @@ extension WorkspaceClient {
     ) async throws(WorkspaceClientError) -> ChangeResponse<Tab> {
         let options = ChangeOptions(durable: durable, ifMatch: ifMatch)
         return try await call(
-            .POST, options.target("/v1/panes/\(paneID.text)/tabs"), headers: options.headers,
+            APIRoute.createTab, paneID.text, options: options,
             body: OpenTabRequest(folder: folder))
     }
 
@@ -16,7 +16,7 @@ extension WorkspaceClient {
         id: WorkspaceID, durable: Bool = false, ifMatch: UInt64? = nil
     ) async throws(WorkspaceClientError) -> ChangeResponse<Empty> {
         let options = ChangeOptions(durable: durable, ifMatch: ifMatch)
-        return try await call(.DELETE, options.target("/v1/tabs/\(id.text)"), headers: options.headers)
+        return try await call(APIRoute.deleteTab, id.text, options: options)
     }
 
     /// `POST /v1/tabs/{id}/focus`.
@@ -24,6 +24,6 @@ extension WorkspaceClient {
         id: WorkspaceID, durable: Bool = false, ifMatch: UInt64? = nil
     ) async throws(WorkspaceClientError) -> ChangeResponse<Empty> {
         let options = ChangeOptions(durable: durable, ifMatch: ifMatch)
-        return try await call(.POST, options.target("/v1/tabs/\(id.text)/focus"), headers: options.headers)
+        return try await call(APIRoute.focusTab, id.text, options: options)
     }
 }

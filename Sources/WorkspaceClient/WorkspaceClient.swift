@@ -30,6 +30,15 @@ public struct WorkspaceClient: Sendable {
         self.http = UnixHTTPClient(socketPath: socketPath, timeout: timeout)
     }
 
+    /// Calls `route` with its path parameters, the change options (query and headers) and an optional body.
+    func call<Response: Decodable>(
+        _ route: APIRoute, _ parameters: String..., options: ChangeOptions? = nil, body: (any Encodable)? = nil
+    ) async throws(WorkspaceClientError) -> Response {
+        let path = route.path(parameters: parameters)
+        return try await call(
+            route.method, options.map { $0.target(path) } ?? path, headers: options?.headers ?? [], body: body)
+    }
+
     /// Sends one request and decodes a 2xx body as `Response`; refusals and transport failures become
     /// ``WorkspaceClientError``.
     func call<Response: Decodable>(

@@ -5,10 +5,10 @@ import WorkspaceClient
 import WorkspaceModel
 
 extension ControlAPI {
-    func paneAndTabRoutes() -> [(HTTPMethod, String, HTTPRouter.Handler)] {
+    func paneAndTabRoutes() -> [(APIRoute, HTTPRouter.Handler)] {
         [
             (
-                .POST, "/v1/projects/{id}/panes",
+                APIRoute.createPane,
                 { request in
                     await self.respond {
                         let id = try self.id(request)
@@ -21,7 +21,7 @@ extension ControlAPI {
                 }
             ),
             (
-                .PATCH, "/v1/panes/{id}",
+                APIRoute.updatePane,
                 { request in
                     await self.respond {
                         let id = try self.id(request)
@@ -41,7 +41,7 @@ extension ControlAPI {
                 }
             ),
             (
-                .DELETE, "/v1/panes/{id}",
+                APIRoute.deletePane,
                 { request in
                     await self.respond {
                         let id = try self.id(request)
@@ -54,7 +54,7 @@ extension ControlAPI {
                 }
             ),
             (
-                .POST, "/v1/panes/{id}/tabs",
+                APIRoute.createTab,
                 { request in
                     await self.respond {
                         let id = try self.id(request)
@@ -66,7 +66,7 @@ extension ControlAPI {
                 }
             ),
             (
-                .DELETE, "/v1/tabs/{id}",
+                APIRoute.deleteTab,
                 { request in
                     await self.respond {
                         let id = try self.id(request)
@@ -79,7 +79,7 @@ extension ControlAPI {
                 }
             ),
             (
-                .POST, "/v1/tabs/{id}/focus",
+                APIRoute.focusTab,
                 { request in
                     await self.respond {
                         let id = try self.id(request)
@@ -94,11 +94,11 @@ extension ControlAPI {
         ]
     }
 
-    func favoriteAndOwnerRoutes() -> [(HTTPMethod, String, HTTPRouter.Handler)] {
+    func favoriteAndOwnerRoutes() -> [(APIRoute, HTTPRouter.Handler)] {
         [
-            (.GET, "/v1/favorites", { _ in await self.respond { self.ok(self.state.read { $0.favorites }) } }),
+            (APIRoute.favorites, { _ in await self.respond { self.ok(self.state.read { $0.favorites }) } }),
             (
-                .POST, "/v1/favorites",
+                APIRoute.addFavorite,
                 { request in
                     await self.respond {
                         let body = try APIJSON.decode(AddFavoriteRequest.self, from: request.body)
@@ -110,7 +110,7 @@ extension ControlAPI {
                 }
             ),
             (
-                .DELETE, "/v1/favorites/{id}",
+                APIRoute.deleteFavorite,
                 { request in
                     await self.respond {
                         let id = try self.id(request)
@@ -122,9 +122,9 @@ extension ControlAPI {
                     }
                 }
             ),
-            (.GET, "/v1/owner", { _ in await self.respond { self.ok(self.state.read { $0.owner }) } }),
+            (APIRoute.owner, { _ in await self.respond { self.ok(self.state.read { $0.owner }) } }),
             (
-                .PATCH, "/v1/owner",
+                APIRoute.updateOwner,
                 { request in
                     await self.respond {
                         let body = try APIJSON.decode(UpdateOwnerRequest.self, from: request.body)

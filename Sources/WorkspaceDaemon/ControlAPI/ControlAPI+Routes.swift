@@ -5,26 +5,26 @@ import WorkspaceClient
 import WorkspaceModel
 
 extension ControlAPI {
-    /// Every route of docs/api.md.
+    /// Every route of ``WorkspaceClient/APIRoute/all`` (docs/api.md), each with its handler.
     public func router() -> HTTPRouter {
         var router = HTTPRouter()
-        let routes: [(HTTPMethod, String, HTTPRouter.Handler)] =
+        let routes: [(APIRoute, HTTPRouter.Handler)] =
             readRoutes() + projectRoutes() + paneAndTabRoutes() + favoriteAndOwnerRoutes()
-        for (method, pattern, handler) in routes {
+        for (route, handler) in routes {
             do {
-                try router.register(method, pattern, handler: handler)
+                try router.register(route.method, route.pattern, handler: handler)
             } catch {
-                preconditionFailure("invalid route \(method) \(pattern): \(error)")
+                preconditionFailure("invalid route \(route): \(error)")
             }
         }
         return router
     }
 
-    private func readRoutes() -> [(HTTPMethod, String, HTTPRouter.Handler)] {
+    private func readRoutes() -> [(APIRoute, HTTPRouter.Handler)] {
         [
-            (.GET, "/v1/status", { _ in await self.respond { self.ok(self.statusResponse()) } }),
+            (APIRoute.status, { _ in await self.respond { self.ok(self.statusResponse()) } }),
             (
-                .GET, "/v1/workspace",
+                APIRoute.workspace,
                 { _ in
                     await self.respond {
                         let (workspace, revision) = self.state.snapshot
@@ -35,7 +35,7 @@ extension ControlAPI {
                 }
             ),
             (
-                .POST, "/v1/flush",
+                APIRoute.flush,
                 { request in
                     await self.respond {
                         try APIJSON.requireNoBody(request.body)
@@ -50,11 +50,11 @@ extension ControlAPI {
         ]
     }
 
-    private func projectRoutes() -> [(HTTPMethod, String, HTTPRouter.Handler)] {
+    private func projectRoutes() -> [(APIRoute, HTTPRouter.Handler)] {
         [
-            (.GET, "/v1/projects", { _ in await self.respond { self.ok(self.state.read { $0.projects }) } }),
+            (APIRoute.projects, { _ in await self.respond { self.ok(self.state.read { $0.projects }) } }),
             (
-                .POST, "/v1/projects",
+                APIRoute.createProject,
                 { request in
                     await self.respond {
                         let body = try APIJSON.decode(CreateProjectRequest.self, from: request.body)
@@ -66,7 +66,7 @@ extension ControlAPI {
                 }
             ),
             (
-                .GET, "/v1/projects/{id}",
+                APIRoute.project,
                 { request in
                     await self.respond {
                         let id = try self.id(request)
@@ -78,7 +78,7 @@ extension ControlAPI {
                 }
             ),
             (
-                .PATCH, "/v1/projects/{id}",
+                APIRoute.updateProject,
                 { request in
                     await self.respond {
                         let id = try self.id(request)
@@ -98,7 +98,7 @@ extension ControlAPI {
                 }
             ),
             (
-                .DELETE, "/v1/projects/{id}",
+                APIRoute.deleteProject,
                 { request in
                     await self.respond {
                         let id = try self.id(request)
@@ -111,7 +111,7 @@ extension ControlAPI {
                 }
             ),
             (
-                .GET, "/v1/active-project",
+                APIRoute.activeProject,
                 { _ in
                     await self.respond {
                         self.ok(SetActiveProjectRequest(projectID: self.state.read { $0.activeProjectID?.text }))
@@ -119,7 +119,7 @@ extension ControlAPI {
                 }
             ),
             (
-                .PUT, "/v1/active-project",
+                APIRoute.setActiveProject,
                 { request in
                     await self.respond {
                         let body = try APIJSON.decode(SetActiveProjectRequest.self, from: request.body)
