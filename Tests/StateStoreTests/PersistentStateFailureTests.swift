@@ -56,6 +56,32 @@ struct PersistentStateFailureTests {
         #expect(try harness.directory.names() == [".notebook.json.lock", "notebook.json"])
     }
 
+    @Test func aWaiterWhoAsksAfterTheSaveFailedGetsThatFailureAtOnce() throws {
+        let harness = try PersistenceHarness(configuration: PersistenceConfiguration(retryBackoff: Self.backoff))
+        defer { harness.remove() }
+        harness.fileSystem.inject(.fsync, errno: EIO)
+        let revision = try harness.addNote(1)
+        harness.scheduler.advance(by: .milliseconds(500))
+        waitForFailures(harness, 1)
+        harness.waitUntilIdle()
+        // The retry waits for the backoff on the manual clock, which does not move: without the rule the wait
+        // would time out instead of failing.
+        #expect {
+            try harness.state.waitUntilDurableBlocking(revision, timeout: .seconds(5))
+        } throws: { error in
+            guard case .saveFailed(_, let failed, _) = error as? PersistenceError else { return false }
+            return failed == revision
+        }
+        // A change after the failure waits for its own save.
+        let later = try harness.addNote(2)
+        let probe = DurabilityProbe(harness.state, revision: later)
+        harness.scheduler.advance(by: .seconds(1))
+        guard case .success = probe.wait() else {
+            Issue.record("the later change did not become durable with the retry")
+            return
+        }
+    }
+
     @Test func changesDuringBackoffDoNotHammerAFailingDisk() throws {
         let harness = try PersistenceHarness(configuration: PersistenceConfiguration(retryBackoff: Self.backoff))
         defer { harness.remove() }

@@ -24,6 +24,9 @@ struct PersistenceEngineState<Model: Sendable>: Sendable {
     var waiters: [DurabilityWaiter] = []
     /// Flushes waiting for the save in flight to finish.
     var idleWaiters: [DispatchSemaphore] = []
+    /// The save in flight has recorded its outcome (its waiters are settled) and is only telling the observer
+    /// before it ends; a waiter that comes now gets that outcome instead of waiting for the next save.
+    var savingOutcomeRecorded = false
 
     init(model: Model) {
         self.model = model

@@ -6,7 +6,9 @@ extension PersistentState {
     /// with the error of that save.
     ///
     /// The callback runs on the thread that finished the save, or at once on the caller's thread when the
-    /// outcome is already known. Waiting does not make a save happen sooner.
+    /// outcome is already known: also when the latest save, which included `revision`, already failed and no
+    /// save is running (a caller that asks just after the failure gets it, rather than waiting for the retry).
+    /// Waiting does not make a save happen sooner.
     public func whenDurable(
         _ revision: UInt64, _ callback: @escaping @Sendable (Result<Void, PersistenceError>) -> Void
     ) {
@@ -18,6 +20,12 @@ extension PersistentState {
             }
             if engine.status.isClosed, !engine.status.isSaving, engine.flushDepth == 0 {
                 return .failure(.closedBeforeDurable(path: file.path, revision: revision))
+            }
+            let saveRunning = engine.status.isSaving && !engine.savingOutcomeRecorded
+            if !saveRunning, let failure = engine.status.lastError,
+                case .saveFailed(_, let failed, _) = failure, revision <= failed
+            {
+                return .failure(failure)
             }
             engine.waiters.append(DurabilityWaiter(revision: revision, resume: callback))
             return nil

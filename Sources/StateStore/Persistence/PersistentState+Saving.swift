@@ -33,6 +33,7 @@ extension PersistentState {
     func takeSnapshot(_ engine: inout PersistenceEngineState<Model>) -> SaveJob<Model> {
         let start = ContinuousClock.now
         engine.status.savingRevision = engine.status.revision
+        engine.savingOutcomeRecorded = false
         engine.urgent = false
         let job = SaveJob(
             snapshot: engine.model, revision: engine.status.revision, dirtySince: engine.dirtySince, startedAt: start)
@@ -76,7 +77,8 @@ extension PersistentState {
         let date = scheduler.date
         let duration = ContinuousClock.now - job.startedAt
         let (settled, result, events) = state.withLock { engine in
-            record(job, outcome: outcome, in: &engine, end: end, date: date, duration: duration)
+            engine.savingOutcomeRecorded = true
+            return record(job, outcome: outcome, in: &engine, end: end, date: date, duration: duration)
         }
         for waiter in settled { waiter.resume(result) }
         if let observer { for event in events { observer(event) } }
