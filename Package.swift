@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "Systemd", targets: ["Systemd"]),
         .executable(name: "workspaced", targets: ["workspaced"]),
         .library(name: "WorkspaceModel", targets: ["WorkspaceModel"]),
+        .library(name: "WorkspaceSecrets", targets: ["WorkspaceSecrets"]),
         .library(name: "UnixHTTP", targets: ["UnixHTTP"]),
         .library(name: "WorkspaceClient", targets: ["WorkspaceClient"]),
         .executable(name: "workspacectl", targets: ["workspacectl"]),
@@ -63,7 +64,7 @@ let package = Package(
         .target(
             name: "WorkspaceDaemon",
             dependencies: [
-                "StateStore", "Systemd", "WorkspaceModel", "WorkspaceClient", "UnixHTTP",
+                "StateStore", "Systemd", "WorkspaceModel", "WorkspaceClient", "UnixHTTP", "WorkspaceSecrets",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Configuration", package: "swift-configuration"),
@@ -89,7 +90,7 @@ let package = Package(
             name: "WorkspaceDaemonTests",
             dependencies: [
                 "WorkspaceDaemon", "StateStore", "StateStoreTesting", "Systemd", "WorkspaceModel", "TestSupport",
-                "UnixHTTP", .product(name: "NIOHTTP1", package: "swift-nio"),
+                "UnixHTTP", "WorkspaceSecrets", .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
         // HTTP/1.1 server and client over Unix domain sockets; transport only, it knows nothing of workspaces.
@@ -113,6 +114,21 @@ let package = Package(
         .testTarget(
             name: "WorkspaceModelTests",
             dependencies: ["WorkspaceModel", "StateStoreTesting"],
+            resources: [.copy("Fixtures")]
+        ),
+        // The secret store: the installation record and the API tokens in an AES-256-GCM sealed, versioned state
+        // file (StateStore's schema, migrations and durable replace), and its offline check, rekey and reset. It
+        // takes the key's bytes from its caller, so it needs nothing of systemd; swift-crypto for AES-GCM, SHA-256
+        // and the random key.
+        .target(
+            name: "WorkspaceSecrets",
+            dependencies: ["StateStore", .product(name: "Crypto", package: "swift-crypto")]
+        ),
+        // The secret store's fixtures of every shipped version, every way it cannot be opened, tokens, keys, the
+        // deletion-resistance rules and rekey.
+        .testTarget(
+            name: "WorkspaceSecretsTests",
+            dependencies: ["WorkspaceSecrets", "StateStore", "StateStoreTesting"],
             resources: [.copy("Fixtures")]
         ),
         // Scripts/ holds the shell wrapper that starts a private journald; the tests run it, it is not Swift.

@@ -1,0 +1,47 @@
+import Foundation
+
+/// What `secrets.json.enc` holds: a small JSON object naming the format, the cipher and the key, and the sealed
+/// bytes. The first three are authenticated with the ciphertext, so none can be changed unnoticed.
+///
+/// `{"cipher":"AES-256-GCM","format":"workspaced-secrets","keyId":"<16 hex>","sealed":"<base64>"}`, where
+/// `sealed` is the 12-byte nonce, the ciphertext and the 16-byte tag.
+struct SealedEnvelope: Codable, Equatable {
+    static let format = "workspaced-secrets"
+    static let cipher = "AES-256-GCM"
+
+    var format: String
+    var cipher: String
+    var keyId: String
+    var sealed: String
+
+    /// The authenticated data: format, cipher and key id, separated by NUL.
+    var authenticatedData: Data {
+        Data((format + "\u{0}" + cipher + "\u{0}" + keyId).utf8)
+    }
+
+    /// The envelope in `stored`, or why it is not one.
+    static func parse(_ stored: Data) throws(SecretsSealingError) -> SealedEnvelope {
+        guard !stored.isEmpty else { throw .notAnEnvelope(reason: "the file is empty") }
+        do {
+            return try JSONDecoder().decode(SealedEnvelope.self, from: stored)
+        } catch DecodingError.keyNotFound(let key, _) {
+            throw .notAnEnvelope(reason: "no \"\(key.stringValue)\"")
+        } catch DecodingError.typeMismatch(_, let context) where !context.codingPath.isEmpty {
+            throw .notAnEnvelope(reason: "\"\(context.codingPath[0].stringValue)\" is not a string")
+        } catch {
+            throw .notAnEnvelope(reason: "not a JSON object (truncated, or not written by workspaced)")
+        }
+    }
+
+    /// The stored bytes: sorted keys, one line.
+    func encoded() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(self) + Data("\n".utf8)
+    }
+
+    /// The key id in `stored`, when it is an envelope (read without any key, e.g. to say which key is needed).
+    static func keyID(in stored: Data) -> String? {
+        try? parse(stored).keyId
+    }
+}
