@@ -28,25 +28,15 @@ struct Run: AsyncParsableCommand {
         }
         logLevel.current = configuration.logLevel
         let daemon = Daemon(
-            configuration: configuration, sources: sources, notifier: notifier, logLevel: logLevel, logger: logger)
-        signals.setHandlers(
-            SignalSources.Handlers(
-                stop: { signal in Glibc.exit(daemon.stop(signal: signal).rawValue) },
-                reload: { Task { await daemon.reload() } }))
+            configuration: configuration, sources: sources,
+            environment: DaemonEnvironment(notifier: notifier, logger: logger, logLevel: logLevel))
+        let lifecycle = DaemonLifecycle(queue: signals.queue)
+        signals.setHandler { event in lifecycle.handle(event) }
         #if WORKSPACED_TEST_HOOKS
-        let testHooks = TestHooks(daemon: daemon)
+        let testHooks = TestHooks(lifecycle: lifecycle)
+        defer { withExtendedLifetime(testHooks) {} }
         #endif
-        do {
-            try await daemon.start()
-        } catch {
-            logger.critical("\(error)")
-            throw ExitCode(error.exitCode.rawValue)
-        }
-        while true {
-            try await Task.sleep(for: .seconds(86_400))
-            #if WORKSPACED_TEST_HOOKS
-            withExtendedLifetime(testHooks) {}
-            #endif
-        }
+        let status = await lifecycle.run(daemon)
+        if status != .success { throw ExitCode(status.rawValue) }
     }
 }

@@ -13,13 +13,13 @@ final class TestHooks: Sendable {
     /// Kept only to keep the source alive; never changed after `init`.
     private nonisolated(unsafe) let source: any DispatchSourceSignal
 
-    /// Installs the SIGUSR2 source for `daemon`.
-    init(daemon: Daemon) {
+    /// Installs the SIGUSR2 source for the daemon `lifecycle` runs.
+    init(lifecycle: DaemonLifecycle) {
         signal(SIGUSR2, SIG_IGN)
         source = DispatchSource.makeSignalSource(signal: SIGUSR2, queue: DispatchQueue(label: "workspaced.test-hooks"))
         source.setEventHandler {
             DispatchQueue.global().async {
-                daemon.state?.read { _ in
+                lifecycle.running?.state.read { _ in
                     while true { sleep(3_600) }
                 }
             }

@@ -5,6 +5,7 @@ import Systemd
 import UnixHTTP
 import WorkspaceClient
 import WorkspaceModel
+import WorkspaceSecrets
 
 extension Daemon {
     /// Serves the control API: on the socket systemd passed (socket activation), else on the configured path.
@@ -28,7 +29,7 @@ extension Daemon {
         let server = HTTPServer(
             configuration: HTTPServerConfiguration(
                 socketPath: configuration.controlSocketPath, maximumBodySize: configuration.apiMaximumBodyBytes),
-            router: api.router(), authorize: authorizer(), logger: logger)
+            router: api.router(), authorize: authorizer(api.secrets), logger: logger)
         do {
             try await server.start(binding: binding)
         } catch {
@@ -37,20 +38,13 @@ extension Daemon {
         return server
     }
 
-    /// Refuses peers the access policy does not allow (reads: GET/HEAD; everything else is a change), logging
-    /// the uid.
-    func authorizer() -> HTTPServer.Authorizer {
+    /// Decides each request before routing (``RequestAuthorizer``): by its bearer token when it presents one,
+    /// checked against `secrets`; otherwise by the access policy of the configuration in force (reads: GET/HEAD;
+    /// everything else is a change). Refusals are logged with the uid (and the token's id, never its secret).
+    func authorizer(_ secrets: SecretStoreOpening) -> HTTPServer.Authorizer {
         { [self] request in
-            let grant = AccessPolicy(access: configuration.access).grant(for: request.peer)
-            let isRead = request.method == .GET || request.method == .HEAD
-            if grant == .write || (grant == .read && isRead) { return nil }
-            logger.warning(
-                "refused \(request.method) \(request.path) from uid \(request.peer.uid) (pid \(request.peer.pid))",
-                metadata: ["peer_uid": "\(request.peer.uid)", "peer_pid": "\(request.peer.pid)"])
-            let what = grant == .read ? "change" : "read"
-            return APIFailure(
-                .forbidden, APIErrorCode.forbidden, "uid \(request.peer.uid) may not \(what) the workspace"
-            ).response
+            RequestAuthorizer(policy: AccessPolicy(access: configuration.access), secrets: secrets, logger: logger)
+                .authorize(request)
         }
     }
 }

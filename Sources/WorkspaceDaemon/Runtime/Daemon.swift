@@ -6,52 +6,47 @@ import Systemd
 import UnixHTTP
 import WorkspaceModel
 
-/// The running daemon: wires the state store, the service manager and (later) the control API together.
+/// The daemon before it runs: its configuration (which a reload changes), where the configuration comes from,
+/// and the environment it runs against. ``start(serving:)`` loads the state, serves the control API and
+/// returns the ``RunningDaemon`` that owns all of it; there are no parts to fill in later.
 ///
-/// The start-up order: the caller installs ``SignalSources`` first, then ``start()`` takes the state lock,
-/// loads and migrates (reporting STATUS and extending the start timeout while it runs), logs the load report,
-/// starts the persistence engine and the watchdog, and only then sends READY=1. ``stop(signal:)`` sends
-/// STOPPING=1, flushes synchronously and returns the exit status; ``reload()`` re-reads the configuration.
+/// The start-up order: the caller installs ``SignalSources`` first (``DaemonLifecycle`` does), then
+/// ``start(serving:)`` takes the state lock, loads and migrates (reporting STATUS and extending the start timeout
+/// while it runs), logs the load report, starts the persistence engine, serves the control API and starts the
+/// watchdog, and only then sends READY=1.
 public final class Daemon: Sendable {
     /// The configuration in force.
     public var configuration: DaemonConfiguration { current.withLock { $0 } }
-    /// The state, once started.
-    public var state: PersistentState<Workspace>? { engine.withLock { $0 } }
 
     let sources: ConfigurationSources
-    let notifier: any ServiceNotifier
-    let logger: Logger
-    let logLevel: LogLevelControl
+    let environment: DaemonEnvironment
     let startedAt = ContinuousClock.now
     let current: Mutex<DaemonConfiguration>
-    let engine = Mutex<PersistentState<Workspace>?>(nil)
-    let watchdog = Mutex<Watchdog?>(nil)
-    let server = Mutex<HTTPServer?>(nil)
+
+    var notifier: any ServiceNotifier { environment.notifier }
+    var logger: Logger { environment.logger }
+    var logLevel: LogLevelControl { environment.logLevel }
 
     /// A daemon that has not started.
     ///
     /// - Parameters:
     ///   - configuration: The configuration loaded from `sources`.
     ///   - sources: Where a reload reads the configuration again.
-    ///   - notifier: The service manager (`LibsystemdNotifier` in production).
-    ///   - logLevel: The shared level a reload changes.
-    ///   - logger: Where the daemon logs.
-    public init(
-        configuration: DaemonConfiguration, sources: ConfigurationSources, notifier: any ServiceNotifier,
-        logLevel: LogLevelControl, logger: Logger
-    ) {
+    ///   - environment: The service manager, logging, file system, clock and transport.
+    public init(configuration: DaemonConfiguration, sources: ConfigurationSources, environment: DaemonEnvironment) {
         self.current = Mutex(configuration)
         self.sources = sources
-        self.notifier = notifier
-        self.logLevel = logLevel
-        self.logger = logger
+        self.environment = environment
     }
 
     /// How long the daemon has been running.
     public var uptime: Duration { ContinuousClock.now - startedAt }
 
     /// Loads the state, serves the control API and becomes ready.
-    public func start() async throws(DaemonStartError) {
+    ///
+    /// - Parameter serving: Called just before the control API can accept a request: from then on a change may
+    ///   be acknowledged, so a stop must flush (``DaemonLifecycle`` holds a stop back until the daemon runs).
+    public func start(serving: @Sendable () -> Void = {}) async throws(DaemonStartError) -> RunningDaemon {
         let configuration = self.configuration
         let file = try openStateFile(configuration)
         let loaded = try load(file)
@@ -61,32 +56,44 @@ public final class Daemon: Sendable {
             file: file, loaded: loaded,
             configuration: PersistenceConfiguration(
                 debounce: configuration.saveDebounce, maximumDelay: configuration.saveMaximumDelay),
+            scheduler: environment.scheduler,
             observer: { [logger] event in Self.log(event, path: file.path, logger: logger) })
-        engine.withLock { $0 = persistent }
         if loaded.report.migrated || !loaded.report.repairs.isEmpty {
             // Bring the file on disk to the current version (the pre-migration backup is made first) without
             // waiting for a client's change; the debounce applies as for any change.
             _ = try? persistent.apply { (_: inout Workspace) in () }
         }
+        let secrets = openSecretStore(configuration)
         let api = ControlAPI(
             state: persistent, statePath: file.path, uptime: { [startedAt] in ContinuousClock.now - startedAt },
-            logger: logger)
-        let httpServer = try await startControlServer(api)
-        server.withLock { $0 = httpServer }
-        startWatchdog(persistent)
-        let status = readyStatus(loaded.report)
+            logger: logger, secrets: secrets)
+        serving()
+        let server: HTTPServer?
+        switch environment.transport {
+        case .socket:
+            do {
+                server = try await startControlServer(api)
+            } catch {
+                try? persistent.close()
+                throw error
+            }
+        case .inMemory:
+            server = nil
+        }
+        let running = RunningDaemon(
+            daemon: self, state: persistent, api: api, report: loaded.report, server: server,
+            responder: HTTPResponder(
+                router: api.router(), authorize: authorizer(secrets),
+                maximumBodySize: configuration.apiMaximumBodyBytes),
+            watchdog: startWatchdog(persistent))
+        let status = running.readyStatus()
         send { try notifier.ready(status: status) }
         logger.notice(
             "ready: \(status)",
             metadata: DaemonEvent.started.metadata([
                 "state_path": "\(file.path)", "control_socket": "\(configuration.controlSocketPath)",
             ]))
-    }
-
-    /// The STATUS line sent with READY=1.
-    func readyStatus(_ report: LoadReport) -> String {
-        let counts = state?.read { "\($0.projects.count) projects, \($0.favorites.count) favorites" } ?? ""
-        return "serving \(counts); \(report.summary)"
+        return running
     }
 
     /// Sends a notification; a failure is logged, never fatal.
@@ -109,7 +116,8 @@ public final class Daemon: Sendable {
         return StateFile(
             path: configuration.statePath, schema: schema,
             configuration: StateFileConfiguration(
-                corruptFilePolicy: configuration.corruptFilePolicy, backupsKept: configuration.backupsKept))
+                corruptFilePolicy: configuration.corruptFilePolicy, backupsKept: configuration.backupsKept),
+            fileSystem: environment.fileSystem)
     }
 
     /// Creates `path` and its missing parents (mode 0700), reporting the real `mkdir` error.
@@ -125,7 +133,7 @@ public final class Daemon: Sendable {
 
     /// Loads while telling systemd what is happening and extending the start timeout every second.
     private func load(_ file: StateFile<Workspace>) throws(DaemonStartError) -> LoadedState<Workspace> {
-        let size = (try? PosixFileSystem().attributes(of: file.path))??.size ?? 0
+        let size = (try? environment.fileSystem.attributes(of: file.path))??.size ?? 0
         send {
             try notifier.send([
                 .status("loading \(file.path) (\(size) bytes)"), .extendTimeout(microseconds: 5_000_000),
@@ -147,24 +155,25 @@ public final class Daemon: Sendable {
         }
     }
 
-    private func startWatchdog(_ persistent: PersistentState<Workspace>) {
+    /// Starts pinging the watchdog when systemd asked for one; `nil` when it did not.
+    private func startWatchdog(_ persistent: PersistentState<Workspace>) -> Watchdog? {
         let configuration: WatchdogConfiguration?
         do {
-            configuration = try WatchdogConfiguration.fromProcessEnvironment()
+            configuration = try environment.watchdog()
         } catch {
             logger.warning("ignoring the watchdog settings: \(error)")
-            return
+            return nil
         }
-        guard let configuration else { return }
+        guard let configuration else { return nil }
         let dog = Watchdog(
             configuration: configuration, notifier: notifier,
             observer: { [logger] event in
                 if event == .unhealthy { logger.error("the state owner did not answer; not pinging the watchdog") }
             },
             healthCheck: { await Self.ownerAnswers(persistent) })
-        watchdog.withLock { $0 = dog }
         dog.start()
         logger.info("watchdog: pinging every \(configuration.pingInterval)")
+        return dog
     }
 
     /// Whether the state owner answers a read: run off the cooperative pool so a hung owner hangs only this check

@@ -2,7 +2,7 @@ import Logging
 import StateStore
 import Systemd
 
-extension Daemon {
+extension RunningDaemon {
     /// Re-reads the configuration on SIGHUP: RELOADING=1, then READY=1 with a STATUS saying what happened.
     ///
     /// A bad configuration keeps the old one in force and says so in STATUS and the journal. The log level and
@@ -12,7 +12,7 @@ extension Daemon {
         send { try notifier.reloading(status: "reloading configuration") }
         let new: DaemonConfiguration
         do {
-            new = try await ConfigurationLoader.load(sources)
+            new = try await ConfigurationLoader.load(daemon.sources)
         } catch {
             logger.warning(
                 "configuration rejected, keeping the previous one: \(error)",
@@ -20,7 +20,7 @@ extension Daemon {
             send { try notifier.ready(status: "configuration rejected (\(error)); running with the previous one") }
             return
         }
-        let old = current.withLock { configuration -> DaemonConfiguration in
+        let old = daemon.current.withLock { configuration -> DaemonConfiguration in
             let old = configuration
             configuration.logLevel = new.logLevel
             configuration.saveDebounce = new.saveDebounce
@@ -30,8 +30,10 @@ extension Daemon {
             configuration.access = new.access
             return old
         }
-        logLevel.current = new.logLevel
-        state?.reconfigure(
+        daemon.logLevel.current = new.logLevel
+        state.reconfigure(
+            PersistenceConfiguration(debounce: new.saveDebounce, maximumDelay: new.saveMaximumDelay))
+        api.secrets.store?.state.reconfigure(
             PersistenceConfiguration(debounce: new.saveDebounce, maximumDelay: new.saveMaximumDelay))
         var pending: [String] = []
         if new.stateDirectory != old.stateDirectory { pending.append("stateDirectory") }

@@ -1,0 +1,52 @@
+import Logging
+import StateStore
+import Systemd
+
+/// What the daemon runs against, apart from its configuration: the service manager, logging, the file system,
+/// the clock of the persistence engine, and how the control API is reached. Production uses the defaults;
+/// tests pass a `RecordingNotifier`, a manual scheduler, a fault-injecting file system and ``ControlTransport/inMemory``.
+public struct DaemonEnvironment: Sendable {
+    /// The service manager (`LibsystemdNotifier` in production).
+    public var notifier: any ServiceNotifier
+    /// Where the daemon logs.
+    public var logger: Logger
+    /// The shared level a reload changes.
+    public var logLevel: LogLevelControl
+    /// Every state-file operation goes through it.
+    public var fileSystem: any FileSystem
+    /// The clock and timers of the persistence engine.
+    public var scheduler: any PersistenceScheduler
+    /// How the control API is served.
+    public var transport: ControlTransport
+    /// The watchdog settings (from `WATCHDOG_USEC`/`WATCHDOG_PID` in production); `nil` for none.
+    public var watchdog: @Sendable () throws -> WatchdogConfiguration?
+
+    /// The production environment, with the given service manager, logger and level.
+    public init(
+        notifier: any ServiceNotifier,
+        logger: Logger,
+        logLevel: LogLevelControl,
+        fileSystem: any FileSystem = PosixFileSystem(),
+        scheduler: any PersistenceScheduler = DispatchPersistenceScheduler(),
+        transport: ControlTransport = .socket,
+        watchdog: @escaping @Sendable () throws -> WatchdogConfiguration? = {
+            try WatchdogConfiguration.fromProcessEnvironment()
+        }
+    ) {
+        self.notifier = notifier
+        self.logger = logger
+        self.logLevel = logLevel
+        self.fileSystem = fileSystem
+        self.scheduler = scheduler
+        self.transport = transport
+        self.watchdog = watchdog
+    }
+}
+
+/// How the control API is served.
+public enum ControlTransport: Sendable {
+    /// On the Unix socket systemd passed (socket activation), else bound at the configured path.
+    case socket
+    /// Not on any socket: requests go through ``RunningDaemon/responder`` (tests, embedding).
+    case inMemory
+}

@@ -1,0 +1,151 @@
+import Dispatch
+import Logging
+import Synchronization
+import WorkspaceClient
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The daemon's life from start to exit: every event (TERM, INT, HUP) is handled on one serial queue, one at a
+/// time, in the order it came, so a reload never races a stop and a second TERM during the flush changes
+/// nothing.
+///
+/// ```swift
+/// let signals = SignalSources()                 // first: from here on no signal can kill the process unflushed
+/// let lifecycle = DaemonLifecycle(queue: signals.queue)
+/// signals.setHandler { lifecycle.handle($0) }
+/// let status = await lifecycle.run(daemon)      // start, serve until a stop, then close the server
+/// ```
+///
+/// The SIGTERM flush is synchronous, on the signal source's queue. Before the control API serves (while the
+/// state loads) a stop exits at once with status 0: nothing was accepted yet and the file on disk is whole. From
+/// the moment it serves until ``run(_:)`` has the running daemon, a stop is held and handled as soon as it has.
+public final class DaemonLifecycle: Sendable {
+    enum Phase: Sendable {
+        /// Loading; a stop exits at once.
+        case loading
+        /// Serving, but the running daemon is not handed over yet; a stop waits here.
+        case serving(pendingStop: Int32?)
+        /// Running: stops flush, reloads apply.
+        case running(RunningDaemon)
+        /// Stopped with this status; later events change nothing.
+        case stopped(ExitStatus)
+    }
+
+    /// The serial queue every event is handled on (``SignalSources/queue`` in production).
+    public let queue: DispatchQueue
+    let phase = Mutex<Phase>(.loading)
+    let waiters = Mutex<(status: ExitStatus?, continuations: [CheckedContinuation<ExitStatus, Never>])>((nil, []))
+    let exitNow: @Sendable (ExitStatus) -> Void
+
+    /// A lifecycle handling events on `queue`.
+    ///
+    /// - Parameter exitNow: Ends the process for a stop that comes while the state is still loading
+    ///   (`exit(0)` in production; tests record it instead).
+    public init(
+        queue: DispatchQueue,
+        exitNow: @escaping @Sendable (ExitStatus) -> Void = { Glibc.exit($0.rawValue) }
+    ) {
+        self.queue = queue
+        self.exitNow = exitNow
+    }
+
+    /// The running daemon, once ``run(_:)`` has it and until it stopped.
+    public var running: RunningDaemon? {
+        phase.withLock { phase in
+            if case .running(let running) = phase { return running }
+            return nil
+        }
+    }
+
+    /// Handles one event. Call it on ``queue`` only (``SignalSources`` does).
+    public func handle(_ event: LifecycleEvent) {
+        dispatchPrecondition(condition: .onQueue(queue))
+        switch event {
+        case .reload:
+            guard let running else { return }
+            // The one bridge from the signal queue to async code: reading the configuration is async
+            // (swift-configuration's file provider). Blocking this queue for it is what keeps a TERM that
+            // comes meanwhile behind the reload.
+            let done = DispatchSemaphore(value: 0)
+            Task {
+                await running.reload()
+                done.signal()
+            }
+            done.wait()
+        case .stop(let signal):
+            let action = phase.withLock { phase -> StopAction in
+                switch phase {
+                case .loading: return .exitAtOnce
+                case .serving:
+                    phase = .serving(pendingStop: signal)
+                    return .hold
+                case .running(let running): return .flush(running)
+                case .stopped: return .nothing
+                }
+            }
+            switch action {
+            case .exitAtOnce:
+                finish(.success)
+                exitNow(.success)
+            case .hold, .nothing:
+                break
+            case .flush(let running):
+                let status = running.stop(signal: signal)
+                phase.withLock { $0 = .stopped(status) }
+                finish(status)
+            }
+        }
+    }
+
+    private enum StopAction {
+        case exitAtOnce, hold, flush(RunningDaemon), nothing
+    }
+
+    /// Starts `daemon`, runs it until a stop event, closes its control server and returns the status to exit
+    /// with (the start failure's when it did not start).
+    public func run(_ daemon: Daemon) async -> ExitStatus {
+        let running: RunningDaemon
+        do {
+            running = try await daemon.start(serving: { self.beganServing() })
+        } catch {
+            daemon.logger.critical("\(error)")
+            return error.exitCode
+        }
+        let pending = phase.withLock { phase -> Int32? in
+            guard case .serving(let pending) = phase else { return nil }
+            phase = .running(running)
+            return pending
+        }
+        if let pending { queue.async { self.handle(.stop(signal: pending)) } }
+        let status = await stopped()
+        await running.shutDown()
+        return status
+    }
+
+    private func beganServing() {
+        phase.withLock { $0 = .serving(pendingStop: nil) }
+    }
+
+    /// Returns once a stop was handled, with its status.
+    public func stopped() async -> ExitStatus {
+        await withCheckedContinuation { continuation in
+            let done = waiters.withLock { waiters -> ExitStatus? in
+                if let status = waiters.status { return status }
+                waiters.continuations.append(continuation)
+                return nil
+            }
+            if let done { continuation.resume(returning: done) }
+        }
+    }
+
+    private func finish(_ status: ExitStatus) {
+        let continuations = waiters.withLock { waiters in
+            defer { waiters.continuations = [] }
+            if waiters.status == nil { waiters.status = status }
+            return waiters.continuations
+        }
+        for continuation in continuations { continuation.resume(returning: status) }
+    }
+}

@@ -1,0 +1,47 @@
+import Logging
+import StateStore
+import Systemd
+import WorkspaceClient
+
+extension RunningDaemon {
+    /// Stops on SIGTERM or SIGINT: STOPPING=1, stop the watchdog, refuse further changes, flush synchronously.
+    ///
+    /// Runs on the caller's thread (the signal queue) and returns once the state is durable or the flush failed.
+    /// A second call does nothing and returns the first one's status.
+    /// - Returns: ``WorkspaceClient/ExitStatus/success`` when everything accepted is on disk,
+    ///   ``WorkspaceClient/ExitStatus/ioError`` otherwise (the old file is intact).
+    public func stop(signal: Int32) -> ExitStatus {
+        if let done = stopStatus.withLock({ $0 }) { return done }
+        send { try notifier.stopping(status: "flushing") }
+        logger.info("received signal \(signal); stopping")
+        watchdog?.stop()
+        let workspace = flush()
+        let secrets = closeSecretStore()
+        let status = workspace == .success ? secrets : workspace
+        stopStatus.withLock { $0 = status }
+        return status
+    }
+
+    private func flush() -> ExitStatus {
+        let before = state.status
+        do {
+            try state.close()
+        } catch {
+            let status = state.status
+            logger.error(
+                "flush on stop failed: \(error); changes after revision \(status.durableRevision) are lost",
+                metadata: DaemonEvent.flushFailed.metadata([
+                    "error": "\(error)", "revision": "\(status.revision)",
+                    "durable_revision": "\(status.durableRevision)",
+                ]))
+            return .ioError
+        }
+        let status = state.status
+        logger.notice(
+            "flushed on stop: revision \(status.durableRevision) is on disk",
+            metadata: DaemonEvent.flushedOnStop.metadata([
+                "revision": "\(status.durableRevision)", "was_dirty": "\(before.isDirty)",
+            ]))
+        return .success
+    }
+}

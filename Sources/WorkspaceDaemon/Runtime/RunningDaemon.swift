@@ -1,0 +1,61 @@
+import Foundation
+import Logging
+import StateStore
+import Synchronization
+import Systemd
+import UnixHTTP
+import WorkspaceClient
+import WorkspaceModel
+
+/// A started daemon: it owns the state, the control API and its server, and the watchdog. ``stop(signal:)``
+/// ends it (STOPPING=1, refuse changes, flush synchronously) and ``shutDown()`` closes the server; ``reload()``
+/// re-reads the configuration. ``DaemonLifecycle`` calls these one at a time, in the order the events came.
+public final class RunningDaemon: Sendable {
+    /// The daemon's configuration, sources and environment.
+    public let daemon: Daemon
+    /// The workspace state and its persistence engine.
+    public let state: PersistentState<Workspace>
+    /// What the load did.
+    public let report: LoadReport
+    /// The control API in memory: the same routes and authorization the socket serves.
+    public let responder: HTTPResponder
+    let api: ControlAPI
+    /// The socket server; `nil` with ``ControlTransport/inMemory``.
+    let server: HTTPServer?
+    /// The watchdog; `nil` when systemd asked for none.
+    let watchdog: Watchdog?
+    let stopStatus = Mutex<ExitStatus?>(nil)
+
+    init(
+        daemon: Daemon, state: PersistentState<Workspace>, api: ControlAPI, report: LoadReport,
+        server: HTTPServer?, responder: HTTPResponder, watchdog: Watchdog?
+    ) {
+        self.daemon = daemon
+        self.state = state
+        self.api = api
+        self.report = report
+        self.server = server
+        self.responder = responder
+        self.watchdog = watchdog
+    }
+
+    var logger: Logger { daemon.logger }
+    var notifier: any ServiceNotifier { daemon.notifier }
+
+    /// The STATUS line sent with READY=1.
+    func readyStatus() -> String {
+        let counts = state.read { "\($0.projects.count) projects, \($0.favorites.count) favorites" }
+        return "serving \(counts); \(report.summary)"
+    }
+
+    /// Sends a notification; a failure is logged, never fatal.
+    func send(_ notification: () throws -> Void) {
+        daemon.send(notification)
+    }
+
+    /// Closes the control server after a stop (requests in flight finish; new changes were already refused by
+    /// the closed state). Does nothing for an in-memory transport.
+    public func shutDown() async {
+        await server?.shutdown()
+    }
+}
