@@ -25,4 +25,9 @@ public enum APIErrorCode {
     public static let notDurable = "not_durable"
     /// The daemon is stopping and refuses changes.
     public static let unavailable = "unavailable"
+    /// A bearer token that is not valid (wrong, unknown, revoked, malformed), or token authentication is
+    /// disabled; sent with 401 and `WWW-Authenticate: Bearer`.
+    public static let unauthorized = "unauthorized"
+    /// The secret store is unavailable (the token routes answer 503 and say why).
+    public static let secretsUnavailable = "secrets_unavailable"
 }

@@ -45,19 +45,20 @@ public struct APIRoute: Sendable, Hashable, CustomStringConvertible {
 }
 
 extension APIRoute {
-    private static let read = [200, 403, 405]
-    private static let readByID = [200, 400, 403, 404, 405]
-    private static let create = [201, 400, 403, 405, 412, 413, 503]
-    private static let createUnder = [201, 400, 403, 404, 405, 412, 413, 503]
-    private static let update = [200, 400, 403, 404, 405, 412, 413, 503]
-    private static let delete = [200, 400, 403, 404, 405, 412, 503]
+    // 401 everywhere: a request with a bearer token that is not valid is refused before routing.
+    private static let read = [200, 401, 403, 405]
+    private static let readByID = [200, 400, 401, 403, 404, 405]
+    private static let create = [201, 400, 401, 403, 405, 412, 413, 503]
+    private static let createUnder = [201, 400, 401, 403, 404, 405, 412, 413, 503]
+    private static let update = [200, 400, 401, 403, 404, 405, 412, 413, 503]
+    private static let delete = [200, 400, 401, 403, 404, 405, 412, 503]
 
     /// `GET /v1/status`.
     public static let status = APIRoute(.GET, "/v1/status", read)
     /// `GET /v1/workspace`.
     public static let workspace = APIRoute(.GET, "/v1/workspace", read)
     /// `POST /v1/flush`.
-    public static let flush = APIRoute(.POST, "/v1/flush", [200, 400, 403, 405, 503])
+    public static let flush = APIRoute(.POST, "/v1/flush", [200, 400, 401, 403, 405, 503])
     /// `GET /v1/projects`.
     public static let projects = APIRoute(.GET, "/v1/projects", read)
     /// `POST /v1/projects`.
@@ -93,13 +94,19 @@ extension APIRoute {
     /// `GET /v1/owner`.
     public static let owner = APIRoute(.GET, "/v1/owner", read)
     /// `PATCH /v1/owner`.
-    public static let updateOwner = APIRoute(.PATCH, "/v1/owner", [200, 400, 403, 405, 412, 413, 503])
+    public static let updateOwner = APIRoute(.PATCH, "/v1/owner", [200, 400, 401, 403, 405, 412, 413, 503])
+    /// `GET /v1/tokens` (root only; 503 while the secret store is unavailable).
+    public static let tokens = APIRoute(.GET, "/v1/tokens", [200, 401, 403, 405, 503])
+    /// `POST /v1/tokens` (root only).
+    public static let createToken = APIRoute(.POST, "/v1/tokens", [201, 400, 401, 403, 405, 413, 503])
+    /// `DELETE /v1/tokens/{id}` (root only): revokes the token.
+    public static let revokeToken = APIRoute(.DELETE, "/v1/tokens/{id}", [200, 400, 401, 403, 404, 405, 503])
 
     /// Every operation, in docs/api.md's order.
     public static let all: [APIRoute] = [
         status, workspace, flush, projects, createProject, project, updateProject, deleteProject, createPane,
         updatePane, deletePane, createTab, deleteTab, focusTab, favorites, addFavorite, deleteFavorite,
-        activeProject, setActiveProject, owner, updateOwner,
+        activeProject, setActiveProject, owner, updateOwner, tokens, createToken, revokeToken,
     ]
 }
 

@@ -145,3 +145,19 @@ public struct UpdateOwnerRequest: APIRequestBody, Equatable {
         self.email = email
     }
 }
+
+/// `POST /v1/tokens`.
+public struct CreateTokenRequest: APIRequestBody, Equatable {
+    /// What the token is for: 1–256 characters, no control characters.
+    public var name: String
+    /// `read` (GET and HEAD) or `write` (reads and changes).
+    public var scope: String
+    /// The keys the body may have.
+    public static let fields: Set<String> = ["name", "scope"]
+
+    /// A request with the given fields.
+    public init(name: String, scope: String) {
+        self.name = name
+        self.scope = scope
+    }
+}

@@ -31,12 +31,19 @@ public struct StatusResponse: Codable, Sendable, Equatable {
     public var changesCoalesced: UInt64
     /// Seconds since the daemon started.
     public var uptimeSeconds: Double
+    /// The installation: id, first start and first release (`nil` when it cannot be read, or from a release
+    /// without a secret store).
+    public var installation: InstallationStatus?
+    /// The secret store: token authentication enabled or disabled and why, and the key's source (`nil` from a
+    /// release without one).
+    public var secrets: SecretsStatus?
 
     /// A status with every field.
     public init(
         daemonVersion: String, schemaVersion: Int, statePath: String, revision: UInt64, durableRevision: UInt64,
         dirty: Bool, lastSaveAt: Date?, lastSaveMilliseconds: Double?, lastError: String?, lastErrorAt: Date?,
-        consecutiveFailures: Int, savesPerformed: Int, changesCoalesced: UInt64, uptimeSeconds: Double
+        consecutiveFailures: Int, savesPerformed: Int, changesCoalesced: UInt64, uptimeSeconds: Double,
+        installation: InstallationStatus? = nil, secrets: SecretsStatus? = nil
     ) {
         self.daemonVersion = daemonVersion
         self.schemaVersion = schemaVersion
@@ -52,6 +59,8 @@ public struct StatusResponse: Codable, Sendable, Equatable {
         self.savesPerformed = savesPerformed
         self.changesCoalesced = changesCoalesced
         self.uptimeSeconds = uptimeSeconds
+        self.installation = installation
+        self.secrets = secrets
     }
 }
 

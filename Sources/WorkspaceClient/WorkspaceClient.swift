@@ -11,6 +11,8 @@ public struct WorkspaceClient: Sendable {
     public var socketPath: String
     /// The longest one call may take, connecting included.
     public var timeout: Duration
+    /// An API token (`wsd_…`) sent as `Authorization: Bearer`; `nil` to be judged by peer credentials alone.
+    public var token: String?
     private let http: UnixHTTPClient
     /// Configured once and shared: `JSONEncoder` and `JSONDecoder` are thread-safe.
     private static let encoder = APICoding.encoder
@@ -24,9 +26,14 @@ public struct WorkspaceClient: Sendable {
     /// - Parameters:
     ///   - socketPath: The control socket.
     ///   - timeout: The longest one call may take (a durable change waits for a save).
-    public init(socketPath: String = WorkspaceClient.defaultSocketPath, timeout: Duration = .seconds(30)) {
+    ///   - token: An API token to send with every call (docs/api.md, "Who may do what").
+    public init(
+        socketPath: String = WorkspaceClient.defaultSocketPath, timeout: Duration = .seconds(30),
+        token: String? = nil
+    ) {
         self.socketPath = socketPath
         self.timeout = timeout
+        self.token = token
         self.http = UnixHTTPClient(socketPath: socketPath, timeout: timeout)
     }
 
@@ -56,6 +63,7 @@ public struct WorkspaceClient: Sendable {
             requestHeaders.add(name: "Content-Type", value: "application/json")
         }
         requestHeaders.add(name: "Accept", value: "application/json")
+        if let token { requestHeaders.add(name: "Authorization", value: "Bearer " + token) }
         let response: HTTPClientResponse
         do {
             response = try await http.send(method: method, path: target, headers: requestHeaders, body: bytes)

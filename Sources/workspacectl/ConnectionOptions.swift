@@ -17,6 +17,15 @@ struct ConnectionOptions: ParsableArguments {
     @Flag(help: "Print the daemon's answer as JSON instead of text.")
     var json = false
 
+    @Option(
+        help: ArgumentHelp(
+            "An API token to send (Authorization: Bearer); default: --token-file, else $WORKSPACED_TOKEN. A command "
+                + "line is visible to other users: prefer the file or the variable.", valueName: "token"))
+    var token: String?
+
+    @Option(help: ArgumentHelp("A file holding the API token.", valueName: "path"), completion: .file())
+    var tokenFile: String?
+
     /// The socket from the flag, then `WORKSPACED_SOCKET`, then the system path.
     var socketPath: String {
         if let socket { return socket }
@@ -26,13 +35,30 @@ struct ConnectionOptions: ParsableArguments {
         return WorkspaceClient.defaultSocketPath
     }
 
-    func validate() throws {
-        guard timeout > 0, timeout.isFinite else { throw ValidationError("--timeout must be a positive number") }
+    /// The token from `--token`, then `--token-file`, then `WORKSPACED_TOKEN`; `nil` to be judged by the
+    /// peer's credentials.
+    var bearerToken: String? {
+        if let token { return token }
+        if let tokenFile, let contents = FileManager.default.contents(atPath: tokenFile) {
+            return String(decoding: contents, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        if let variable = ProcessInfo.processInfo.environment["WORKSPACED_TOKEN"], !variable.isEmpty {
+            return variable
+        }
+        return nil
     }
 
-    /// A client for the chosen socket.
+    func validate() throws {
+        guard timeout > 0, timeout.isFinite else { throw ValidationError("--timeout must be a positive number") }
+        guard token == nil || tokenFile == nil else { throw ValidationError("give --token or --token-file, not both") }
+        if let tokenFile, FileManager.default.contents(atPath: tokenFile) == nil {
+            throw ValidationError("cannot read the token file \(tokenFile)")
+        }
+    }
+
+    /// A client for the chosen socket, sending the chosen token.
     func client() -> WorkspaceClient {
-        WorkspaceClient(socketPath: socketPath, timeout: .milliseconds(Int64(timeout * 1000)))
+        WorkspaceClient(socketPath: socketPath, timeout: .milliseconds(Int64(timeout * 1000)), token: bearerToken)
     }
 
     /// A printer for the chosen format.

@@ -33,6 +33,13 @@ enum Formatting {
         return owner.email.isEmpty ? alias : "\(alias) <\(owner.email)>"
     }
 
+    /// `id  scope  name  created …  last used …`, and `REVOKED …` for a revoked token.
+    static func token(_ token: TokenInfo) -> String {
+        let used = token.lastUsedAt.map { "last used " + moment($0) } ?? "never used"
+        let revoked = token.revokedAt.map { "  REVOKED " + moment($0) } ?? ""
+        return "\(token.id)  \(token.scope)  \(token.name)  created \(moment(token.createdAt))  \(used)\(revoked)"
+    }
+
     /// `3d 4h 5m 6s`, dropping leading zero units.
     static func duration(_ seconds: Double) -> String {
         var rest = Int(seconds.rounded(.down))

@@ -37,8 +37,36 @@ struct StatusCommand: AsyncParsableCommand {
         }
         rows.append(("saves", "\(status.savesPerformed) performed, \(status.changesCoalesced) change(s) coalesced"))
         rows.append(("uptime", Formatting.duration(status.uptimeSeconds)))
+        rows += secretsRows(status)
         let width = rows.map(\.0.count).max() ?? 0
         return rows.map { $0.0.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.1 }
             .joined(separator: "\n")
+    }
+
+    /// The installation and the secret store (absent from a daemon without them).
+    static func secretsRows(_ status: StatusResponse) -> [(String, String)] {
+        var rows: [(String, String)] = []
+        if let installation = status.installation {
+            rows.append(
+                (
+                    "installation",
+                    "\(installation.id), first started \(Formatting.moment(installation.firstStartedAt)) by "
+                        + installation.firstRelease
+                ))
+        } else if status.secrets != nil {
+            rows.append(("installation", "unknown (the secret store and installation.json cannot be read)"))
+        }
+        guard let secrets = status.secrets else { return rows }
+        let key = secrets.keySource.map { source in
+            "key from the \(source == "key-file" ? "key file" : source)" + (secrets.keyId.map { " (\($0))" } ?? "")
+        }
+        if secrets.state == "enabled" {
+            let tokens = secrets.activeTokens.map { ", \($0) active token(s)" } ?? ""
+            rows.append(("secrets", "enabled, \(key ?? "key unknown")\(tokens)"))
+        } else {
+            rows.append(("secrets", "DISABLED, token authentication is off: \(secrets.reason ?? "no reason given")"))
+            if let key { rows.append(("", key)) }
+        }
+        return rows
     }
 }

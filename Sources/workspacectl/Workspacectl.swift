@@ -13,7 +13,7 @@ struct Workspacectl: AsyncParsableCommand {
             """,
         subcommands: [
             StatusCommand.self, ShowCommand.self, ProjectCommand.self, PaneCommand.self, TabCommand.self,
-            FavoriteCommand.self, ActiveCommand.self, OwnerCommand.self, FlushCommand.self,
+            FavoriteCommand.self, ActiveCommand.self, OwnerCommand.self, FlushCommand.self, TokenCommand.self,
         ]
     )
 }

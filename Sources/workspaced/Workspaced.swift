@@ -7,7 +7,9 @@ struct Workspaced: AsyncParsableCommand {
         commandName: "workspaced",
         abstract:
             "Keeps workspace state (projects, panes, tabs, favorites, owner) durable across upgrades and crashes.",
-        subcommands: [Run.self, CheckConfig.self, Check.self, Migrate.self, Backups.self, StageLegacy.self],
+        subcommands: [
+            Run.self, CheckConfig.self, Check.self, Migrate.self, Backups.self, StageLegacy.self, SecretsCommand.self,
+        ],
         defaultSubcommand: Run.self
     )
 }

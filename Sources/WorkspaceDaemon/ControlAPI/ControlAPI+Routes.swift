@@ -9,7 +9,7 @@ extension ControlAPI {
     public func router() -> HTTPRouter {
         var router = HTTPRouter()
         let routes: [(APIRoute, HTTPRouter.Handler)] =
-            readRoutes() + projectRoutes() + paneAndTabRoutes() + favoriteAndOwnerRoutes()
+            readRoutes() + projectRoutes() + paneAndTabRoutes() + favoriteAndOwnerRoutes() + tokenRoutes()
         for (route, handler) in routes {
             do {
                 try router.register(route.method, route.pattern, handler: handler)

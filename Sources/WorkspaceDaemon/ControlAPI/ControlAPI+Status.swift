@@ -24,7 +24,8 @@ extension ControlAPI {
             consecutiveFailures: status.consecutiveFailures,
             savesPerformed: status.savesPerformed,
             changesCoalesced: status.changesCoalesced,
-            uptimeSeconds: Double(seconds.seconds) + Double(seconds.attoseconds) / 1e18)
+            uptimeSeconds: Double(seconds.seconds) + Double(seconds.attoseconds) / 1e18,
+            installation: installationStatus(), secrets: secretsStatus())
     }
 
     /// Saves now and returns once everything accepted is durable (the flush blocks a Dispatch thread, not the

@@ -6,6 +6,7 @@ import Synchronization
 import UnixHTTP
 import WorkspaceClient
 import WorkspaceModel
+import WorkspaceSecrets
 
 /// The control API's behaviour: reads and changes of the workspace through the persistence engine, with
 /// durable acknowledgements, `If-Match` revisions and JSON errors. ``router()`` registers it on a
@@ -18,6 +19,8 @@ public final class ControlAPI: Sendable {
     let statePath: String
     let uptime: @Sendable () -> Duration
     let logger: Logger
+    /// The secret store (API tokens, the installation record), or why it is unavailable.
+    let secrets: SecretStoreOpening
     /// Serializes "check the revision, then apply" so `If-Match` is exact; held for the change only, never
     /// across a durability wait.
     let gate = Mutex(())
@@ -27,14 +30,17 @@ public final class ControlAPI: Sendable {
     /// - Parameters:
     ///   - statePath: The state file, for `/v1/status`.
     ///   - uptime: How long the daemon has run.
+    ///   - secrets: The opened secret store, for the token routes and `/v1/status` (none by default: the token
+    ///     routes answer 503 and bearer tokens are refused).
     public init(
         state: PersistentState<Workspace>, statePath: String, uptime: @escaping @Sendable () -> Duration,
-        logger: Logger
+        logger: Logger, secrets: SecretStoreOpening = .notOpened()
     ) {
         self.state = state
         self.statePath = statePath
         self.uptime = uptime
         self.logger = logger
+        self.secrets = secrets
     }
 
     /// Runs `body`, turning an ``APIFailure`` into its JSON response.

@@ -35,6 +35,21 @@ public enum DaemonEvent: String, CaseIterable, Sendable {
     /// The legacy state file could not be imported (corrupt, newer, unreadable); the daemon started empty and
     /// the next start tries again.
     case legacyImportRefused
+    /// The secret store cannot be used (missing or wrong key, unreadable, newer, missing file); token
+    /// authentication is disabled, the workspace is served, the files are left as they are.
+    case secretsDisabled
+    /// The secrets key comes from the key file in the state directory (logged at every start, with how to move
+    /// it to a systemd credential).
+    case secretsKeyFile
+    /// The first start: a new installation id and secret store were created.
+    case installationCreated
+    /// A request's bearer token was refused (401): wrong, unknown, revoked or malformed, or token authentication
+    /// is disabled. Names the token's id, never its secret.
+    case tokenRefused
+    /// Root created an API token.
+    case tokenCreated
+    /// Root revoked an API token.
+    case tokenRevoked
 
     /// The event's journal `MESSAGE_ID`.
     public var messageID: MessageID {
@@ -54,6 +69,12 @@ public enum DaemonEvent: String, CaseIterable, Sendable {
         case .configRejected: hex = "205a42ded1ec4c53baa63a3903d005dd"
         case .legacyImported: hex = "f1216d6d4c9b4532bd44cf186eddcd26"
         case .legacyImportRefused: hex = "ff9a4d05bbed4f21b2d9e7011c3cfc15"
+        case .secretsDisabled: hex = "d79dab42d84b4ae5a2a80835da9d401b"
+        case .secretsKeyFile: hex = "b01ccc4464f8495e84b74af7dd6a18fe"
+        case .installationCreated: hex = "aad123a68ac643d1bfdd9d97a423d0e7"
+        case .tokenRefused: hex = "84ea0680f77e4daf8486689b663a70bb"
+        case .tokenCreated: hex = "a37b65a8a7cb4e669fe4a5f97af43a5a"
+        case .tokenRevoked: hex = "6b9e306005dc49cd8145743a6484dbbf"
         }
         return MessageID(hex)!
     }
