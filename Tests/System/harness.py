@@ -241,13 +241,14 @@ class Machine:
         subprocess.run(["cp", "-a", "--no-preserve=ownership", f"{stage}/.", str(self.path("/"))], check=True)
 
     def http(self, method: str, path: str, body: object = None, timeout: float = 10.0,
-             socket_path: str = "/run/workspaced/control.sock") -> Response:
-        """One control API request through the machine's socket."""
+             socket_path: str = "/run/workspaced/control.sock", headers: dict[str, str] | None = None) -> Response:
+        """One control API request through the machine's socket (as root), with any extra `headers`."""
         connection = UnixHTTPConnection(str(self.path(socket_path)), timeout=timeout)
         try:
             data = None if body is None else json.dumps(body).encode()
-            headers = {"Content-Type": "application/json"} if data is not None else {}
-            connection.request(method, path, body=data, headers=headers)
+            sent = {"Content-Type": "application/json"} if data is not None else {}
+            sent.update(headers or {})
+            connection.request(method, path, body=data, headers=sent)
             answer = connection.getresponse()
             return Response(answer.status, dict(answer.getheaders()), answer.read())
         finally:

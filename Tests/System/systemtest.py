@@ -13,6 +13,7 @@ KEEP=1 keeps the work directory (console logs, each machine's journal) even when
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import json
 import os
@@ -53,6 +54,16 @@ STARTED = "4c50677cb1f4416f81dd6b9193f39b72"
 LEGACY_IMPORTED = "f1216d6d4c9b4532bd44cf186eddcd26"
 LEGACY_PATH = "/var/lib/workspace-state/state.json"
 LEGACY_OWNER = 4321
+SECRETS_DISABLED = "d79dab42d84b4ae5a2a80835da9d401b"
+SECRETS_KEY_FILE = "b01ccc4464f8495e84b74af7dd6a18fe"
+INSTALLATION_CREATED = "aad123a68ac643d1bfdd9d97a423d0e7"
+TOKEN_REFUSED = "84ea0680f77e4daf8486689b663a70bb"
+SECRETS = f"{STATE_DIR}/secrets.json.enc"
+KEY_FILE = f"{STATE_DIR}/secrets.key"
+PLAIN_KEY = "/etc/workspaced/secrets-key"
+ENCRYPTED_KEY = "/etc/workspaced/secrets-key.cred"
+TOKEN_SHAPE = re.compile(r"^wsd_([0-9a-f]{12})_([A-Za-z0-9_-]{43})$")
+TOKEN_FIELDS = {"id", "name", "scope", "createdAt", "lastUsedAt", "revokedAt"}
 
 
 class Suite:
@@ -748,6 +759,274 @@ def scenario_13_legacy_import(suite: Suite) -> str:
                 "one imported entry, marker with SHA-256; restart imported nothing; legacy byte-identical")
 
 
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def create_token(machine: Machine, name: str, scope: str) -> dict:
+    """`workspacectl token create NAME --scope SCOPE --json` as root; checks the answer's shape (the record's six
+    keys and `token`, `wsd_<its id>_<43 base64url>`, never used, not revoked)."""
+    created = expect_ctl(machine, "token", "create", name, "--scope", scope)
+    check(set(created) == TOKEN_FIELDS | {"token"}, f"token create --json has keys {sorted(created)}")
+    shape = TOKEN_SHAPE.match(created["token"])
+    check(shape and shape.group(1) == created["id"],
+          f"the token {created['token'][:20]}… does not have the shape wsd_<id {created['id']}>_<43 base64url>")
+    check(created["name"] == name and created["scope"] == scope and created["lastUsedAt"] is None
+          and created["revokedAt"] is None and created["createdAt"],
+          f"the created token's record: { {key: created[key] for key in TOKEN_FIELDS} }")
+    return created
+
+
+def secrets_status(machine: Machine) -> tuple[dict, dict]:
+    """`GET /v1/status` as root: its `secrets` and `installation` objects (empty when null)."""
+    status = expect_ok(machine.http("GET", "/v1/status")).json
+    check("secrets" in status and "installation" in status, f"/v1/status has no secrets or installation: {status}")
+    return status["secrets"] or {}, status["installation"] or {}
+
+
+def scenario_11_credential_key(suite: Suite) -> str:
+    """The key from a credential (LoadCredential=, then the same key as LoadCredentialEncrypted=): tokens enabled,
+    no key file, the store sealed; without the credential the workspace is still served, tokens are disabled and
+    say why, and the store is left byte-identical."""
+    key = base64.b64encode(os.urandom(32)).decode()
+    drop_in = f"{DROP_INS}/secrets-key.conf"
+    with suite.installed() as machine:
+        # 1. A plain credential: a root-only 0600 file handed over by LoadCredential=.
+        machine.write(PLAIN_KEY, key + "\n", mode=0o600)
+        machine.write(drop_in, f"[Service]\nLoadCredential=secrets-key:{PLAIN_KEY}\n")
+        machine.systemctl("daemon-reload")
+        machine.systemctl("start", UNIT)
+        secrets, installation = secrets_status(machine)
+        check(secrets.get("state") == "enabled" and secrets.get("keySource") == "credential"
+              and secrets.get("reason") is None and secrets.get("activeTokens") == 0,
+              f"with LoadCredential= the status is not enabled from the credential: {secrets}")
+        key_id = secrets.get("keyId") or ""
+        check(re.fullmatch(r"[0-9a-f]{16}", key_id), f"keyId {key_id!r} is not 16 hex digits")
+        installation_id = installation.get("id") or ""
+        check(re.fullmatch(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", installation_id)
+              and installation.get("firstStartedAt"), f"the installation in /v1/status: {installation}")
+        text = workspacectl(machine, "status").stdout
+        check(f"enabled, key from the credential ({key_id})" in text,
+              f"workspacectl status does not say the key is the credential's:\n{text}")
+        check(not machine.path(KEY_FILE).exists(), "a secrets.key was created although the credential is given")
+        created = create_token(machine, "credential test", "write")
+        token = created["token"]
+
+        sealed = machine.path(SECRETS)
+        check(sealed.exists(), f"no {SECRETS}; the state directory has "
+                               f"{sorted(p.name for p in machine.path(STATE_DIR).iterdir())}")
+        info = sealed.stat()
+        check(info.st_mode & 0o7777 == 0o600 and info.st_uid == daemon_uid(machine),
+              f"{SECRETS} mode {oct(info.st_mode & 0o7777)} uid {info.st_uid}, expected 0600 of the daemon's uid")
+        data = sealed.read_bytes()
+        envelope = json.loads(data)
+        check(envelope.get("cipher") == "AES-256-GCM" and envelope.get("format") == "workspaced-secrets"
+              and envelope.get("keyId") == key_id and envelope.get("sealed"),
+              f"not a sealed envelope under key {key_id}: { {k: v for k, v in envelope.items() if k != 'sealed'} }")
+        for clear, what in ((installation_id, "the installation id"), (installation_id.upper(), "the installation id"),
+                            (created["id"], "the token id"), ("credential test", "the token's name"),
+                            (TOKEN_SHAPE.match(token).group(2), "the token's secret"), (key, "the key")):
+            check(clear.encode() not in data, f"{SECRETS} holds {what} in clear")
+        expect_ok(machine.http("POST", "/v1/favorites?durable=true", {"name": "by token", "path": "/srv/t"},
+                               headers=bearer(token)), 201)
+
+        # 2. The same key as an encrypted credential (sealed with the host key); the plain file is gone.
+        machine.run("systemd-creds", "encrypt", "--name=secrets-key", "--with-key=host", "-", ENCRYPTED_KEY,
+                    input=key)
+        check(key.encode() not in machine.path(ENCRYPTED_KEY).read_bytes(), "the encrypted credential holds the key")
+        machine.write(drop_in, f"[Service]\nLoadCredentialEncrypted=secrets-key:{ENCRYPTED_KEY}\n")
+        machine.path(PLAIN_KEY).unlink()
+        machine.systemctl("daemon-reload")
+        machine.systemctl("restart", UNIT)
+        secrets, again = secrets_status(machine)
+        check(secrets.get("state") == "enabled" and secrets.get("keySource") == "credential"
+              and secrets.get("keyId") == key_id and secrets.get("activeTokens") == 1,
+              f"with LoadCredentialEncrypted= (same key {key_id}, one token): {secrets}")
+        check(again == installation, f"the installation changed: {installation} → {again}")
+        favorites = expect_ok(machine.http("GET", "/v1/favorites", headers=bearer(token))).json
+        check("by token" in names(favorites), f"the token's change is not served: {names(favorites)}")
+        check(not machine.path(KEY_FILE).exists(), "a secrets.key appeared")
+
+        # 3. No credential: served as usual, token authentication disabled, the store untouched.
+        machine.systemctl("stop", UNIT)
+        before_bytes, before = sealed.read_bytes(), sealed.stat()
+        listing = sorted(p.name for p in machine.path(STATE_DIR).iterdir())
+        machine.path(drop_in).unlink()
+        machine.systemctl("daemon-reload")
+        machine.systemctl("start", UNIT)
+        state = active(machine)
+        check(state["ActiveState"] == "active" and state["SubState"] == "running",
+              f"not running without the credential: {state}")
+        served = expect_ok(machine.http("GET", "/v1/workspace")).json["workspace"]
+        check("by token" in names(served["favorites"]), "the workspace is not served without the credential")
+        secrets, kept = secrets_status(machine)
+        check(secrets.get("state") == "disabled" and secrets.get("reasonCode") == "no_key" and secrets.get("reason"),
+              f"without the credential the status does not say tokens are disabled for no_key: {secrets}")
+        check(kept.get("id") == installation_id, f"the installation without the key: {kept}")
+        text = workspacectl(machine, "status").stdout
+        check("DISABLED, token authentication is off: " in text, f"workspacectl status does not say why:\n{text}")
+        disabled = unit_journal(machine, f"MESSAGE_ID={SECRETS_DISABLED}")
+        check(len(disabled) == 1 and disabled[0].get("PRIORITY") == "3"
+              and disabled[0].get("REASON_CODE") == "no_key",
+              f"expected one secretsDisabled error (no_key), got "
+              f"{[(e.get('PRIORITY'), e.get('REASON_CODE'), e.get('MESSAGE')) for e in disabled]}")
+        after = sealed.stat()
+        identity = lambda info: (info.st_ino, info.st_mtime_ns, info.st_mode)  # noqa: E731
+        check(sealed.read_bytes() == before_bytes and identity(after) == identity(before),
+              "secrets.json.enc was rewritten or replaced by a start without its key")
+        now = sorted(p.name for p in machine.path(STATE_DIR).iterdir())
+        check(now == listing, f"the state directory changed: {listing} → {now}")
+        refused = machine.http("GET", "/v1/workspace", headers=bearer(token))
+        check(refused.status == 401 and refused.json and refused.json["error"]["code"] == "unauthorized"
+              and "disabled" in refused.json["error"]["message"]
+              and refused.headers.get("WWW-Authenticate", "").startswith("Bearer"),
+              f"a token while disabled: {refused!r} {refused.headers.get('WWW-Authenticate')!r}")
+        routes = machine.http("GET", "/v1/tokens")
+        check(routes.status == 503 and routes.json["error"]["code"] == "secrets_unavailable",
+              f"GET /v1/tokens while disabled: {routes!r}")
+        key_file_warnings = unit_journal(machine, f"MESSAGE_ID={SECRETS_KEY_FILE}")
+        check(not key_file_warnings, f"key-file warnings although no key file was used: "
+                                     f"{[e.get('MESSAGE') for e in key_file_warnings]}")
+        return (f"LoadCredential= then LoadCredentialEncrypted= (key {key_id}): enabled, no secrets.key, store 0600 "
+                "sealed; without it: served, disabled (no_key) in status and journal, store byte-identical, token 401")
+
+
+def scenario_12_reinstall(suite: Suite) -> str:
+    """Everything `make install` installed removed and installed again, /var/lib kept: same installation, the
+    token still works, one installationCreated entry over both starts."""
+    with suite.installed() as machine:
+        machine.systemctl("start", UNIT)
+        secrets, installation = secrets_status(machine)
+        check(secrets.get("state") == "enabled" and secrets.get("keySource") == "key-file",
+              f"the first start without a credential: {secrets}")
+        check(installation.get("id") and installation.get("firstStartedAt"), f"no installation: {installation}")
+        check(machine.path(KEY_FILE).exists(), "no secrets.key after the first start without a credential")
+        created = create_token(machine, "survives reinstall", "write")
+        machine.systemctl("stop", UNIT, "workspaced.socket")
+
+        installed = sorted(path.relative_to(suite.stage) for path in suite.stage.rglob("*")
+                           if path.is_file() or path.is_symlink())
+        check(len(installed) >= 8, f"the staged tree holds only {[str(p) for p in installed]}")
+        for relative in installed:
+            machine.path(f"/{relative}").unlink()
+        shutil.rmtree(machine.path("/etc/workspaced"))
+        shutil.rmtree(machine.path("/usr/local/share/doc/workspaced"))
+        left = [str(p) for p in installed if machine.path(f"/{p}").exists()]
+        check(not left, f"still installed: {left}")
+        machine.systemctl("daemon-reload")
+        load = machine.show(UNIT, "LoadState")["LoadState"]
+        check(load == "not-found", f"the unit is still {load} after the uninstall")
+
+        machine.install_tree(suite.stage)
+        machine.systemctl("daemon-reload")
+        machine.systemctl("start", UNIT)
+        secrets, again = secrets_status(machine)
+        check(again == installation, f"the reinstall changed the installation: {installation} → {again}")
+        check(secrets.get("state") == "enabled" and secrets.get("activeTokens") == 1,
+              f"after the reinstall: {secrets}")
+        changed = machine.http("POST", "/v1/favorites?durable=true", {"name": "after reinstall", "path": "/srv/r"},
+                               headers=bearer(created["token"]))
+        expect_ok(changed, 201)
+        check("after reinstall" in names(expect_ok(machine.http("GET", "/v1/favorites")).json),
+              "the change made with the token is not there")
+        # The token is really checked: the same id with another secret is refused.
+        forged = f"wsd_{created['id']}_{'A' * 43}"
+        refused = machine.http("POST", "/v1/favorites", {"name": "forged", "path": "/srv/f"}, headers=bearer(forged))
+        check(refused.status == 401, f"a forged secret for token {created['id']}: {refused!r}")
+        starts = unit_journal(machine, f"MESSAGE_ID={STARTED}")
+        check(len(starts) == 2, f"expected two 'ready' entries (one per start), got {len(starts)}")
+        created_entries = unit_journal(machine, f"MESSAGE_ID={INSTALLATION_CREATED}")
+        check(len(created_entries) == 1 and created_entries[0].get("INSTALLATION_ID") == installation["id"],
+              f"expected one installationCreated entry for {installation['id']}, got "
+              f"{[(e.get('INSTALLATION_ID'), e.get('MESSAGE')) for e in created_entries]}")
+        key_file = unit_journal(machine, f"MESSAGE_ID={SECRETS_KEY_FILE}")
+        check(len(key_file) == 2 and all(e.get("PRIORITY") == "4" for e in key_file),
+              f"expected a key-file warning at each of the two starts, got {len(key_file)}")
+        return (f"removed {len(installed)} installed files and /etc/workspaced, reinstalled: installation "
+                f"{installation['id']} and first start kept, write token works, 1 installationCreated entry")
+
+
+def scenario_14_tokens_for_nobody(suite: Suite) -> str:
+    """uid 65534, in no access list: refused without a token, reads with a read token, changes with a write token
+    until root revokes it (then 401 and one warning naming its id, never its secret); it cannot manage tokens."""
+    with suite.installed() as machine:
+        machine.systemctl("start", UNIT)
+        # The text form prints the token on its first line, and its id on the next.
+        printed = workspacectl(machine, "token", "create", "nobody reads", "--scope", "read")
+        lines = printed.stdout.splitlines()
+        shape = TOKEN_SHAPE.match(lines[0]) if lines else None
+        check(printed.returncode == 0 and shape and len(lines) == 2 and f"read token {shape.group(1)}" in lines[1],
+              f"token create (text) exited {printed.returncode}: {printed.stdout}{printed.stderr}")
+        read_token, read_id = lines[0], shape.group(1)
+        write = create_token(machine, "nobody writes", "write")
+        write_token, write_id = write["token"], write["id"]
+        listed = expect_ctl(machine, "token", "list")
+        check(sorted(t["id"] for t in listed) == sorted([read_id, write_id])
+              and all(set(t) == TOKEN_FIELDS for t in listed), f"token list --json: {listed}")
+
+        def as_nobody(*args: str, token: str | None = None):
+            # --token-file, as the docs advise: a --token on the command line would reach the journal as the
+            # _CMDLINE of any line workspacectl itself logs (libdispatch's thread-priority noise does here).
+            if token is None:
+                return workspacectl(machine, *args, uid=NOBODY)
+            path = f"/run/workspaced-test/{TOKEN_SHAPE.match(token).group(1)}.token"
+            machine.write(path, token + "\n", mode=0o444)
+            return workspacectl(machine, *args, "--token-file", path, uid=NOBODY)
+
+        def refused(result, status: str) -> bool:
+            return result.returncode == 1 and f"refused by workspaced ({status}" in result.stderr
+
+        def said(result) -> str:
+            return f"exit {result.returncode}: " + " / ".join((result.stdout + result.stderr).strip().splitlines())
+
+        plain = as_nobody("show", "--json")
+        check(refused(plain, "403 forbidden"), f"uid {NOBODY} without a token read the workspace: {said(plain)}")
+        reading = as_nobody("show", "--json", token=read_token)
+        check(reading.returncode == 0 and "workspace" in json.loads(reading.stdout or "{}"),
+              f"uid {NOBODY} with the read token: {said(reading)}")
+        status = as_nobody("status", "--json", token=read_token)
+        check(status.returncode == 0, f"status with the read token: {said(status)}")
+        change = as_nobody("favorite", "add", "by reader", "/srv/reader", token=read_token)
+        check(refused(change, "403 forbidden"), f"a change with the read token: {said(change)}")
+        written = as_nobody("favorite", "add", "by writer", "/srv/writer", "--json", token=write_token)
+        check(written.returncode == 0, f"a change with the write token: {said(written)}")
+        favorites = names(expect_ok(machine.http("GET", "/v1/favorites")).json)
+        check("by writer" in favorites and "by reader" not in favorites, f"favorites: {favorites}")
+        for token in (None, write_token):
+            mint = as_nobody("token", "create", "mine", "--scope", "write", token=token)
+            check(refused(mint, "403 forbidden"),
+                  f"uid {NOBODY} {'with the write token ' if token else ''}created a token: {said(mint)}")
+
+        revoked = expect_ctl(machine, "token", "revoke", write_id)
+        check(revoked.get("id") == write_id and revoked.get("revokedAt"), f"token revoke --json: {revoked}")
+        late = as_nobody("favorite", "add", "after revoke", "/srv/revoked", token=write_token)
+        check(refused(late, "401 unauthorized"), f"a change with the revoked token: {said(late)}")
+        check("after revoke" not in names(expect_ok(machine.http("GET", "/v1/favorites")).json),
+              "the refused change was applied")
+        entries = unit_journal(machine, f"MESSAGE_ID={TOKEN_REFUSED}")
+        check(len(entries) == 1, f"expected one tokenRefused entry, got "
+                                 f"{[(e.get('TOKEN_ID'), e.get('MESSAGE')) for e in entries]}")
+        entry = entries[0]
+        check(entry.get("TOKEN_ID") == write_id and entry.get("PRIORITY") == "4" and entry.get("REASON") == "revoked"
+              and entry.get("PEER_UID") == str(NOBODY),
+              f"the tokenRefused entry: TOKEN_ID={entry.get('TOKEN_ID')} PRIORITY={entry.get('PRIORITY')} "
+              f"REASON={entry.get('REASON')} PEER_UID={entry.get('PEER_UID')}")
+        whole = json.dumps(machine.journal())
+        for token in (write_token, read_token):
+            check(TOKEN_SHAPE.match(token).group(2) not in whole, "a token's secret is in the journal")
+        # The refusal is a JSON error with a Bearer challenge (as root: a token is judged alone, whoever sends it).
+        raw = machine.http("POST", "/v1/favorites", {"name": "raw", "path": "/srv/raw"}, headers=bearer(write_token))
+        check(raw.status == 401 and raw.json and raw.json["error"]["code"] == "unauthorized"
+              and raw.headers.get("WWW-Authenticate", "").startswith("Bearer"),
+              f"the revoked token as root: {raw!r} WWW-Authenticate={raw.headers.get('WWW-Authenticate')!r}")
+        check(len(unit_journal(machine, f"MESSAGE_ID={TOKEN_REFUSED}")) == 2, "not one warning per refused request")
+        text = workspacectl(machine, "token", "list").stdout
+        row = next((line for line in text.splitlines() if line.startswith(write_id)), "")
+        check("REVOKED" in row, f"token list does not show {write_id} revoked:\n{text}")
+        return (f"uid {NOBODY}: 403 without a token, read token reads (change 403), write token changes; revoked "
+                f"→ 401, one warning TOKEN_ID={write_id} without the secret; token create 403")
+
+
 SCENARIOS = [
     (1, "install as an operator would", scenario_1_install),
     (2, "upgrade from every shipped version", scenario_2_upgrade),
@@ -759,7 +1038,10 @@ SCENARIOS = [
     (8, "socket activation", scenario_8_socket_activation),
     (9, "hardening holds", scenario_9_hardening),
     (10, "journal quality", scenario_10_journal),
+    (11, "secrets key from a credential", scenario_11_credential_key),
+    (12, "reinstall keeps the installation and tokens", scenario_12_reinstall),
     (13, "legacy import under the hardened unit", scenario_13_legacy_import),
+    (14, "tokens for a user the access lists cannot name", scenario_14_tokens_for_nobody),
 ]
 
 
