@@ -37,6 +37,10 @@ public final class DaemonLifecycle: Sendable {
     public let queue: DispatchQueue
     let phase = Mutex<Phase>(.loading)
     let waiters = Mutex<(status: ExitStatus?, continuations: [CheckedContinuation<ExitStatus, Never>])>((nil, []))
+    let startWaiters = Mutex<
+        (done: Bool, running: RunningDaemon?, continuations: [CheckedContinuation<RunningDaemon?, Never>])
+    >(
+        (false, nil, []))
     let exitNow: @Sendable (ExitStatus) -> Void
 
     /// A lifecycle handling events on `queue`.
@@ -111,6 +115,7 @@ public final class DaemonLifecycle: Sendable {
             running = try await daemon.start(serving: { self.beganServing() })
         } catch {
             daemon.logger.critical("\(error)")
+            started(nil)
             return error.exitCode
         }
         let pending = phase.withLock { phase -> Int32? in
@@ -118,6 +123,7 @@ public final class DaemonLifecycle: Sendable {
             phase = .running(running)
             return pending
         }
+        started(running)
         if let pending { queue.async { self.handle(.stop(signal: pending)) } }
         let status = await stopped()
         await running.shutDown()
@@ -126,6 +132,28 @@ public final class DaemonLifecycle: Sendable {
 
     private func beganServing() {
         phase.withLock { $0 = .serving(pendingStop: nil) }
+    }
+
+    /// Returns the running daemon once ``run(_:)`` has it, or `nil` when it did not start.
+    public func whenRunning() async -> RunningDaemon? {
+        await withCheckedContinuation { continuation in
+            let known = startWaiters.withLock { waiters -> RunningDaemon?? in
+                if waiters.done { return .some(waiters.running) }
+                waiters.continuations.append(continuation)
+                return .none
+            }
+            if let known { continuation.resume(returning: known) }
+        }
+    }
+
+    private func started(_ running: RunningDaemon?) {
+        let continuations = startWaiters.withLock { waiters in
+            defer { waiters.continuations = [] }
+            waiters.done = true
+            waiters.running = running
+            return waiters.continuations
+        }
+        for continuation in continuations { continuation.resume(returning: running) }
     }
 
     /// Returns once a stop was handled, with its status.

@@ -1,0 +1,116 @@
+import Dispatch
+import Foundation
+import Logging
+import NIOHTTP1
+import StateStore
+import StateStoreTesting
+import Synchronization
+import Systemd
+import UnixHTTP
+import WorkspaceDaemon
+
+/// A whole daemon in memory: the real start-up, stop and reload code with a recording notifier, a manual
+/// scheduler (no timed save unless a test advances it), a fault-injecting file system over a temporary state
+/// directory, the in-memory transport, and a ``DaemonLifecycle`` on a queue of its own. No process, no socket,
+/// no sleeping.
+final class InProcessDaemon: Sendable {
+    let directory: String
+    let notifier = RecordingNotifier()
+    let fileSystem = FaultInjectingFileSystem()
+    let scheduler = ManualPersistenceScheduler()
+    let queue = DispatchQueue(label: "test.lifecycle")
+    let exits = ExitRecorder()
+    let logs = LogLines()
+    let lifecycle: DaemonLifecycle
+    let daemon: Daemon
+
+    var configPath: String { directory + "/config.json" }
+    var statePath: String { directory + "/state/workspace.json" }
+
+    init(config: String = #"{"legacyStatePath": ""}"#, seed: Data? = nil) async throws {
+        directory = FileManager.default.temporaryDirectory.path + "/wsd-lifecycle-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory + "/state", withIntermediateDirectories: true)
+        try Data(config.utf8).write(to: URL(fileURLWithPath: directory + "/config.json"))
+        if let seed { try seed.write(to: URL(fileURLWithPath: directory + "/state/workspace.json")) }
+        let sources = ConfigurationSources(
+            configFile: directory + "/config.json", environment: [:],
+            overrides: [
+                "stateDirectory": .string(directory + "/state"), "controlSocket": .string(directory + "/c.sock"),
+            ])
+        let configuration = try await ConfigurationLoader.load(sources)
+        let logs = self.logs
+        let level = LogLevelControl(configuration.logLevel)
+        let logger = Logger(label: "test") { _ in LevelControlledLogHandler(logs.handler(), control: level) }
+        daemon = Daemon(
+            configuration: configuration, sources: sources,
+            environment: DaemonEnvironment(
+                notifier: notifier, logger: logger, logLevel: level, fileSystem: fileSystem, scheduler: scheduler,
+                transport: .inMemory, watchdog: { nil }))
+        let exits = self.exits
+        lifecycle = DaemonLifecycle(queue: queue, exitNow: { status in exits.record(status) })
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    /// Hands `event` to the lifecycle on its queue, as the signal source would, and returns once it was handled.
+    func signal(_ event: LifecycleEvent) async {
+        await withCheckedContinuation { continuation in
+            queue.async { [lifecycle] in
+                lifecycle.handle(event)
+                continuation.resume()
+            }
+        }
+    }
+
+    /// One request through the running daemon's in-memory transport, as root.
+    func request(
+        _ running: RunningDaemon, _ method: HTTPMethod, _ uri: String, _ body: String? = nil
+    ) async -> HTTPResponse {
+        await running.responder.respond(
+            method, uri, headers: body == nil ? [:] : ["Content-Type": "application/json"],
+            body: Array((body ?? "").utf8), peer: PeerCredentials(pid: 1, uid: 0, gid: 0))
+    }
+
+    /// The notify datagrams so far, as text.
+    var datagrams: [String] { notifier.datagrams }
+
+    func onDisk() -> [String: Any]? {
+        guard let data = FileManager.default.contents(atPath: statePath) else { return nil }
+        return (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+    }
+}
+
+/// The statuses the lifecycle asked the process to exit with at once.
+final class ExitRecorder: Sendable {
+    private let statuses = Mutex<[SharedExitStatus]>([])
+
+    func record(_ status: SharedExitStatus) { statuses.withLock { $0.append(status) } }
+
+    var all: [SharedExitStatus] { statuses.withLock { $0 } }
+}
+
+/// Log messages, in order, from every logger made with ``handler()``.
+final class LogLines: Sendable {
+    let lines = Mutex<[String]>([])
+
+    func handler() -> Handler { Handler(sink: self) }
+
+    var all: [String] { lines.withLock { $0 } }
+
+    struct Handler: LogHandler {
+        let sink: LogLines
+        var logLevel: Logger.Level = .trace
+        var metadata: Logger.Metadata = [:]
+
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+
+        func log(event: LogEvent) {
+            sink.lines.withLock { $0.append("\(event.message)") }
+        }
+    }
+}
