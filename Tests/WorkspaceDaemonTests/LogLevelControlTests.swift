@@ -5,29 +5,13 @@ import WorkspaceDaemon
 
 @Suite("The shared log level")
 struct LogLevelControlTests {
-    func logger(_ control: LogLevelControl, into records: SharedRecords) -> Logger {
-        Logger(label: "test") { _ in LevelControlledLogHandler(records.handler(), control: control) }
-    }
-
-    final class SharedRecords: Sendable {
-        let lines = Mutex<[String]>([])
-        func handler() -> ForwardingHandler { ForwardingHandler(sink: self) }
-    }
-
-    struct ForwardingHandler: LogHandler {
-        let sink: SharedRecords
-        var logLevel: Logger.Level = .trace
-        var metadata: Logger.Metadata = [:]
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-            get { metadata[key] }
-            set { metadata[key] = newValue }
-        }
-        func log(event: LogEvent) { sink.lines.withLock { $0.append("\(event.message)") } }
+    func logger(_ control: LogLevelControl, into records: CapturedLog) -> Logger {
+        Logger(label: "test") { _ in LevelControlledLogHandler(CapturedLog.Handler(sink: records), control: control) }
     }
 
     @Test func settingOneLoggersLevelLeavesTheOthersAndTheSharedLevelAlone() {
         let control = LogLevelControl(.info)
-        let records = SharedRecords()
+        let records = CapturedLog()
         var quiet = logger(control, into: records)
         let other = logger(control, into: records)
         quiet.logLevel = .error
@@ -37,17 +21,17 @@ struct LogLevelControlTests {
         quiet.info("quiet info")
         other.info("other info")
         quiet.error("quiet error")
-        #expect(records.lines.withLock { $0 } == ["other info", "quiet error"])
+        #expect(records.all.map(\.message) == ["other info", "quiet error"])
     }
 
     @Test func aReloadChangesEveryLoggerWithoutItsOwnLevel() {
         let control = LogLevelControl(.info)
-        let records = SharedRecords()
+        let records = CapturedLog()
         let early = logger(control, into: records)
         early.debug("hidden")
         control.current = .debug
         early.debug("shown")
         #expect(early.logLevel == .debug)
-        #expect(records.lines.withLock { $0 } == ["shown"])
+        #expect(records.all.map(\.message) == ["shown"])
     }
 }

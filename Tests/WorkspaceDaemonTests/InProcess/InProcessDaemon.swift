@@ -20,7 +20,7 @@ final class InProcessDaemon: Sendable {
     let scheduler = ManualPersistenceScheduler()
     let queue = DispatchQueue(label: "test.lifecycle")
     let exits = ExitRecorder()
-    let logs = LogLines()
+    let logs = CapturedLog()
     let lifecycle: DaemonLifecycle
     let daemon: Daemon
 
@@ -40,7 +40,9 @@ final class InProcessDaemon: Sendable {
         let configuration = try await ConfigurationLoader.load(sources)
         let logs = self.logs
         let level = LogLevelControl(configuration.logLevel)
-        let logger = Logger(label: "test") { _ in LevelControlledLogHandler(logs.handler(), control: level) }
+        let logger = Logger(label: "test") { _ in
+            LevelControlledLogHandler(CapturedLog.Handler(sink: logs), control: level)
+        }
         daemon = Daemon(
             configuration: configuration, sources: sources,
             environment: DaemonEnvironment(
@@ -89,28 +91,4 @@ final class ExitRecorder: Sendable {
     func record(_ status: SharedExitStatus) { statuses.withLock { $0.append(status) } }
 
     var all: [SharedExitStatus] { statuses.withLock { $0 } }
-}
-
-/// Log messages, in order, from every logger made with ``handler()``.
-final class LogLines: Sendable {
-    let lines = Mutex<[String]>([])
-
-    func handler() -> Handler { Handler(sink: self) }
-
-    var all: [String] { lines.withLock { $0 } }
-
-    struct Handler: LogHandler {
-        let sink: LogLines
-        var logLevel: Logger.Level = .trace
-        var metadata: Logger.Metadata = [:]
-
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-            get { metadata[key] }
-            set { metadata[key] = newValue }
-        }
-
-        func log(event: LogEvent) {
-            sink.lines.withLock { $0.append("\(event.message)") }
-        }
-    }
 }

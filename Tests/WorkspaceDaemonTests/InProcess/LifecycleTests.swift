@@ -71,7 +71,7 @@ struct LifecycleTests {
         await world.signal(.stop(signal: SIGTERM))
         #expect(await run.value == .ioError)
         #expect(FileManager.default.contents(atPath: world.statePath) == original)
-        #expect(world.logs.all.contains { $0.hasPrefix("flush on stop failed") })
+        #expect(world.logs.all.contains { $0.message.hasPrefix("flush on stop failed") })
     }
 
     @Test func aStopWhileTheStateLoadsExitsAtOnceWithZero() async throws {
