@@ -1,4 +1,5 @@
 import ArgumentParser
+import WorkspaceClient
 
 /// `workspacectl`: reads and changes the workspace through workspaced's control socket.
 @main
@@ -11,6 +12,7 @@ struct Workspacectl: AsyncParsableCommand {
             76 the daemon's answer is not what the API promises. Shell completions: \
             workspacectl --generate-completion-script bash|zsh|fish.
             """,
+        version: Release.version,
         subcommands: [
             StatusCommand.self, ShowCommand.self, ProjectCommand.self, PaneCommand.self, TabCommand.self,
             FavoriteCommand.self, ActiveCommand.self, OwnerCommand.self, FlushCommand.self, TokenCommand.self,

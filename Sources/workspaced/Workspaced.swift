@@ -1,4 +1,5 @@
 import ArgumentParser
+import WorkspaceClient
 
 /// `workspaced`: the daemon (`run`, the default) and its offline tools.
 @main
@@ -7,6 +8,7 @@ struct Workspaced: AsyncParsableCommand {
         commandName: "workspaced",
         abstract:
             "Keeps workspace state (projects, panes, tabs, favorites, owner) durable across upgrades and crashes.",
+        version: Release.version,
         subcommands: [
             Run.self, CheckConfig.self, Check.self, Migrate.self, Backups.self, StageLegacy.self, SecretsCommand.self,
         ],

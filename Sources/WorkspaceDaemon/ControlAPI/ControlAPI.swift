@@ -12,8 +12,8 @@ import WorkspaceSecrets
 /// durable acknowledgements, `If-Match` revisions and JSON errors. ``router()`` registers it on a
 /// ``UnixHTTP/HTTPRouter``; docs/api.md is the contract.
 public final class ControlAPI: Sendable {
-    /// The release reported by `/v1/status`.
-    public static let daemonVersion = "0.1.0"
+    /// The release reported by `/v1/status` (``WorkspaceClient/Release/version``).
+    public static let daemonVersion = Release.version
 
     let state: PersistentState<Workspace>
     let statePath: String

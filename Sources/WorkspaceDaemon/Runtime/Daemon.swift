@@ -4,6 +4,7 @@ import StateStore
 import Synchronization
 import Systemd
 import UnixHTTP
+import WorkspaceClient
 import WorkspaceModel
 
 /// The daemon before it runs: its configuration (which a reload changes), where the configuration comes from,
@@ -89,9 +90,10 @@ public final class Daemon: Sendable {
         let status = running.readyStatus()
         send { try notifier.ready(status: status) }
         logger.notice(
-            "ready: \(status)",
+            "ready: workspaced \(Release.version), \(status)",
             metadata: DaemonEvent.started.metadata([
                 "state_path": "\(file.path)", "control_socket": "\(configuration.controlSocketPath)",
+                "version": "\(Release.version)",
             ]))
         return running
     }
