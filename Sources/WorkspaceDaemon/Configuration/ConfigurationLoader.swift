@@ -52,7 +52,7 @@ public enum ConfigurationLoader {
             }
         }
         let reader = ValueReader(
-            reader: ConfigReader(providers: providers), sources: sources, filePath: filePath)
+            reader: ConfigReader(providers: providers), providers: providers, sources: sources, filePath: filePath)
         return try resolve(reader, sources: sources)
     }
 
@@ -145,6 +145,8 @@ public enum ConfigurationLoader {
 /// ``ConfigurationError`` naming the key and the source that provided it.
 private struct ValueReader {
     let reader: ConfigReader
+    /// The same providers, asked directly whether a key is there at all.
+    let providers: [any ConfigProvider]
     let sources: ConfigurationSources
     let filePath: String
 
@@ -189,7 +191,7 @@ private struct ValueReader {
         do {
             value = try reader.requiredInt(forKey: ConfigKey(key.name.split(separator: ".").map(String.init)))
         } catch {
-            if Self.isMissing(error) { return nil }
+            if isAbsent(key, as: .int) { return nil }
             throw .wrongType(key: key.name, expected: "a whole number", source: source(of: key))
         }
         if case .integer(let range) = key.kind, !range.contains(value) {
@@ -205,7 +207,7 @@ private struct ValueReader {
         do {
             names = try reader.requiredStringArray(forKey: ConfigKey(key.name.split(separator: ".").map(String.init)))
         } catch {
-            if Self.isMissing(error) { return [] }
+            if isAbsent(key, as: .stringArray) { return [] }
             throw .wrongType(key: key.name, expected: "a list of names", source: source(of: key))
         }
         var ids: Set<UInt32> = []
@@ -222,13 +224,23 @@ private struct ValueReader {
         do {
             return try reader.requiredString(forKey: ConfigKey(key.name.split(separator: ".").map(String.init)))
         } catch {
-            if Self.isMissing(error) { return nil }
+            if isAbsent(key, as: .string) { return nil }
             throw .wrongType(key: key.name, expected: "a string", source: source(of: key))
         }
     }
 
-    /// swift-configuration's error type is not public; a missing value is told apart by its description.
-    private static func isMissing(_ error: any Error) -> Bool {
-        "\(error)".hasPrefix("Missing required config value")
+    /// Whether no provider has a value for `key`: swift-configuration's `required…` accessors throw the same
+    /// way for a missing value and a value of the wrong type, so the providers are asked directly. A provider
+    /// that throws has a value it cannot give as `type`: the key is there, with the wrong type.
+    private func isAbsent(_ key: ConfigurationKey, as type: ConfigType) -> Bool {
+        let absolute = ConfigurationLoader.absoluteKey(key.name)
+        for provider in providers {
+            do {
+                if try provider.value(forKey: absolute, type: type).value != nil { return false }
+            } catch {
+                return false
+            }
+        }
+        return true
     }
 }
