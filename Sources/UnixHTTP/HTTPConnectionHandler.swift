@@ -82,15 +82,24 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
     }
 
     /// Sends a library refusal, then closes without reading the rest of the request.
+    /// How long a refused connection stays open, reading and discarding, after its answer was written.
+    static let lingering: TimeAmount = .seconds(2)
+
+    /// Answers a request that will not be read (a body over the limit, bytes that are not HTTP), then closes the
+    /// way nginx's lingering close does: the answer is written, the output half is shut down (the client reads
+    /// the answer and then end of file), and whatever the client still sends is read and discarded until it
+    /// closes or ``lingering`` passes. Closing at once with unread bytes would reset the connection, and a
+    /// client that sends its whole body before reading (Python's `http.client`) would get EPIPE or ECONNRESET
+    /// instead of the 413.
     private func refuse(_ response: HTTPResponse, version: HTTPVersion, context: ChannelHandlerContext) {
         state = .closing
-        write(response, version: version, keepAlive: false, context: context)
+        write(response, version: version, keepAlive: false, lingerAfterwards: true, context: context)
     }
 
     /// Writes a whole response; for HEAD the body is left out but its length announced.
     private func write(
         _ response: HTTPResponse, version: HTTPVersion, keepAlive: Bool, omitBody: Bool = false,
-        context: ChannelHandlerContext
+        lingerAfterwards: Bool = false, context: ChannelHandlerContext
     ) {
         var head = HTTPResponseHead(version: version, status: response.status, headers: response.headers)
         head.headers.replaceOrAdd(name: "Content-Length", value: String(response.body.count))
@@ -112,9 +121,16 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
             let fallback = context.eventLoop.assumeIsolated().scheduleTask(in: .seconds(1)) {
                 context.close(promise: nil)
             }
-            written.assumeIsolated().whenComplete { _ in
+            written.assumeIsolated().whenComplete { result in
                 fallback.cancel()
-                context.close(promise: nil)
+                guard lingerAfterwards, case .success = result else {
+                    context.close(promise: nil)
+                    return
+                }
+                context.close(mode: .output, promise: nil)
+                context.eventLoop.assumeIsolated().scheduleTask(in: Self.lingering) {
+                    context.close(promise: nil)
+                }
             }
         }
     }

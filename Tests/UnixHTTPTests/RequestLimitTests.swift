@@ -16,6 +16,23 @@ import UnixHTTP
         }
     }
 
+    /// A client that sends its whole body before it reads (Python's `http.client` does) still gets the 413:
+    /// the server reads and discards the rest instead of resetting the connection under it.
+    @Test func aClientThatSendsItsWholeBodyFirstStillReadsThe413() async throws {
+        try await withServer(configure: { $0.maximumBodySize = 1024 }) { _, path in
+            let connection = try RawConnection(path: path)
+            let body = [UInt8](repeating: UInt8(ascii: "a"), count: 4 << 20)  // far more than the socket buffers
+            let request =
+                Array("POST /v1/echo HTTP/1.1\r\nHost: x\r\nContent-Length: \(body.count)\r\n\r\n".utf8) + body
+            let sentWhole = await offThePool { connection.sendAll(request) }
+            #expect(sentWhole, "the server stopped reading and the send failed (EPIPE/ECONNRESET)")
+            let response = try #require(await connection.readResponse())
+            #expect(response.status == 413)
+            #expect(try errorBody(response.body).code == "body_too_large")
+            #expect(await connection.closedByServer())
+        }
+    }
+
     @Test func chunkedBodyOverTheLimitIs413() async throws {
         try await withServer(configure: { $0.maximumBodySize = 1024 }) { _, path in
             let connection = try RawConnection(path: path)

@@ -67,6 +67,19 @@ final class RawConnection: @unchecked Sendable {
         send(Array(text.utf8))
     }
 
+    /// Writes everything; false when the peer closed or reset the connection before all of it was taken.
+    func sendAll(_ bytes: [UInt8]) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes {
+                Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+            }
+            guard written > 0 else { return false }
+            offset += written
+        }
+        return true
+    }
+
     /// Writes everything, ignoring a peer that closed early.
     func send(_ bytes: [UInt8]) {
         var offset = 0
