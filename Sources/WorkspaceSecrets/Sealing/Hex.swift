@@ -27,6 +27,9 @@ enum Hex {
         return bytes
     }
 
+    /// Whether `character` is a lower-case hex digit.
+    static func isLowercaseDigit(_ character: UInt8) -> Bool { value(character) != nil }
+
     private static func value(_ character: UInt8) -> UInt8? {
         switch character {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): return character - UInt8(ascii: "0")

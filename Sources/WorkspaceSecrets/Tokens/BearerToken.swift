@@ -56,14 +56,19 @@ public struct BearerToken: Sendable, Equatable, CustomStringConvertible {
     /// - Returns: the token, or ``TokenParse/malformed(id:)`` with the id when the text starts like a token with
     ///   a well-formed id (so a refusal can still name it).
     public static func parse(_ text: some StringProtocol) -> TokenParse {
-        guard text.hasPrefix(prefix) else { return .malformed(id: nil) }
-        let rest = text.dropFirst(prefix.count)
-        let idPart = rest.prefix(idLength)
-        guard idPart.count == idLength, Hex.decode(idPart) != nil else { return .malformed(id: nil) }
-        let id = String(idPart)
-        let afterID = rest.dropFirst(idLength)
-        guard afterID.first == "_", let secret = Base64URL.decode(afterID.dropFirst()),
-            secret.count == secretByteCount
+        // On the UTF-8 bytes: this runs for every request that carries a token.
+        let bytes = Array(text.utf8)
+        let prefixBytes = Array(prefix.utf8)
+        guard bytes.count >= prefixBytes.count, bytes[..<prefixBytes.count].elementsEqual(prefixBytes) else {
+            return .malformed(id: nil)
+        }
+        let idEnd = prefixBytes.count + idLength
+        guard bytes.count >= idEnd, bytes[prefixBytes.count..<idEnd].allSatisfy(Hex.isLowercaseDigit) else {
+            return .malformed(id: nil)
+        }
+        let id = String(decoding: bytes[prefixBytes.count..<idEnd], as: UTF8.self)
+        guard bytes.count > idEnd, bytes[idEnd] == UInt8(ascii: "_"),
+            let secret = Base64URL.decode(bytes[(idEnd + 1)...]), secret.count == secretByteCount
         else { return .malformed(id: id) }
         return .token(BearerToken(id: id, secret: secret))
     }
@@ -98,19 +103,39 @@ enum Base64URL {
     }
 
     static func decode(_ text: some StringProtocol) -> [UInt8]? {
-        guard text.utf8.allSatisfy({ Self.isAlphabet($0) }) else { return nil }
-        var standard = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        standard += String(repeating: "=", count: (4 - standard.utf8.count % 4) % 4)
-        return Data(base64Encoded: standard).map(Array.init)
+        decode(Array(text.utf8)[...])
     }
 
-    private static func isAlphabet(_ character: UInt8) -> Bool {
-        switch character {
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"):
-            return true
-        default:
-            return false
+    /// Decodes unpadded base64url bytes directly (no string rewriting): `nil` for a byte outside the alphabet
+    /// or a length no encoding has.
+    static func decode(_ bytes: ArraySlice<UInt8>) -> [UInt8]? {
+        guard bytes.count % 4 != 1 else { return nil }
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count * 3 / 4)
+        var accumulator: UInt32 = 0
+        var bits = 0
+        for byte in bytes {
+            guard let value = sextet(byte) else { return nil }
+            accumulator = accumulator << 6 | UInt32(value)
+            bits += 6
+            if bits >= 8 {
+                bits -= 8
+                output.append(UInt8(truncatingIfNeeded: accumulator >> UInt32(bits)))
+            }
+        }
+        // Leftover bits must be zero, as an encoder writes them.
+        guard accumulator & ((1 << UInt32(bits)) - 1) == 0 else { return nil }
+        return output
+    }
+
+    private static func sextet(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"): return byte - UInt8(ascii: "A")
+        case UInt8(ascii: "a")...UInt8(ascii: "z"): return byte - UInt8(ascii: "a") + 26
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0") + 52
+        case UInt8(ascii: "-"): return 62
+        case UInt8(ascii: "_"): return 63
+        default: return nil
         }
     }
 }
