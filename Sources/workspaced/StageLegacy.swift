@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Logging
 import WorkspaceDaemon
 
 /// `ExecStartPre=+workspaced stage-legacy`: copies a legacy state file the sandboxed daemon cannot read into the
@@ -13,19 +14,21 @@ struct StageLegacy: AsyncParsableCommand {
     @OptionGroup var options: ConfigOptions
 
     func run() async throws {
+        // The same logging as the daemon: under systemd, journal entries with SYSLOG_IDENTIFIER=workspaced.
+        _ = DaemonLogging.bootstrap(level: .info)
+        let logger = Logger(label: "workspaced.stage-legacy")
         let configuration: DaemonConfiguration
         do {
             configuration = try await ConfigurationLoader.load(options.sources())
         } catch {
-            FileHandle.standardError.write(Data("workspaced stage-legacy: \(error)\n".utf8))
+            logger.critical("stage-legacy: refusing to run: \(error)")
             throw ExitCode(ConfigurationError.exitCode)
         }
         let outcome = LegacyStaging.stage(configuration)
-        let line = "workspaced stage-legacy: \(outcome)\n"
         if case .failed = outcome {
-            FileHandle.standardError.write(Data(("<4>" + line).utf8))
+            logger.warning("stage-legacy: \(outcome)")
         } else {
-            FileHandle.standardError.write(Data(line.utf8))
+            logger.info("stage-legacy: \(outcome)")
         }
     }
 }
