@@ -88,6 +88,20 @@ public final class RunningProcess {
         }
     }
 
+    /// Waits up to `timeout` for the child to exit without holding a thread: polls with `waitpid(WNOHANG)` and
+    /// sleeps the task in between (1 ms at first, backing off to 20 ms), so a short command returns quickly and a
+    /// long wait leaves the cooperative pool free. Its exit status (128 + signal when killed), or `nil`.
+    public func waitForExit(timeout: Duration) async -> Int32? {
+        let deadline = ContinuousClock.now + timeout
+        var pause = Duration.milliseconds(1)
+        while true {
+            if let status = wait(timeout: .zero) { return status }
+            if ContinuousClock.now >= deadline { return nil }
+            try? await Task.sleep(for: min(pause, deadline - ContinuousClock.now))
+            pause = min(pause * 2, .milliseconds(20))
+        }
+    }
+
     /// Everything the child wrote so far.
     public var output: String {
         (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
@@ -108,7 +122,8 @@ public enum ProductPaths {
     public static func executable(_ name: String) -> String { directory + "/" + name }
 }
 
-/// Polls `condition` every 5 ms until it holds or `timeout` passes; returns whether it held.
+/// Polls `condition` every 5 ms until it holds or `timeout` passes; returns whether it held. Blocks the calling
+/// thread: in a test on the cooperative pool, prefer an async wait (`RunningProcess.waitForExit(timeout:)`).
 public func waitUntil(timeout: Duration = .seconds(30), _ condition: () -> Bool) -> Bool {
     let deadline = ContinuousClock.now + timeout
     while !condition() {

@@ -2,7 +2,13 @@ import Foundation
 import StateStore
 import StateStoreSample
 
-/// A running `StateStoreCrashTester` child with its stdout read line by line.
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A running `StateStoreCrashTester` child with its stdout read line by line. The reads and the wait for the exit
+/// hold no thread: the pipe is non-blocking and the task sleeps (1 ms) while nothing is there, so a crash test
+/// running for seconds leaves the cooperative pool to the tests beside it.
 final class CrashTesterProcess {
     /// The tester next to the test binary (built by `swift build --build-tests`).
     static var executable: String {
@@ -22,12 +28,16 @@ final class CrashTesterProcess {
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         try process.run()
+        let descriptor = output.fileHandleForReading.fileDescriptor
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
     }
 
     var pid: Int32 { process.processIdentifier }
 
-    /// The next line, blocking; nil at end of output.
-    func nextLine() -> String? {
+    /// The next line; nil at end of output.
+    func nextLine() async -> String? {
+        let descriptor = output.fileHandleForReading.fileDescriptor
+        var chunk = [UInt8](repeating: 0, count: 4096)
         while true {
             if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
                 let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
@@ -36,23 +46,30 @@ final class CrashTesterProcess {
                 return line
             }
             if ended { return nil }
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { ended = true } else { buffer.append(chunk) }
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count > 0 {
+                buffer.append(contentsOf: chunk[..<count])
+            } else if count < 0 && (errno == EAGAIN || errno == EINTR) {
+                try? await Task.sleep(for: .milliseconds(1))
+            } else {
+                ended = true
+            }
         }
     }
 
     /// Reads until a line starting with `prefix`; returns it, or nil at end of output.
-    func line(startingWith prefix: String) -> String? {
-        while let line = nextLine() {
+    func line(startingWith prefix: String) async -> String? {
+        while let line = await nextLine() {
             if line.hasPrefix(prefix) { return line }
         }
         return nil
     }
 
     /// Reads to the end of the output, waits for the exit and returns every line read.
-    func finish() -> [String] {
-        while nextLine() != nil {}
-        process.waitUntilExit()
+    @discardableResult
+    func finish() async -> [String] {
+        while await nextLine() != nil {}
+        while process.isRunning { try? await Task.sleep(for: .milliseconds(1)) }
         return lines
     }
 

@@ -11,15 +11,16 @@ import Glibc
 struct DefaultSocketTests {
     static let systemSocket = "/run/workspaced/control.sock"
 
-    /// Root, unshare(1) and a mount namespace of our own (for a private /run).
-    static let privateRunIsPossible: Bool = {
+    /// Root, unshare(1) and a mount namespace of our own (for a private /run). The probe is waited for without
+    /// holding a thread of the cooperative pool.
+    static func privateRunIsPossible() async -> Bool {
         guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare") else { return false }
         let log = "/tmp/wctl-unshare-\(UUID().uuidString).log"
         defer { try? FileManager.default.removeItem(atPath: log) }
         let probe = try? RunningProcess(
             "/usr/bin/unshare", ["--mount", "/bin/true"], environment: ["PATH": "/usr/bin:/bin"], outputPath: log)
-        return probe?.wait(timeout: .seconds(10)) == 0
-    }()
+        return await probe?.waitForExit(timeout: .seconds(10)) == 0
+    }
 
     /// Runs `/bin/sh -c script` in a new mount namespace with a fresh tmpfs on /run, then execs the rest of its
     /// arguments; `$1` is `link` (a socket path to link at the system socket's place, or empty for none).
@@ -42,7 +43,9 @@ struct DefaultSocketTests {
 
     @Test(
         "without --socket or WORKSPACED_SOCKET the request goes to /run/workspaced/control.sock",
-        .enabled(if: privateRunIsPossible, "needs root and unshare --mount for a private /run"))
+        .enabled("needs root and unshare --mount for a private /run") {
+            await DefaultSocketTests.privateRunIsPossible()
+        })
     func systemSocketIsTheDefault() async throws {
         let stub = try await StubDaemon(json: Sample.owner)
         let (result, requests) = try await withStub(stub) { stub in

@@ -16,17 +16,12 @@ func eventually(timeout: Duration = .seconds(30), _ condition: () -> Bool) async
 
 /// Waits up to `timeout` for `process` to exit without blocking a thread; its exit status, or `nil`.
 func exitStatus(of process: RunningProcess, timeout: Duration) async -> Int32? {
-    var status: Int32?
-    _ = await eventually(timeout: timeout) {
-        status = process.wait(timeout: .zero)
-        return status != nil
-    }
-    return status
+    await process.waitForExit(timeout: timeout)
 }
 
 extension DaemonHarness {
-    /// Waits, without blocking a thread, until a notify datagram says READY=1.
-    func becomesReady(timeout: Duration = .seconds(20)) async -> Bool {
-        await eventually(timeout: timeout) { messages().contains { $0.split(separator: "\n").contains("READY=1") } }
+    /// Waits, without blocking a thread, until a notify datagram says READY=1 (as long as ``waitUntilReady()``).
+    func becomesReady(timeout: Duration = .seconds(40)) async -> Bool {
+        await waitForMessageAsync(timeout: timeout) { $0.split(separator: "\n").contains("READY=1") }
     }
 }

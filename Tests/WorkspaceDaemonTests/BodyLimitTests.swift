@@ -16,40 +16,44 @@ struct BodyLimitTests {
         return String(repeating: " ", count: size - json.utf8.count) + json
     }
 
-    @Test func theConfiguredLimitIsEnforcedAndAReloadNeedsARestart() throws {
+    @Test func theConfiguredLimitIsEnforcedAndAReloadNeedsARestart() async throws {
         let harness = try DaemonHarness()
         try harness.writeConfig(#"{"api": {"maximumBodyBytes": 1024}}"#)
         let process = try harness.start()
-        #expect(harness.waitUntilReady(), "\(process.output)")
-        let fits = try curl(harness.socketPath, "POST", "/v1/favorites", body: Self.favorite("fits", size: 1024))
+        #expect(await harness.becomesReady(), "\(process.output)")
+        let fits = try await curlAsync(
+            harness.socketPath, "POST", "/v1/favorites", body: Self.favorite("fits", size: 1024))
         #expect(fits.status == 201, "\(fits.body)")
-        let over = try curl(harness.socketPath, "POST", "/v1/favorites", body: Self.favorite("over", size: 2048))
+        let over = try await curlAsync(
+            harness.socketPath, "POST", "/v1/favorites", body: Self.favorite("over", size: 2048))
         #expect(over.status == 413)
         #expect(over.body.contains(#""code":"body_too_large""#), "\(over.body)")
         #expect(over.body.contains("exceeds 1024 bytes"), "\(over.body)")
 
         try harness.writeConfig(#"{"api": {"maximumBodyBytes": 4096}}"#)
         process.send(SIGHUP)
-        #expect(harness.waitForMessage { $0.contains("STATUS=configuration reloaded") })
-        #expect(waitUntil { process.output.contains("api.maximumBodyBytes change only on restart") })
-        let stillOver = try curl(harness.socketPath, "POST", "/v1/favorites", body: Self.favorite("over", size: 2048))
+        #expect(await harness.waitForMessageAsync { $0.contains("STATUS=configuration reloaded") })
+        #expect(await eventually { process.output.contains("api.maximumBodyBytes change only on restart") })
+        let stillOver = try await curlAsync(
+            harness.socketPath, "POST", "/v1/favorites", body: Self.favorite("over", size: 2048))
         #expect(stillOver.status == 413, "a reload does not change the limit of the running server")
         process.send(SIGTERM)
-        #expect(process.wait(timeout: .seconds(10)) == 0)
+        #expect(await exitStatus(of: process, timeout: .seconds(10)) == 0)
 
         let restarted = try harness.start(output: "restarted.log")
         let serving = { harness.messages().filter { $0.contains("STATUS=serving") }.count }
-        #expect(waitUntil(timeout: .seconds(20)) { serving() == 2 }, "\(restarted.output)")
-        let fitsNow = try curl(harness.socketPath, "POST", "/v1/favorites", body: Self.favorite("now", size: 2048))
+        #expect(await eventually(timeout: .seconds(20)) { serving() == 2 }, "\(restarted.output)")
+        let fitsNow = try await curlAsync(
+            harness.socketPath, "POST", "/v1/favorites", body: Self.favorite("now", size: 2048))
         #expect(fitsNow.status == 201, "\(fitsNow.body)")
         restarted.send(SIGTERM)
-        #expect(restarted.wait(timeout: .seconds(10)) == 0)
+        #expect(await exitStatus(of: restarted, timeout: .seconds(10)) == 0)
     }
 
-    @Test func anOutOfRangeFlagExits78NamingTheKey() throws {
+    @Test func anOutOfRangeFlagExits78NamingTheKey() async throws {
         let harness = try DaemonHarness()
         let process = try harness.start(["--api-maximum-body-bytes", "1000"])
-        #expect(process.wait(timeout: .seconds(10)) == 78)
+        #expect(await exitStatus(of: process, timeout: .seconds(10)) == 78)
         #expect(process.output.contains("api.maximumBodyBytes"))
         #expect(process.output.contains("1024...67108864"))
     }

@@ -35,57 +35,85 @@ func curl(
     return (status, split.map { String(text[..<$0.lowerBound]) } ?? text)
 }
 
+/// ``curl(_:_:_:body:headers:asUser:)`` without blocking a thread: curl writes the body to a file and the task
+/// sleeps until it exits (at most 60 s).
+func curlAsync(
+    _ socket: String, _ method: String, _ path: String, body: String? = nil, headers: [String] = [],
+    asUser: UInt32? = nil
+) async throws -> (status: Int, body: String) {
+    let stem = "/tmp/wsd-curl-\(UUID().uuidString)"
+    defer {
+        try? FileManager.default.removeItem(atPath: stem + ".body")
+        try? FileManager.default.removeItem(atPath: stem + ".out")
+    }
+    var arguments = ["-s", "-o", stem + ".body", "-w", "%{http_code}", "--unix-socket", socket, "-X", method]
+    for header in headers { arguments += ["-H", header] }
+    if let body { arguments += ["--data-binary", body] }
+    arguments.append("http://localhost" + path)
+    let command =
+        asUser.map { ["/usr/bin/setpriv", "--reuid=\($0)", "--regid=\($0)", "--clear-groups", "/usr/bin/curl"] }
+        ?? ["/usr/bin/curl"]
+    let process = try RunningProcess(
+        command[0], Array(command.dropFirst()) + arguments, environment: ["PATH": "/usr/bin:/bin"],
+        outputPath: stem + ".out")
+    guard await process.waitForExit(timeout: .seconds(60)) != nil else {
+        throw TestSupportError(description: "curl \(method) \(path) did not finish")
+    }
+    let status = Int(process.output.suffix(3)) ?? 0
+    return (status, (try? String(contentsOfFile: stem + ".body", encoding: .utf8)) ?? "")
+}
+
 @Suite("Control socket: peers and socket activation", .serialized)
 struct ControlSocketTests {
     static let nobody: UInt32 = 65534
 
-    @Test func aPeerRunningAsAnotherUserIsRefusedAndLoggedWithItsUID() throws {
+    @Test func aPeerRunningAsAnotherUserIsRefusedAndLoggedWithItsUID() async throws {
         let harness = try DaemonHarness()
         chmod(harness.root, 0o755)
         let process = try harness.start()
-        #expect(harness.waitUntilReady())
-        let read = try curl(harness.socketPath, "GET", "/v1/workspace", asUser: Self.nobody)
+        #expect(await harness.becomesReady())
+        let read = try await curlAsync(harness.socketPath, "GET", "/v1/workspace", asUser: Self.nobody)
         #expect(read.status == 403)
         #expect(read.body.contains(#""code":"forbidden""#))
-        let change = try curl(
+        let change = try await curlAsync(
             harness.socketPath, "POST", "/v1/favorites", body: #"{"name":"x","path":"/x"}"#, asUser: Self.nobody)
         #expect(change.status == 403)
-        #expect(try curl(harness.socketPath, "GET", "/v1/favorites").body == "[]")
+        #expect(try await curlAsync(harness.socketPath, "GET", "/v1/favorites").body == "[]")
         #expect(process.output.contains("from uid 65534"))
         process.send(SIGTERM)
-        #expect(process.wait(timeout: .seconds(10)) == 0)
+        #expect(await exitStatus(of: process, timeout: .seconds(10)) == 0)
     }
 
-    @Test func configuredReadersMayReadButNotChange() throws {
+    @Test func configuredReadersMayReadButNotChange() async throws {
         let harness = try DaemonHarness()
         chmod(harness.root, 0o755)
         try harness.writeConfig(#"{"access": {"readUsers": ["nobody"]}}"#)
         let process = try harness.start()
-        #expect(harness.waitUntilReady())
-        #expect(try curl(harness.socketPath, "GET", "/v1/status", asUser: Self.nobody).status == 200)
-        let change = try curl(
+        #expect(await harness.becomesReady())
+        #expect(try await curlAsync(harness.socketPath, "GET", "/v1/status", asUser: Self.nobody).status == 200)
+        let change = try await curlAsync(
             harness.socketPath, "PATCH", "/v1/owner", body: #"{"alias":"x"}"#, asUser: Self.nobody)
         #expect(change.status == 403)
         #expect(change.body.contains("may not change"))
         try harness.writeConfig(#"{"access": {"writeUsers": ["65534"]}}"#)
         process.send(SIGHUP)
-        #expect(harness.waitForMessage { $0.contains("configuration reloaded") })
-        let allowed = try curl(
+        #expect(await harness.waitForMessageAsync { $0.contains("configuration reloaded") })
+        let allowed = try await curlAsync(
             harness.socketPath, "PATCH", "/v1/owner", body: #"{"alias":"x"}"#, asUser: Self.nobody)
         #expect(allowed.status == 200, "\(allowed.body)")
         process.send(SIGTERM)
-        #expect(process.wait(timeout: .seconds(10)) == 0)
+        #expect(await exitStatus(of: process, timeout: .seconds(10)) == 0)
     }
 
-    @Test func anUnknownUserInTheConfigIsRefusedAtStart() throws {
+    @Test func anUnknownUserInTheConfigIsRefusedAtStart() async throws {
         let harness = try DaemonHarness()
         try harness.writeConfig(#"{"access": {"writeGroups": ["no-such-group-here"]}}"#)
         let process = try harness.start()
-        #expect(process.wait(timeout: .seconds(10)) == 78)
+        #expect(await exitStatus(of: process, timeout: .seconds(10)) == 78)
         #expect(process.output.contains("access.writeGroups"))
     }
 
-    @Test func theDaemonServesTheSocketSystemdPasses() throws {
+    @Test func theDaemonServesTheSocketSystemdPasses() async throws {
         let harness = try DaemonHarness()
         let path = harness.root + "/activated.sock"
         let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
@@ -105,34 +133,36 @@ struct ControlSocketTests {
                 "LISTEN_FDNAMES": "control",
             ],
             outputPath: harness.root + "/activated.log", descriptors: [(listener, 3)])
-        #expect(harness.waitUntilReady(), "\(process.output)")
-        let created = try curl(path, "POST", "/v1/projects?durable=true", body: #"{"name":"A","layout":"quad"}"#)
+        #expect(await harness.becomesReady(), "\(process.output)")
+        let created = try await curlAsync(
+            path, "POST", "/v1/projects?durable=true", body: #"{"name":"A","layout":"quad"}"#)
         #expect(created.status == 201)
         #expect(!FileManager.default.fileExists(atPath: harness.root + "/unused.sock"))
         #expect(process.output.contains("socket passed by systemd"))
         process.send(SIGTERM)
-        #expect(process.wait(timeout: .seconds(10)) == 0)
+        #expect(await exitStatus(of: process, timeout: .seconds(10)) == 0)
         #expect(FileManager.default.fileExists(atPath: path), "an inherited socket's file is never removed")
     }
 
-    @Test func aChangeAcknowledgedDurableIsOnDiskAndSigtermKeepsTheRest() throws {
+    @Test func aChangeAcknowledgedDurableIsOnDiskAndSigtermKeepsTheRest() async throws {
         let harness = try DaemonHarness()
         let process = try harness.start()
-        #expect(harness.waitUntilReady())
-        let durable = try curl(
+        #expect(await harness.becomesReady())
+        let durable = try await curlAsync(
             harness.socketPath, "POST", "/v1/favorites?durable=true", body: #"{"name":"Home","path":"/home"}"#)
         #expect(durable.status == 201)
         #expect(durable.body.contains(#""durableRevision":1"#))
         #expect(String(decoding: try harness.stateBytes(), as: UTF8.self).contains(#""name":"Home""#))
-        let quick = try curl(harness.socketPath, "POST", "/v1/favorites", body: #"{"name":"Tmp","path":"/var/tmp"}"#)
+        let quick = try await curlAsync(
+            harness.socketPath, "POST", "/v1/favorites", body: #"{"name":"Tmp","path":"/var/tmp"}"#)
         #expect(quick.status == 201)
         #expect(quick.body.contains(#""durableRevision":null"#))
         #expect(!String(decoding: try harness.stateBytes(), as: UTF8.self).contains(#""name":"Tmp""#))
-        let stale = try curl(
+        let stale = try await curlAsync(
             harness.socketPath, "PATCH", "/v1/owner", body: #"{"alias":"a"}"#, headers: ["If-Match: \"1\""])
         #expect(stale.status == 412)
         process.send(SIGTERM)
-        #expect(process.wait(timeout: .seconds(10)) == 0)
+        #expect(await exitStatus(of: process, timeout: .seconds(10)) == 0)
         let saved = String(decoding: try harness.stateBytes(), as: UTF8.self)
         #expect(saved.contains(#""name":"Tmp""#))
         #expect(!saved.contains(#""alias":"a""#))

@@ -71,6 +71,20 @@ final class DaemonHarness {
         return (status, running.output)
     }
 
+    /// ``runTool(_:environment:)`` without blocking a thread while the tool runs.
+    func runToolAsync(
+        _ arguments: [String], environment: [String: String] = [:]
+    ) async throws -> (status: Int32, output: String) {
+        var variables = ["PATH": "/usr/bin:/bin", "HOME": root]
+        variables.merge(environment) { $1 }
+        let running = try RunningProcess(
+            Self.binary, arguments, environment: variables, outputPath: root + "/tool-\(UUID().uuidString).log")
+        guard let status = await running.waitForExit(timeout: .seconds(30)) else {
+            throw TestSupportError(description: "workspaced \(arguments) did not finish")
+        }
+        return (status, running.output)
+    }
+
     /// Every notify datagram so far (accumulated across calls).
     private(set) var datagrams: [String] = []
 
@@ -85,4 +99,9 @@ final class DaemonHarness {
     }
 
     func waitUntilReady() -> Bool { waitForMessage { $0.split(separator: "\n").contains("READY=1") } }
+
+    /// ``waitForMessage(timeout:_:)`` without blocking a thread: the task sleeps between polls.
+    func waitForMessageAsync(timeout: Duration = .seconds(40), _ predicate: (String) -> Bool) async -> Bool {
+        await eventually(timeout: timeout) { messages().contains(where: predicate) }
+    }
 }

@@ -35,11 +35,11 @@ enum WorkspaceFixtures {
 
 @Suite("workspaced under a notify socket", .serialized)
 struct DaemonProcessTests {
-    @Test func readyComesOnlyAfterTheLoadWithStatusAndTimeoutExtensionFirst() throws {
+    @Test func readyComesOnlyAfterTheLoadWithStatusAndTimeoutExtensionFirst() async throws {
         let harness = try DaemonHarness()
         try harness.writeState(WorkspaceFixtures.largeVersion1(projects: 20_000))
         let process = try harness.start()
-        #expect(harness.waitUntilReady(), "no READY=1; output: \(process.output)")
+        #expect(await harness.becomesReady(), "no READY=1; output: \(process.output)")
         let messages = harness.messages()
         let ready = try #require(messages.firstIndex { $0.split(separator: "\n").contains("READY=1") })
         let loading = try #require(messages.firstIndex { $0.contains("STATUS=loading \(harness.statePath)") })
@@ -48,18 +48,18 @@ struct DaemonProcessTests {
         #expect(messages[ready].contains("STATUS=serving 20000 projects"))
         #expect(messages[ready].contains("migrated version 1 to 4"))
         process.send(SIGTERM)
-        #expect(process.wait(timeout: .seconds(30)) == 0)
+        #expect(await exitStatus(of: process, timeout: .seconds(30)) == 0)
     }
 
-    @Test func aVersion1FileIsMigratedOnDiskWithItsBackupKept() throws {
+    @Test func aVersion1FileIsMigratedOnDiskWithItsBackupKept() async throws {
         let harness = try DaemonHarness()
         try harness.writeConfig(#"{"save": {"debounceMilliseconds": 20}}"#)
         let original = try WorkspaceFixtures.data("versions/v1.json")
         try harness.writeState(original)
         let process = try harness.start()
-        #expect(harness.waitUntilReady())
+        #expect(await harness.becomesReady())
         #expect(
-            waitUntil {
+            await eventually {
                 (try? harness.stateBytes()).map { String(decoding: $0, as: UTF8.self).contains(#""version":4"#) }
                     ?? false
             })
@@ -68,39 +68,43 @@ struct DaemonProcessTests {
         let saved = try JSONSerialization.jsonObject(with: harness.stateBytes()) as? [String: Any]
         #expect((saved?["owner"] as? [String: Any])?["alias"] as? String == "Ada")
         process.send(SIGTERM)
-        #expect(process.wait(timeout: .seconds(10)) == 0)
+        #expect(await exitStatus(of: process, timeout: .seconds(10)) == 0)
     }
 
-    @Test func sigtermWithUnsavedChangesFlushesThemAndExitsZero() throws {
+    @Test func sigtermWithUnsavedChangesFlushesThemAndExitsZero() async throws {
         let harness = try DaemonHarness()
         try harness.writeState(try WorkspaceFixtures.data("versions/v2.json"))
         let process = try harness.start()
-        #expect(harness.waitUntilReady())
+        #expect(await harness.becomesReady())
         #expect(!String(decoding: try harness.stateBytes(), as: UTF8.self).contains(#""version":4"#))
         process.send(SIGTERM)
-        #expect(process.wait(timeout: .seconds(10)) == 0)
+        #expect(await exitStatus(of: process, timeout: .seconds(10)) == 0)
         #expect(String(decoding: try harness.stateBytes(), as: UTF8.self).contains(#""version":4"#))
         #expect(harness.messages().contains { $0.contains("STOPPING=1") })
         #expect(process.output.contains("flushed on stop"))
     }
 
-    @Test func sighupReloadsAndABadConfigKeepsTheOldOne() throws {
+    @Test func sighupReloadsAndABadConfigKeepsTheOldOne() async throws {
         let harness = try DaemonHarness()
         let process = try harness.start()
-        #expect(harness.waitUntilReady())
+        #expect(await harness.becomesReady())
         try harness.writeConfig(#"{"logLevel": "debug", "save": {"debounceMilliseconds": 10}}"#)
         process.send(SIGHUP)
-        #expect(harness.waitForMessage { $0.contains("STATUS=configuration reloaded; log level debug") })
+        #expect(await harness.waitForMessageAsync { $0.contains("STATUS=configuration reloaded; log level debug") })
         let reloading = harness.messages().firstIndex { $0.contains("RELOADING=1") }
         let reloaded = harness.messages().firstIndex { $0.contains("configuration reloaded") }
         #expect(reloading != nil && reloading! < reloaded!)
         try harness.writeConfig(#"{"logLevel": "chatty"}"#)
         process.send(SIGHUP)
-        #expect(harness.waitForMessage { $0.contains("STATUS=configuration rejected") && $0.contains("logLevel") })
-        #expect(process.wait(timeout: .milliseconds(200)) == nil, "a bad reload does not stop the daemon")
+        #expect(
+            await harness.waitForMessageAsync {
+                $0.contains("STATUS=configuration rejected") && $0.contains("logLevel")
+            })
+        #expect(
+            await exitStatus(of: process, timeout: .milliseconds(200)) == nil, "a bad reload does not stop the daemon")
         #expect(process.output.contains("configuration rejected, keeping the previous one"))
         process.send(SIGTERM)
-        #expect(process.wait(timeout: .seconds(10)) == 0)
+        #expect(await exitStatus(of: process, timeout: .seconds(10)) == 0)
     }
 
     @Test func aStateDirectoryThatCannotBeCreatedExits73WithTheRealError() async throws {
@@ -115,57 +119,57 @@ struct DaemonProcessTests {
         #expect(!process.output.contains("lock "), "not reported as a lock failure: \(process.output)")
     }
 
-    @Test func aBadConfigExits78NamingTheKey() throws {
+    @Test func aBadConfigExits78NamingTheKey() async throws {
         let harness = try DaemonHarness()
         try harness.writeConfig(#"{"backupsKept": 3, "savedebounce": 10}"#)
         let process = try harness.start()
-        #expect(process.wait(timeout: .seconds(10)) == 78)
+        #expect(await exitStatus(of: process, timeout: .seconds(10)) == 78)
         #expect(process.output.contains("savedebounce"))
         try harness.writeConfig("{}")
         let environment = try harness.start(environment: ["WORKSPACED_LOG_LEVEL": "shout"], output: "env.log")
-        #expect(environment.wait(timeout: .seconds(10)) == 78)
+        #expect(await exitStatus(of: environment, timeout: .seconds(10)) == 78)
         #expect(environment.output.contains("logLevel"))
         // A whole-number flag that is not one: 78 from the loader, not the argument parser's 64.
         let flag = try harness.start(["--backups-kept", "three"], output: "flag.log")
-        #expect(flag.wait(timeout: .seconds(10)) == 78)
+        #expect(await exitStatus(of: flag, timeout: .seconds(10)) == 78)
         #expect(flag.output.contains("backupsKept"))
     }
 
-    @Test func aSecondInstanceIsRefused() throws {
+    @Test func aSecondInstanceIsRefused() async throws {
         let harness = try DaemonHarness()
         let first = try harness.start()
-        #expect(harness.waitUntilReady())
+        #expect(await harness.becomesReady())
         let second = try RunningProcess(
             DaemonHarness.binary,
             ["run", "--config", harness.configPath, "--state-directory", harness.stateDirectory],
             environment: ["PATH": "/usr/bin:/bin"], outputPath: harness.root + "/second.log")
-        #expect(second.wait(timeout: .seconds(10)) == 73)
+        #expect(await exitStatus(of: second, timeout: .seconds(10)) == 73)
         #expect(second.output.contains("in use by another process"))
         #expect(second.output.contains("\(first.pid)"))
         first.send(SIGTERM)
-        #expect(first.wait(timeout: .seconds(10)) == 0)
+        #expect(await exitStatus(of: first, timeout: .seconds(10)) == 0)
     }
 
-    @Test func aCorruptFileIsQuarantinedAndTheDaemonStarts() throws {
+    @Test func aCorruptFileIsQuarantinedAndTheDaemonStarts() async throws {
         let harness = try DaemonHarness()
         let garbage = Data(#"{"projects": [{"id": "#.utf8)
         try harness.writeState(garbage)
         let process = try harness.start()
-        #expect(harness.waitUntilReady())
+        #expect(await harness.becomesReady())
         let names = try FileManager.default.contentsOfDirectory(atPath: harness.stateDirectory)
         let quarantined = try #require(names.first { $0.hasPrefix("workspace.json.corrupt-") })
         #expect(try Data(contentsOf: URL(fileURLWithPath: harness.stateDirectory + "/" + quarantined)) == garbage)
         #expect(process.output.contains("state file was corrupt"))
         process.send(SIGTERM)
-        #expect(process.wait(timeout: .seconds(10)) == 0)
+        #expect(await exitStatus(of: process, timeout: .seconds(10)) == 0)
     }
 
-    @Test func aNewerIncompatibleFileRefusesToStartAndStaysByteIdentical() throws {
+    @Test func aNewerIncompatibleFileRefusesToStartAndStaysByteIdentical() async throws {
         let harness = try DaemonHarness()
         let newer = try WorkspaceFixtures.data("edge/newer-incompatible.json")
         try harness.writeState(newer)
         let process = try harness.start()
-        #expect(process.wait(timeout: .seconds(10)) == 75)
+        #expect(await exitStatus(of: process, timeout: .seconds(10)) == 75)
         #expect(try harness.stateBytes() == newer)
         #expect(harness.messages().contains { $0.contains("STATUS=refusing to start") && $0.contains("version") })
         #expect(!harness.messages().contains { $0.contains("READY=1") })

@@ -165,7 +165,7 @@ struct LegacyImportProcessTests {
         chmod(world.legacyPath, 0o600)
         let staged = world.harness.stateDirectory + "/.legacy-import.json"
         if getuid() == 0 { chown(world.harness.stateDirectory, 65534, 65534) }
-        let stage = try world.harness.runTool([
+        let stage = try await world.harness.runToolAsync([
             "stage-legacy", "--config", world.harness.configPath, "--state-directory", world.harness.stateDirectory,
         ])
         #expect(stage.status == 0 && stage.output.contains("staged \(world.legacyPath)"), "\(stage.output)")
@@ -181,7 +181,7 @@ struct LegacyImportProcessTests {
         let marker = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: world.markerPath)))
         #expect((marker as? [String: Any])?["source"] as? String == world.legacyPath)
 
-        let again = try world.harness.runTool([
+        let again = try await world.harness.runToolAsync([
             "stage-legacy", "--config", world.harness.configPath, "--state-directory", world.harness.stateDirectory,
         ])
         #expect(again.status == 0 && again.output.contains("no legacy import due"), "\(again.output)")

@@ -8,15 +8,15 @@ import Glibc
 
 @Suite("workspaced shutdown edge cases", .serialized)
 struct ShutdownTests {
-    @Test func aSecondSignalDuringTheFlushChangesNothing() throws {
+    @Test func aSecondSignalDuringTheFlushChangesNothing() async throws {
         let harness = try DaemonHarness()
         try harness.writeState(WorkspaceFixtures.largeVersion1(projects: 2_000))
         let process = try harness.start()
-        #expect(harness.waitUntilReady())
+        #expect(await harness.becomesReady())
         process.send(SIGTERM)
         process.send(SIGINT)
         process.send(SIGTERM)
-        #expect(process.wait(timeout: .seconds(30)) == 0)
+        #expect(await exitStatus(of: process, timeout: .seconds(30)) == 0)
         let saved = try JSONSerialization.jsonObject(with: harness.stateBytes()) as? [String: Any]
         #expect(saved?["version"] as? Int == 4)
         #expect((saved?["projects"] as? [Any])?.count == 2_000)
@@ -24,7 +24,7 @@ struct ShutdownTests {
     }
 
     /// A flush that cannot be written (a full file system) exits 74, logs at error, and leaves the old file.
-    @Test func aFailedFlushExits74AndLeavesTheOldFile() throws {
+    @Test func aFailedFlushExits74AndLeavesTheOldFile() async throws {
         let harness = try DaemonHarness()
         guard
             let tmpfs = try SmallTmpfs.mountIfRoot(
@@ -34,16 +34,16 @@ struct ShutdownTests {
         let original = try WorkspaceFixtures.data("versions/v4.json")
         try harness.writeState(original)
         let process = try harness.start()
-        #expect(harness.waitUntilReady())
+        #expect(await harness.becomesReady())
         let folder = String(repeating: "d", count: 3_000)
         for index in 0..<30 {
-            let created = try curl(
+            let created = try await curlAsync(
                 harness.socketPath, "POST", "/v1/favorites",
                 body: #"{"name":"f\#(index)","path":"/srv/\#(folder)/\#(index)"}"#)
             try #require(created.status == 201)
         }
         process.send(SIGTERM)
-        #expect(process.wait(timeout: .seconds(30)) == 74)
+        #expect(await exitStatus(of: process, timeout: .seconds(30)) == 74)
         #expect(try harness.stateBytes() == original)
         #expect(process.output.contains("flush on stop failed"))
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: harness.stateDirectory)

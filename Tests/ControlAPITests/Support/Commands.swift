@@ -7,24 +7,15 @@ struct CommandResult {
     var output: String
 }
 
-/// Runs `path` with `arguments` off the cooperative pool (the daemon needs no help, but the test runner's pool is
-/// small) and waits up to 60 s.
+/// Runs `path` with `arguments` and waits up to 60 s for it without holding a thread of the cooperative pool (the
+/// task sleeps between polls; the pool is small and the daemon's clients in other tests need it).
 func run(_ path: String, _ arguments: [String], environment: [String: String] = [:]) async throws -> CommandResult {
     let logPath = "/tmp/wsa-cmd-\(UUID().uuidString).log"
     defer { try? FileManager.default.removeItem(atPath: logPath) }
     var variables = ["PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": "/tmp"]
     variables.merge(environment) { $1 }
-    let finalVariables = variables
-    let status: Int32? = try await withCheckedThrowingContinuation { continuation in
-        Thread.detachNewThread {
-            do {
-                let process = try RunningProcess(path, arguments, environment: finalVariables, outputPath: logPath)
-                continuation.resume(returning: process.wait(timeout: .seconds(60)))
-            } catch {
-                continuation.resume(throwing: error)
-            }
-        }
-    }
+    let process = try RunningProcess(path, arguments, environment: variables, outputPath: logPath)
+    let status = await process.waitForExit(timeout: .seconds(60))
     let output = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
     guard let status else { throw TestSupportError(description: "\(path) \(arguments) did not finish") }
     return CommandResult(status: status, output: output)

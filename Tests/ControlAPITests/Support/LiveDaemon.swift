@@ -64,6 +64,14 @@ final class LiveDaemon: @unchecked Sendable {
         return process?.wait(timeout: .seconds(30))
     }
 
+    /// ``stop()`` without blocking a thread while the daemon flushes and exits.
+    @discardableResult
+    func stopAsync() async -> Int32? {
+        guard let process else { return nil }
+        process.send(SIGTERM)
+        return await process.waitForExit(timeout: .seconds(30))
+    }
+
     /// The daemon's output so far.
     var log: String { (try? String(contentsOfFile: root + "/daemon.log", encoding: .utf8)) ?? "" }
 
