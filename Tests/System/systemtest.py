@@ -707,8 +707,11 @@ def scenario_10_journal(suite: Suite) -> str:
             check(entry.get("SYSLOG_IDENTIFIER") == "workspaced" and not missing,
                   f"an entry without SYSLOG_IDENTIFIER=workspaced or {missing}: "
                   f"{entry.get('SYSLOG_IDENTIFIER')!r} {entry.get('MESSAGE')!r}")
-        pids = {entry["_PID"] for entry in native}
+        # Each start runs ExecStartPre=+workspaced stage-legacy (its own process) before the daemon itself.
+        staging = {entry["_PID"] for entry in native if entry.get("MESSAGE", "").startswith("stage-legacy: ")}
+        pids = {entry["_PID"] for entry in native} - staging
         check(len(pids) == 2, f"expected entries from the two daemon processes, got pids {sorted(pids)}")
+        check(len(staging) == 2, f"expected one stage-legacy process per start, got pids {sorted(staging)}")
         return (f"-p err empty, {len(native)} entries all SYSLOG_IDENTIFIER=workspaced with CODE_FILE/LINE/FUNC"
                 + (", no thread priority noise" if not note else note))
 
