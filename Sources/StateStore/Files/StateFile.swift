@@ -245,19 +245,33 @@ public final class StateFile<Model: Codable & Sendable>: Sendable {
 
     /// Takes the exclusive advisory lock on ``lockPath`` (``load()`` does this itself); a second process gets
     /// ``StateStoreError/locked(lockPath:holder:)``. Does nothing when this object already holds it.
+    ///
+    /// A lock this very process held and released can stay held for a moment by a copy of its descriptor: a child
+    /// that another thread is spawning has a copy of every descriptor, close-on-exec ones included, until its
+    /// `exec`. When the lock file names this process as the holder, the lock is tried again for up to 200 ms
+    /// before it is reported; another process holding it is reported at once.
     public func acquireLock() throws(StateStoreError) {
         if state.withLock({ $0.lockDescriptor }) != nil { return }
-        do {
-            let descriptor = try fileSystem.lockFile(lockPath, mode: 0o600)
-            try? fileSystem.writeLockOwner(descriptor, "\(getpid())\n", path: lockPath)
-            state.withLock { $0.lockDescriptor = descriptor }
-        } catch {
-            if error.operation == "flock" && (error.errno == EWOULDBLOCK || error.errno == EAGAIN) {
+        var attempts = 0
+        while true {
+            do {
+                let descriptor = try fileSystem.lockFile(lockPath, mode: 0o600)
+                try? fileSystem.writeLockOwner(descriptor, "\(getpid())\n", path: lockPath)
+                state.withLock { $0.lockDescriptor = descriptor }
+                return
+            } catch {
+                guard error.operation == "flock" && (error.errno == EWOULDBLOCK || error.errno == EAGAIN) else {
+                    throw .lockFailed(error)
+                }
                 let holder = (try? fileSystem.readFile(at: lockPath)).flatMap { $0 }
                     .map { String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) }
+                attempts += 1
+                if holder == "\(getpid())", attempts < 100 {
+                    usleep(2_000)
+                    continue
+                }
                 throw .locked(lockPath: lockPath, holder: holder?.isEmpty == false ? holder : nil)
             }
-            throw .lockFailed(error)
         }
     }
 
