@@ -23,6 +23,8 @@ public final class Daemon: Sendable {
     let environment: DaemonEnvironment
     let startedAt = ContinuousClock.now
     let current: Mutex<DaemonConfiguration>
+    /// The STATUS line while saves fail and after they recover.
+    let statusLine: SaveStatusLine
 
     var notifier: any ServiceNotifier { environment.notifier }
     var logger: Logger { environment.logger }
@@ -38,6 +40,7 @@ public final class Daemon: Sendable {
         self.current = Mutex(configuration)
         self.sources = sources
         self.environment = environment
+        self.statusLine = SaveStatusLine(notifier: environment.notifier)
     }
 
     /// How long the daemon has been running.
@@ -58,7 +61,10 @@ public final class Daemon: Sendable {
             configuration: PersistenceConfiguration(
                 debounce: configuration.saveDebounce, maximumDelay: configuration.saveMaximumDelay),
             scheduler: environment.scheduler,
-            observer: { [logger] event in Self.log(event, path: file.path, logger: logger) })
+            observer: { [logger, statusLine] event in
+                Self.log(event, path: file.path, logger: logger)
+                statusLine.observe(event)
+            })
         if loaded.report.migrated || !loaded.report.repairs.isEmpty {
             // Bring the file on disk to the current version (the pre-migration backup is made first) without
             // waiting for a client's change; the debounce applies as for any change.
@@ -88,6 +94,7 @@ public final class Daemon: Sendable {
                 maximumBodySize: configuration.apiMaximumBodyBytes),
             watchdog: startWatchdog(persistent))
         let status = running.readyStatus()
+        statusLine.ready(status)
         send { try notifier.ready(status: status) }
         logger.notice(
             "ready: workspaced \(Release.version), \(status)",
