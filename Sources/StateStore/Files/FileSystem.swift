@@ -54,3 +54,10 @@ public struct FileAttributes: Sendable, Equatable {
         self.mode = mode
     }
 }
+
+extension FileSystem {
+    /// Whether there is a file (or anything else) at `path`; a path that cannot be examined counts as absent.
+    public func exists(_ path: String) -> Bool {
+        ((try? attributes(of: path)) ?? nil) != nil
+    }
+}

@@ -26,7 +26,7 @@ extension StateFile {
             load.report.temporaryFilesRemoved += sweepTemporaryFiles(of: source.pendingPath)
         }
         let stateBytes = try readStateBytes(&load)
-        let markerExists = exists(source.markerPath)
+        let markerExists = fileSystem.exists(source.markerPath)
         var result = ImportResult(outcome: .noSource, sourcePath: source.sourcePath, markerPath: source.markerPath)
         result.marker = readMarker(source.markerPath)
         if let stateBytes {
@@ -37,7 +37,7 @@ extension StateFile {
                 result.outcome = .markerCompleted
                 result.marker = pending
                 result.reason = completeMarker(source, pending)
-            } else if exists(source.sourcePath) || source.stagedCopyPath.map(exists) == true {
+            } else if fileSystem.exists(source.sourcePath) || source.stagedCopyPath.map(fileSystem.exists) == true {
                 result.outcome = .stateFileWins
             }
             var loaded = try finishLoad(load, bytes: stateBytes)
@@ -57,7 +57,7 @@ extension StateFile {
     ) throws(StateStoreError) -> LoadedState<Model> {
         var result = result
         defer { removeStagedCopy(source) }
-        let readPath = source.stagedCopyPath.flatMap { exists($0) ? $0 : nil } ?? source.sourcePath
+        let readPath = source.stagedCopyPath.flatMap { fileSystem.exists($0) ? $0 : nil } ?? source.sourcePath
         let bytes: Data
         do {
             guard let read = try fileSystem.readFile(at: readPath) else { return initial(load, result) }
@@ -131,10 +131,6 @@ extension StateFile {
     private func removeStagedCopy(_ source: StateImport) {
         guard let staged = source.stagedCopyPath, (try? fileSystem.unlink(staged)) != nil else { return }
         try? fileSystem.fsyncDirectory(DurableWriter.directory(of: staged))
-    }
-
-    private func exists(_ path: String) -> Bool {
-        ((try? fileSystem.attributes(of: path)) ?? nil) != nil
     }
 
     private func readMarker(_ path: String) -> ImportMarker? {

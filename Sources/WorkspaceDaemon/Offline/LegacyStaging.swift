@@ -42,10 +42,10 @@ public enum LegacyStaging {
         _ configuration: DaemonConfiguration, fileSystem: any FileSystem = PosixFileSystem()
     ) -> Outcome {
         guard let legacy = configuration.legacyImport, let staged = legacy.stagedCopyPath else { return .off }
-        if exists(configuration.statePath, fileSystem) {
+        if fileSystem.exists(configuration.statePath) {
             return .notNeeded(reason: "\(configuration.statePath) exists")
         }
-        if exists(legacy.markerPath, fileSystem) {
+        if fileSystem.exists(legacy.markerPath) {
             return .notNeeded(reason: "\(legacy.markerPath) exists (imported before)")
         }
         let bytes: Data
@@ -59,7 +59,8 @@ public enum LegacyStaging {
         }
         var owner = stat()
         guard stat(configuration.stateDirectory, &owner) == 0 else {
-            return .failed(reason: "stat \(configuration.stateDirectory): \(String(cString: strerror(errno)))")
+            return .failed(
+                reason: "\(FileSystemError(operation: "stat", path: configuration.stateDirectory, errno: errno))")
         }
         do {
             try DurableWriter(fileSystem: fileSystem, mode: 0o600).write(bytes, to: staged)
@@ -67,14 +68,10 @@ public enum LegacyStaging {
             return .failed(reason: "\(error)")
         }
         guard chown(staged, owner.st_uid, owner.st_gid) == 0 else {
-            let reason = "chown \(staged): \(String(cString: strerror(errno)))"
+            let reason = "\(FileSystemError(operation: "chown", path: staged, errno: errno))"
             try? fileSystem.unlink(staged)
             return .failed(reason: reason)
         }
         return .staged(from: legacy.sourcePath, to: staged, bytes: bytes.count)
-    }
-
-    private static func exists(_ path: String, _ fileSystem: any FileSystem) -> Bool {
-        ((try? fileSystem.attributes(of: path)) ?? nil) != nil
     }
 }

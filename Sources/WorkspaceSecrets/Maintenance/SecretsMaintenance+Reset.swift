@@ -20,12 +20,11 @@ extension SecretsMaintenance {
             throw SecretsMaintenanceError(.locked, "\(error): stop the daemon first")
         }
         var lines: [String] = []
-        let exists = { (path: String) in ((try? fileSystem.attributes(of: path)) ?? nil) != nil }
-        if exists(location.secretsPath) {
+        if fileSystem.exists(location.secretsPath) {
             let target = try moveAside(location, fileSystem: fileSystem, now: options.now())
             lines.append("moved \(location.secretsPath) to \(target)")
         }
-        if exists(location.installationPath) {
+        if fileSystem.exists(location.installationPath) {
             do {
                 try fileSystem.unlink(location.installationPath)
                 try fileSystem.fsyncDirectory(location.directory)

@@ -32,7 +32,7 @@ struct SecretsKeyResolver {
                 throw SecretsUnavailable(.badKey, error.description)
             }
             var resolution = Resolution(key: key, source: source)
-            if exists(location.keyPath) {
+            if fileSystem.exists(location.keyPath) {
                 resolution.notices.append(
                     SecretsNotice(
                         .keyFileLeftOver, .warning,
@@ -66,7 +66,7 @@ struct SecretsKeyResolver {
                 notices.append(try finishRekey(pending))
                 key = pending
             } else {
-                if exists(location.pendingKeyPath), sealedKeyID == nil || sealedKeyID == current.id {
+                if fileSystem.exists(location.pendingKeyPath), sealedKeyID == nil || sealedKeyID == current.id {
                     notices.append(abandonRekey())
                 }
                 key = current
@@ -159,9 +159,5 @@ struct SecretsKeyResolver {
         } catch {
             throw SecretsUnavailable(.readFailed, "cannot read \(path): \(error)")
         }
-    }
-
-    private func exists(_ path: String) -> Bool {
-        ((try? fileSystem.attributes(of: path)) ?? nil) != nil
     }
 }
