@@ -14,6 +14,11 @@ public struct AccessPolicy: Sendable {
         case read
         /// Read and change.
         case write
+
+        /// Whether this grant allows a read (GET, HEAD) or, when `isRead` is false, a change.
+        public func allows(isRead: Bool) -> Bool {
+            self == .write || (self == .read && isRead)
+        }
     }
 
     /// The configured users and groups.

@@ -44,7 +44,8 @@ public struct RequestAuthorizer: Sendable {
         guard case .granted(let id, let scope) = outcome else {
             return refuseToken(request, id: outcome.tokenID, reason: Self.reason(outcome), message: outcome.description)
         }
-        if scope == .write || (scope == .read && isRead) { return nil }
+        let grant: AccessPolicy.Grant = scope == .write ? .write : scope == .read ? .read : .none
+        if grant.allows(isRead: isRead) { return nil }
         let what =
             scope == .read
             ? "a read token may not change the workspace" : "scope \"\(scope.rawValue)\" is unknown to this release"
@@ -57,7 +58,7 @@ public struct RequestAuthorizer: Sendable {
     /// The peer-credential decision (requests without a token).
     func authorizePeer(_ request: HTTPRequest, isRead: Bool) -> HTTPResponse? {
         let grant = policy.grant(for: request.peer)
-        if grant == .write || (grant == .read && isRead) { return nil }
+        if grant.allows(isRead: isRead) { return nil }
         logger.warning(
             "refused \(request.method) \(request.path) from uid \(request.peer.uid) (pid \(request.peer.pid))",
             metadata: ["peer_uid": "\(request.peer.uid)", "peer_pid": "\(request.peer.pid)"])
