@@ -1,4 +1,5 @@
 // swift-tools-version:6.1
+import CompilerPluginSupport
 import PackageDescription
 
 // Every dependency costs CI build time on a 2-core machine; each one is listed with the reason it earns its place.
@@ -8,6 +9,7 @@ let package = Package(
     products: [
         .library(name: "StateStore", targets: ["StateStore"]),
         .library(name: "StateStoreTesting", targets: ["StateStoreTesting"]),
+        .library(name: "StateModel", targets: ["StateModel"]),
         .library(name: "Systemd", targets: ["Systemd"]),
         .executable(name: "workspaced", targets: ["workspaced"]),
         .library(name: "WorkspaceModel", targets: ["WorkspaceModel"]),
@@ -30,6 +32,12 @@ let package = Package(
         // SHA-256 for StateStore's import markers, AES-GCM and SHA-256 for the secret store and API tokens: vetted
         // BoringSSL-backed primitives instead of hand-written cryptography (about a minute of CI build time).
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
+        // The @StateModel macro's implementation (a compiler plug-in): parsing the declaration and building its
+        // Codable code. Built once per clean build, for the host only (about two minutes of CI build time); it is
+        // not linked into any binary.
+        .package(url: "https://github.com/swiftlang/swift-syntax.git", from: "603.0.1"),
+        // Expansion and diagnostic tests for the macro (inline snapshots of the generated code); tests only.
+        .package(url: "https://github.com/pointfreeco/swift-macro-testing.git", from: "0.7.0"),
     ],
     targets: [
         // Versioned, migrating, durably written state files. Foundation and swift-crypto's SHA-256 (import
@@ -37,6 +45,27 @@ let package = Package(
         // its own seam.
         .target(name: "StateStore", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "StateStoreTesting", dependencies: ["StateStore"]),
+        // @StateModel: a struct's coding keys, init(from:), encode(to:) and memberwise initializer generated, with
+        // defaults recorded and unknown fields kept in one pass. A product apart from StateStore, so a program
+        // that writes its Codable by hand does not build swift-syntax.
+        .target(name: "StateModel", dependencies: ["StateStore", "StateModelMacros"]),
+        .macro(
+            name: "StateModelMacros",
+            dependencies: [
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxBuilder", package: "swift-syntax"),
+                .product(name: "SwiftDiagnostics", package: "swift-syntax"),
+                .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+            ]
+        ),
+        .testTarget(
+            name: "StateModelMacrosTests",
+            dependencies: [
+                "StateModelMacros", .product(name: "MacroTesting", package: "swift-macro-testing"),
+                .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
+            ]
+        ),
         .systemLibrary(
             name: "CSystemd",
             pkgConfig: "libsystemd",

@@ -72,6 +72,50 @@ public struct UnknownFields: Sendable, Hashable {
         self.values = values
     }
 
+    /// Captures every key of `container` that `isDeclared` does not accept: the one-pass form, for a model that
+    /// reads its declared keys from the same container (what `@StateModel` generates).
+    ///
+    /// ```swift
+    /// let container = try decoder.container(keyedBy: AnyCodingKey.self)
+    /// id = try container.decode(String.self, forKey: AnyCodingKey("id"))
+    /// unknownFields = try UnknownFields(from: container, in: decoder) { $0 == "id" }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - container: The object's container, keyed by ``AnyCodingKey`` so that every key is listed.
+    ///   - decoder: The decoder passed to the model's `init(from:)`, which carries the load's context.
+    ///   - isDeclared: Whether the model declares a key.
+    public init(
+        from container: KeyedDecodingContainer<AnyCodingKey>, in decoder: any Decoder,
+        isDeclared: (String) -> Bool
+    ) throws {
+        var values: [String: JSONValue] = [:]
+        var reserved: Set<String>?
+        var context: LoadContext?
+        for key in container.allKeys where !isDeclared(key.stringValue) {
+            // Only records with unknown keys pay for the context lookup.
+            if reserved == nil {
+                context = decoder.userInfo[LoadContext.userInfoKey] as? LoadContext
+                reserved = container.codingPath.isEmpty ? (context?.reservedRootKeys ?? []) : []
+            }
+            if reserved?.contains(key.stringValue) == true { continue }
+            values[key.stringValue] = try container.decode(JSONValue.self, forKey: key)
+        }
+        if let context, !values.isEmpty {
+            context.recordUnknownKeys(values.keys, at: container.codingPath)
+        }
+        self.values = values
+    }
+
+    /// Writes the captured fields into `container`, the one the model then writes its declared keys to.
+    ///
+    /// Call it before encoding the declared keys, so that a declared key written later replaces a captured one.
+    public func encode(to container: inout KeyedEncodingContainer<AnyCodingKey>) throws {
+        for (key, value) in values {
+            try container.encode(value, forKey: AnyCodingKey(key))
+        }
+    }
+
     /// Writes the captured fields into the object being encoded.
     ///
     /// Call it before encoding the declared keys, so that a declared key written later replaces a captured one.

@@ -1,0 +1,62 @@
+import StateStore
+
+/// Generates a versioned record's `Codable` conformance: its `init(from:)`, `encode(to:)` and a memberwise
+/// initializer with the declared defaults.
+///
+/// ```swift
+/// @StateModel
+/// public struct Pane: Sendable, Equatable {
+///     public var id: String
+///     public var folder: String
+///     public var focusedTabIndex: Int = 0        // missing or null in a file: 0, recorded as defaulted
+///     @StateKey("mode") public var viewMode: String
+///     public var closedAt: Date?                 // left out when nil
+///     public var unknownFields = UnknownFields()  // every other key, kept and written back
+/// }
+/// ```
+///
+/// What it generates, for every stored instance property in declaration order:
+/// - a property with an initial value is read with `decodeIfPresent`; when its key is missing or `null` it takes
+///   that value and the load report records the field, by path, in ``LoadReport/fieldsDefaulted``;
+/// - an optional is read with `decodeIfPresent` and left out of the file when `nil` (write it as `null` with
+///   ``StateWritesNull()``); any other property is required;
+/// - a property named differently from its key says so with ``StateKey(_:)``; one stored with a rule of its own
+///   (a UUID as lower-case text, say) names a ``StateFieldCoder`` with ``StateCoder(_:)``;
+/// - with an ``UnknownFields`` property, the object's keys are read in one pass over one container: declared keys
+///   are decoded and every other key is kept; on encode the kept keys are written first, so a declared key wins;
+/// - a memberwise `init` (defaults as declared, optionals `nil`, unknown fields empty) unless the struct declares
+///   an initializer of its own, as Swift does; its access level is the struct's.
+///
+/// The struct gets `Codable` unless it names `Decodable` or `Encodable` itself, in which case only that half is
+/// generated (a frozen, read-only version type is `Decodable`).
+///
+/// A declaration it cannot honour is a compile-time error that says what to write instead: a `let` with an initial
+/// value (Codable cannot set it), a computed or `lazy` property, a property wrapper, a property without a written
+/// type, a default on an optional (it would hide a stored `null`), a hand-written `init(from:)`, `encode(to:)` or
+/// `CodingKeys`.
+@attached(member, names: named(init), named(encode))
+@attached(extension, conformances: Decodable, Encodable)
+public macro StateModel() = #externalMacro(module: "StateModelMacros", type: "StateModelMacro")
+
+/// The key a ``StateModel()`` property is stored under, when it differs from the property's name.
+///
+/// ```swift
+/// @StateKey("display_name") var displayName: String
+/// ```
+///
+/// Keys are part of the file format: once a version has shipped, never change one.
+@attached(peer)
+public macro StateKey(_ key: String) = #externalMacro(module: "StateModelMacros", type: "StateFieldAttributeMacro")
+
+/// Writes a ``StateModel()`` optional property as `null` when it is `nil`, instead of leaving its key out.
+@attached(peer)
+public macro StateWritesNull() = #externalMacro(module: "StateModelMacros", type: "StateFieldAttributeMacro")
+
+/// Reads and writes a ``StateModel()`` property with a ``StateFieldCoder`` instead of its own `Codable`.
+///
+/// ```swift
+/// @StateCoder(LowercaseUUIDCoder.self) var id: UUID
+/// ```
+@attached(peer)
+public macro StateCoder<Coder: StateFieldCoder>(_ coder: Coder.Type) =
+    #externalMacro(module: "StateModelMacros", type: "StateFieldAttributeMacro")

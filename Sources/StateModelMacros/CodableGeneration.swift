@@ -1,0 +1,131 @@
+import SwiftSyntax
+import SwiftSyntaxBuilder
+
+/// The declarations `@StateModel` adds to a struct, built from its stored properties.
+struct CodableGeneration {
+    let properties: [StoredProperty]
+    /// `public `, `package ` or nothing: the struct's access level, for the generated members.
+    let access: String
+
+    private var unknownFields: StoredProperty? {
+        properties.first { if case .unknownFields = $0.kind { true } else { false } }
+    }
+
+    private var declared: [StoredProperty] {
+        properties.filter { if case .unknownFields = $0.kind { false } else { true } }
+    }
+
+    /// `init(from:)`: one container keyed by `AnyCodingKey`; declared keys decoded in order, then every other key
+    /// kept from the same container.
+    func decodeInitializer() -> DeclSyntax {
+        var lines = ["let container = try decoder.container(keyedBy: AnyCodingKey.self)"]
+        for property in declared {
+            let key = "AnyCodingKey(\(Self.literal(property.key)))"
+            let value: String
+            switch property.kind {
+            case .required:
+                value = "try container.decode(\(property.type.trimmedDescription).self, forKey: \(key))"
+            case .optional(let wrapped, _):
+                value = "try container.decodeIfPresent(\(wrapped.trimmedDescription).self, forKey: \(key))"
+            case .defaulted(let defaultValue):
+                value =
+                    "try container.decode(\(property.type.trimmedDescription).self, forKey: \(key), "
+                    + "defaultingTo: \(defaultValue.trimmedDescription), in: decoder)"
+            case .coded(let coder):
+                value = "try \(Self.typeName(coder)).decode(from: container, forKey: \(key))"
+            case .unknownFields:
+                continue
+            }
+            lines.append("self.\(Self.identifier(property.name)) = \(value)")
+        }
+        if let unknownFields {
+            let keys = declared.map { Self.literal($0.key) }
+            let isDeclared =
+                keys.isEmpty
+                ? "{ _ in false }"
+                : "{ key in\n    switch key {\n    case \(keys.joined(separator: ", ")): true\n    default: false\n    }\n}"
+            lines.append(
+                "self.\(Self.identifier(unknownFields.name)) = try UnknownFields(from: container, in: decoder) "
+                    + isDeclared)
+        }
+        return DeclSyntax(
+            stringLiteral: "\(access)init(from decoder: any Decoder) throws {\n"
+                + Self.indent(lines) + "\n}")
+    }
+
+    /// `encode(to:)`: the kept keys first, then the declared ones, so a declared key wins.
+    func encodeFunction() -> DeclSyntax {
+        var lines = ["var container = encoder.container(keyedBy: AnyCodingKey.self)"]
+        if let unknownFields {
+            lines.append("try self.\(Self.identifier(unknownFields.name)).encode(to: &container)")
+        }
+        for property in declared {
+            let key = "AnyCodingKey(\(Self.literal(property.key)))"
+            let value = "self.\(Self.identifier(property.name))"
+            switch property.kind {
+            case .optional(_, writesNull: false):
+                lines.append("try container.encodeIfPresent(\(value), forKey: \(key))")
+            case .coded(let coder):
+                lines.append("try \(Self.typeName(coder)).encode(\(value), to: &container, forKey: \(key))")
+            default:
+                lines.append("try container.encode(\(value), forKey: \(key))")
+            }
+        }
+        return DeclSyntax(
+            stringLiteral: "\(access)func encode(to encoder: any Encoder) throws {\n" + Self.indent(lines) + "\n}")
+    }
+
+    /// The memberwise initializer: every stored property in order, with its initial value as the default,
+    /// optionals `nil`, unknown fields empty.
+    func memberwiseInitializer() -> DeclSyntax {
+        let parameters = properties.map { property -> String in
+            var parameter = "\(Self.identifier(property.name)): \(property.type.trimmedDescription)"
+            if let initialValue = property.initialValue {
+                parameter += " = \(initialValue.trimmedDescription)"
+            } else if case .unknownFields = property.kind {
+                parameter += " = UnknownFields()"
+            } else if property.isOptional, !property.isLet {
+                parameter += " = nil"
+            }
+            return parameter
+        }
+        let body = properties.map { "self.\(Self.identifier($0.name)) = \(Self.identifier($0.name))" }
+        return DeclSyntax(
+            stringLiteral: "\(access)init(\n" + Self.indent(parameters, separator: ",\n") + "\n) {\n"
+                + Self.indent(body) + "\n}")
+    }
+
+    /// A Swift string literal for `text`.
+    static func literal(_ text: String) -> String {
+        StringLiteralExprSyntax(content: text).description
+    }
+
+    /// `name`, in backticks when it is a keyword.
+    static func identifier(_ name: String) -> String {
+        let keywords: Set<String> = [
+            "default", "case", "class", "struct", "enum", "protocol", "extension", "func", "var", "let", "import",
+            "return", "if", "else", "for", "while", "in", "switch", "where", "repeat", "do", "catch", "throw",
+            "operator", "init", "deinit", "subscript", "static", "public", "private", "internal", "fileprivate",
+            "break", "continue", "fallthrough", "guard", "defer", "is", "as", "try", "super", "self", "Self",
+            "nil", "true", "false", "associatedtype", "typealias", "inout", "any", "some",
+        ]
+        return keywords.contains(name) ? "`\(name)`" : name
+    }
+
+    /// `Coder` for `Coder.self`.
+    static func typeName(_ coder: ExprSyntax) -> String {
+        if let access = coder.as(MemberAccessExprSyntax.self), access.declName.baseName.text == "self",
+            let base = access.base
+        {
+            return base.trimmedDescription
+        }
+        return "(\(coder.trimmedDescription))"
+    }
+
+    private static func indent(_ lines: [String], separator: String = "\n") -> String {
+        lines.map {
+            $0.split(separator: "\n", omittingEmptySubsequences: false).map { "    " + $0 }.joined(separator: "\n")
+        }
+        .joined(separator: separator)
+    }
+}

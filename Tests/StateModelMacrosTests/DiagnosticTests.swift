@@ -1,0 +1,362 @@
+import MacroTesting
+import Testing
+
+/// What `@StateModel` refuses, each with a message that says what to write instead.
+@Suite(.macros(stateModelMacros, record: .missing))
+struct DiagnosticTests {
+    @Test func letWithInitialValueOffersVar() {
+        assertMacro {
+            """
+            @StateModel
+            struct Pane {
+                let kind: String = "pane"
+            }
+            """
+        } diagnostics: {
+            """
+            @StateModel
+            struct Pane {
+                let kind: String = "pane"
+                ┬──
+                ╰─ 🛑 'let kind' has an initial value, so Codable cannot set it: write 'var kind' to read it with that value as its default, or make it 'static let' if it is not stored
+                   ✏️ read it with this value as its default
+            }
+            """
+        } fixes: {
+            """
+            @StateModel
+            struct Pane {
+                var kind: String = "pane"
+            }
+            """
+        } expansion: {
+            """
+            struct Pane {
+                var kind: String = "pane"
+
+                init(
+                    kind: String = "pane"
+                ) {
+                    self.kind = kind
+                }
+
+                init(from decoder: any Decoder) throws {
+                    let container = try decoder.container(keyedBy: AnyCodingKey.self)
+                    self.kind = try container.decode(String.self, forKey: AnyCodingKey("kind"), defaultingTo: "pane", in: decoder)
+                }
+
+                func encode(to encoder: any Encoder) throws {
+                    var container = encoder.container(keyedBy: AnyCodingKey.self)
+                    try container.encode(self.kind, forKey: AnyCodingKey("kind"))
+                }
+            }
+
+            extension Pane: Decodable, Encodable {
+            }
+            """
+        }
+    }
+
+    @Test func computedPropertyBelongsInAnExtension() {
+        assertMacro {
+            """
+            @StateModel
+            struct Pane {
+                var tabs: [String]
+                var count: Int { tabs.count }
+            }
+            """
+        } diagnostics: {
+            """
+            @StateModel
+            struct Pane {
+                var tabs: [String]
+                var count: Int { tabs.count }
+                    ┬────────────────────────
+                    ╰─ 🛑 'count' is computed, so it is not stored: declare it in an extension, so that the declaration lists exactly what the file holds
+            }
+            """
+        }
+    }
+
+    @Test func lazyPropertyIsRefused() {
+        assertMacro {
+            """
+            @StateModel
+            struct Pane {
+                lazy var label: String = "pane"
+            }
+            """
+        } diagnostics: {
+            """
+            @StateModel
+            struct Pane {
+                lazy var label: String = "pane"
+                ┬──────────────────────────────
+                ╰─ 🛑 'lazy var label' cannot be stored: make it a stored 'var' or a computed property in an extension
+            }
+            """
+        }
+    }
+
+    @Test func propertyWrapperIsRefused() {
+        assertMacro {
+            """
+            @StateModel
+            struct Pane {
+                @Clamped var width: Int
+            }
+            """
+        } diagnostics: {
+            """
+            @StateModel
+            struct Pane {
+                @Clamped var width: Int
+                ┬───────
+                ╰─ 🛑 'width' uses the property wrapper '@Clamped', which @StateModel cannot read or write: store the value itself, with @StateCoder for a rule of its own
+            }
+            """
+        }
+    }
+
+    @Test func missingTypeIsRefused() {
+        assertMacro {
+            """
+            @StateModel
+            struct Pane {
+                var pinned = false
+            }
+            """
+        } diagnostics: {
+            """
+            @StateModel
+            struct Pane {
+                var pinned = false
+                    ┬─────
+                    ╰─ 🛑 @StateModel needs the type of 'pinned' written out: 'var pinned: Type = …'
+                       ✏️ write ': Bool'
+            }
+            """
+        } fixes: {
+            """
+            @StateModel
+            struct Pane {
+                var pinned: Bool = false
+            }
+            """
+        } expansion: {
+            """
+            struct Pane {
+                var pinned: Bool = false
+
+                init(
+                    pinned: Bool = false
+                ) {
+                    self.pinned = pinned
+                }
+
+                init(from decoder: any Decoder) throws {
+                    let container = try decoder.container(keyedBy: AnyCodingKey.self)
+                    self.pinned = try container.decode(Bool.self, forKey: AnyCodingKey("pinned"), defaultingTo: false, in: decoder)
+                }
+
+                func encode(to encoder: any Encoder) throws {
+                    var container = encoder.container(keyedBy: AnyCodingKey.self)
+                    try container.encode(self.pinned, forKey: AnyCodingKey("pinned"))
+                }
+            }
+
+            extension Pane: Decodable, Encodable {
+            }
+            """
+        }
+    }
+
+    @Test func defaultOnOptionalHidesNull() {
+        assertMacro {
+            """
+            @StateModel
+            struct Pane {
+                var width: Int? = 80
+            }
+            """
+        } diagnostics: {
+            """
+            @StateModel
+            struct Pane {
+                var width: Int? = 80
+                                  ┬─
+                                  ╰─ 🛑 a default on the optional 'width' would hide a stored null (it would load as the default): remove the default (nil is implied) or make the type non-optional
+            }
+            """
+        }
+    }
+
+    @Test func oneBindingPerDeclaration() {
+        assertMacro {
+            """
+            @StateModel
+            struct Point {
+                var x, y: Double
+            }
+            """
+        } diagnostics: {
+            """
+            @StateModel
+            struct Point {
+                var x, y: Double
+                ┬───────────────
+                ╰─ 🛑 declare one stored property per 'var' or 'let' in a @StateModel
+            }
+            """
+        }
+    }
+
+    @Test func handWrittenDecoderClashes() {
+        assertMacro {
+            """
+            @StateModel
+            struct Point {
+                var x: Double
+                init(from decoder: any Decoder) throws { x = 0 }
+            }
+            """
+        } diagnostics: {
+            """
+            @StateModel
+            struct Point {
+                var x: Double
+                init(from decoder: any Decoder) throws { x = 0 }
+                ┬───────────────────────────────────────────────
+                ╰─ 🛑 @StateModel generates 'init(from:)': remove the hand-written one (or remove @StateModel)
+            }
+            """
+        }
+    }
+
+    @Test func handWrittenCodingKeysClash() {
+        assertMacro {
+            """
+            @StateModel
+            struct Point {
+                var x: Double
+                enum CodingKeys: String, CodingKey { case x = "X" }
+            }
+            """
+        } diagnostics: {
+            """
+            @StateModel
+            struct Point {
+                var x: Double
+                enum CodingKeys: String, CodingKey { case x = "X" }
+                ┬──────────────────────────────────────────────────
+                ╰─ 🛑 @StateModel takes each key from the property's name, or from @StateKey("key") on the property; remove CodingKeys and mark the renamed properties instead
+            }
+            """
+        }
+    }
+
+    @Test func onlyStructs() {
+        assertMacro {
+            """
+            @StateModel
+            enum Mode {
+                case list
+            }
+            """
+        } diagnostics: {
+            """
+            @StateModel
+            ┬──────────
+            ╰─ 🛑 @StateModel applies to a struct
+            enum Mode {
+                case list
+            }
+            """
+        }
+    }
+
+    @Test func twoPropertiesUnderOneKey() {
+        assertMacro {
+            """
+            @StateModel
+            struct Owner {
+                var name: String
+                @StateKey("name") var alias: String
+            }
+            """
+        } diagnostics: {
+            """
+            @StateModel
+            struct Owner {
+                var name: String
+                @StateKey("name") var alias: String
+                ┬──────────────────────────────────
+                ╰─ 🛑 two properties are stored under the key "name"; give one of them another with @StateKey
+            }
+            """
+        }
+    }
+
+    @Test func writesNullNeedsAnOptional() {
+        assertMacro {
+            """
+            @StateModel
+            struct Owner {
+                @StateWritesNull var name: String
+            }
+            """
+        } diagnostics: {
+            """
+            @StateModel
+            struct Owner {
+                @StateWritesNull var name: String
+                ┬────────────────────────────────
+                ╰─ 🛑 @StateWritesNull applies to an optional; 'name' is never nil
+            }
+            """
+        }
+    }
+
+    @Test func oneUnknownFieldsAtMost() {
+        assertMacro {
+            """
+            @StateModel
+            struct Owner {
+                var unknownFields = UnknownFields()
+                var more = UnknownFields()
+            }
+            """
+        } diagnostics: {
+            """
+            @StateModel
+            struct Owner {
+                var unknownFields = UnknownFields()
+                var more = UnknownFields()
+                ┬─────────────────────────
+                ╰─ 🛑 only one UnknownFields property is allowed; remove 'more'
+            }
+            """
+        }
+    }
+
+    @Test func keyMustBeALiteral() {
+        assertMacro {
+            """
+            @StateModel
+            struct Owner {
+                @StateKey(keyName) var name: String
+            }
+            """
+        } diagnostics: {
+            """
+            @StateModel
+            struct Owner {
+                @StateKey(keyName) var name: String
+                ┬─────────────────
+                ╰─ 🛑 @StateKey takes one string literal: @StateKey("name")
+            }
+            """
+        }
+    }
+}
