@@ -82,7 +82,7 @@ let package = Package(
             dependencies: ["Systemd", .product(name: "Logging", package: "swift-log")]
         ),
         // A four-version sample model shared by the tests and the benchmarks (not a product).
-        .target(name: "StateStoreSample", dependencies: ["StateStore"]),
+        .target(name: "StateStoreSample", dependencies: ["StateStore", "StateModel"]),
         // Benchmarks; the persistence mode drives the crash tester, hence StateStoreTesting (manual clock).
         .executableTarget(
             name: "StateStoreBenchmarks", dependencies: ["StateStore", "StateStoreSample", "StateStoreTesting"]),
@@ -139,7 +139,7 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
         // The workspace.json model, its four shipped versions and safe mutations; shared by the daemon and its API.
-        .target(name: "WorkspaceModel", dependencies: ["StateStore"]),
+        .target(name: "WorkspaceModel", dependencies: ["StateStore", "StateModel"]),
         .testTarget(
             name: "WorkspaceModelTests",
             dependencies: ["WorkspaceModel", "StateStoreTesting"],
@@ -151,7 +151,7 @@ let package = Package(
         // and the random key.
         .target(
             name: "WorkspaceSecrets",
-            dependencies: ["StateStore", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["StateStore", "StateModel", .product(name: "Crypto", package: "swift-crypto")]
         ),
         // The secret store's fixtures of every shipped version, every way it cannot be opened, tokens, keys, the
         // deletion-resistance rules and rekey.

@@ -16,7 +16,7 @@ enum CrashTesterChange {
         model.unknownFields.values[key] = .integer(Int64(next))
         let index = Int(next % 100)
         if model.notes.count < 100 {
-            model.notes.append(Note(id: "crash-\(model.notes.count)", title: "revision \(next)", kind: .text))
+            model.notes.append(Note(id: "crash-\(model.notes.count)", title: "revision \(next)", kind: .text, tags: []))
         } else if index < model.notes.count {
             model.notes[index].title = "revision \(next)"
         }

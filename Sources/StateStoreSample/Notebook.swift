@@ -1,4 +1,5 @@
 import Foundation
+import StateModel
 import StateStore
 
 /// The sample model's root at any version: notes and their author, with unknown keys kept.
@@ -8,6 +9,7 @@ import StateStore
 /// - v2 → v3: a field split in two (`author.displayName` → `givenName` + `familyName`), an optional date added
 ///   whose default is "unknown" (`notes[].createdAt`).
 /// - v3 → v4: a field removed (`author.age`), a type changed with a mapping (`notes[].kind` 0/1 → "text"/"list").
+@StateModel
 public struct NotebookFile<NoteType: Codable & Sendable & Equatable, AuthorType: Codable & Sendable & Equatable>:
     Codable, Sendable, Equatable
 {
@@ -16,34 +18,7 @@ public struct NotebookFile<NoteType: Codable & Sendable & Equatable, AuthorType:
     /// Who wrote them.
     public var author: AuthorType
     /// Root keys this version does not declare.
-    public var unknownFields: UnknownFields
-
-    /// A notebook with the given parts.
-    public init(notes: [NoteType], author: AuthorType, unknownFields: UnknownFields = UnknownFields()) {
-        self.notes = notes
-        self.author = author
-        self.unknownFields = unknownFields
-    }
-
-    private enum CodingKeys: String, CodingKey {
-        case notes, author
-    }
-
-    /// Decodes the declared keys and keeps the rest.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        notes = try container.decode([NoteType].self, forKey: .notes)
-        author = try container.decode(AuthorType.self, forKey: .author)
-        unknownFields = try UnknownFields(from: decoder, knownKeys: CodingKeys.self)
-    }
-
-    /// Encodes the kept keys, then the declared ones.
-    public func encode(to encoder: any Encoder) throws {
-        try unknownFields.encode(to: encoder)
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(notes, forKey: .notes)
-        try container.encode(author, forKey: .author)
-    }
+    public var unknownFields = UnknownFields()
 }
 
 /// The current (version 4) sample model.

@@ -29,7 +29,8 @@ struct PersistenceHarness {
     /// Appends note `index` and returns the revision it got.
     @discardableResult
     func addNote(_ index: Int) throws -> UInt64 {
-        try state.apply { $0.notes.append(Note(id: "n\(index)", title: "note \(index)", kind: .text)) }.revision
+        try state.apply { $0.notes.append(Note(id: "n\(index)", title: "note \(index)", kind: .text, tags: [])) }
+            .revision
     }
 
     /// The note ids in the file on disk.
