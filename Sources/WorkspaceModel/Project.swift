@@ -1,6 +1,8 @@
+import StateModel
 import StateStore
 
 /// A project: a named set of panes in a layout.
+@StateModel
 public struct Project: Codable, Sendable, Equatable, Identifiable {
     /// Unique among projects.
     public var id: WorkspaceID
@@ -8,12 +10,12 @@ public struct Project: Codable, Sendable, Equatable, Identifiable {
     public var name: String
     /// How the panes are arranged; may be a layout from a newer release.
     public var layout: Layout
-    /// The panes, in order.
+    /// The panes, in order; required in the file.
     public var panes: [Pane]
     /// Keys this version does not declare.
     public var unknownFields: UnknownFields
 
-    /// A project with the given fields.
+    /// A project with the given fields; no panes unless given.
     public init(
         id: WorkspaceID, name: String, layout: Layout, panes: [Pane] = [],
         unknownFields: UnknownFields = UnknownFields()
@@ -23,27 +25,5 @@ public struct Project: Codable, Sendable, Equatable, Identifiable {
         self.layout = layout
         self.panes = panes
         self.unknownFields = unknownFields
-    }
-
-    private enum CodingKeys: String, CodingKey { case id, name, layout, panes }
-
-    /// Decodes the declared keys and keeps the rest.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        id = try container.decode(WorkspaceID.self, forKey: .id)
-        name = try container.decode(String.self, forKey: .name)
-        layout = try container.decode(Layout.self, forKey: .layout)
-        panes = try container.decode([Pane].self, forKey: .panes)
-        unknownFields = try UnknownFields(from: decoder, knownKeys: CodingKeys.self)
-    }
-
-    /// Encodes the kept keys, then the declared ones.
-    public func encode(to encoder: any Encoder) throws {
-        try unknownFields.encode(to: encoder)
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .id)
-        try container.encode(name, forKey: .name)
-        try container.encode(layout, forKey: .layout)
-        try container.encode(panes, forKey: .panes)
     }
 }
