@@ -1,0 +1,28 @@
+import Foundation
+import StateStore
+
+/// A UUID stored as text: read in any letter case, written in lower case.
+enum LowercaseUUIDCoder: StateFieldCoder {
+    /// The UUID stored under `key`.
+    ///
+    /// - Throws: `DecodingError.dataCorrupted` when the text is not a UUID.
+    static func decode(
+        from container: KeyedDecodingContainer<AnyCodingKey>, forKey key: AnyCodingKey
+    ) throws
+        -> UUID
+    {
+        let text = try container.decode(String.self, forKey: key)
+        guard let id = UUID(uuidString: text) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: key, in: container, debugDescription: "\"\(text)\" is not a UUID")
+        }
+        return id
+    }
+
+    /// Writes `value` in lower case.
+    static func encode(
+        _ value: UUID, to container: inout KeyedEncodingContainer<AnyCodingKey>, forKey key: AnyCodingKey
+    ) throws {
+        try container.encode(value.uuidString.lowercased(), forKey: key)
+    }
+}
