@@ -135,7 +135,7 @@ let package = Package(
         .testTarget(name: "UnixHTTPTests", dependencies: ["UnixHTTP", "TestSupport"]),
         .testTarget(
             name: "StateStoreTests",
-            dependencies: ["StateStore", "StateStoreTesting", "StateStoreSample"],
+            dependencies: ["StateStore", "StateStoreTesting", "StateStoreSample", "StateModel"],
             resources: [.copy("Fixtures")]
         ),
         // The workspace.json model, its four shipped versions and safe mutations; shared by the daemon and its API.
