@@ -8,9 +8,13 @@ cd "$(dirname "$0")/.."
 records="${1:-5000}"
 command -v valgrind >/dev/null || { echo "valgrind is not installed (apt-get install valgrind)" >&2; exit 1; }
 swift build -c release --product StateStoreBenchmarks >/dev/null
-binary="$(swift build -c release --show-bin-path)/StateStoreBenchmarks"
 out="$(mktemp -d)"
 trap 'rm -rf "$out"' EXIT
+# valgrind 3.19 gives up on the DWARF 5 debug info Swift 6.3 writes ("Possibly corrupted debuginfo file"):
+# count a copy without it (the symbol table stays, so --toggle-collect still finds measuredOperation).
+binary="$out/StateStoreBenchmarks"
+cp "$(swift build -c release --show-bin-path)/StateStoreBenchmarks" "$binary"
+strip --strip-debug "$binary"
 count() {
   valgrind --tool=callgrind --collect-atstart=no --toggle-collect='*measuredOperation*' \
     --callgrind-out-file="$out/$1.out" "$binary" count "$1" "$records" >/dev/null 2>"$out/$1.log"
@@ -22,6 +26,6 @@ oldest=$(count load-oldest)
 synthesized=$(count synthesized)
 printf 'instructions, %s records: plain decode %s, load v4 %s, load+migrate v1 %s\n' "$records" "$plain" "$current" "$oldest"
 awk -v p="$plain" -v c="$current" -v o="$oldest" -v s="$synthesized" 'BEGIN {
-  printf "plain decode with unknown-field capture ÷ synthesized Codable without it: %.3f (for information)\n", p / s
+  printf "model decode with unknown-field capture ÷ synthesized Codable without it: %.3f (goal ≤ 1.2)\n", p / s
   printf "load of the current version ÷ plain decode: %.3f (goal ≤ 1.05)\n", c / p
   printf "load + migration of the oldest ÷ plain decode: %.3f (goal ≤ 1.10)\n", o / p }'

@@ -34,7 +34,7 @@ import StateStore
 /// value (Codable cannot set it), a computed or `lazy` property, a property wrapper, a property without a written
 /// type, a default on an optional (it would hide a stored `null`), a hand-written `init(from:)`, `encode(to:)` or
 /// `CodingKeys`.
-@attached(member, names: named(init), named(encode))
+@attached(member, names: named(init), named(encode), named(StateCodingKeys))
 @attached(extension, conformances: Decodable, Encodable)
 public macro StateModel() = #externalMacro(module: "StateModelMacros", type: "StateModelMacro")
 

@@ -15,12 +15,33 @@ struct CodableGeneration {
         properties.filter { if case .unknownFields = $0.kind { false } else { true } }
     }
 
-    /// `init(from:)`: one container keyed by `AnyCodingKey`; declared keys decoded in order, then every other key
-    /// kept from the same container.
+    /// `StateCodingKeys`: the key type of the one container `init(from:)` opens. A declared key is made with
+    /// `init(_:)`; `init?(stringValue:)`, which `allKeys` calls for every key of the object, accepts only the keys
+    /// the model does not declare, so that `allKeys` lists just the unknown ones (usually none: no array to build).
+    func codingKeys() -> DeclSyntax {
+        let keys = declared.map { Self.literal($0.key) }
+        let filter =
+            keys.isEmpty
+            ? "self.stringValue = stringValue"
+            : "switch stringValue {\ncase \(keys.joined(separator: ", ")):\n    return nil\ndefault:\n"
+                + "    self.stringValue = stringValue\n}"
+        let lines = [
+            "let stringValue: String",
+            "var intValue: Int? {\n    nil\n}",
+            "init(_ declared: String) {\n    self.stringValue = declared\n}",
+            "init?(stringValue: String) {\n" + Self.indent([filter]) + "\n}",
+            "init?(intValue: Int) {\n    nil\n}",
+        ]
+        return DeclSyntax(
+            stringLiteral: "private struct StateCodingKeys: CodingKey {\n" + Self.indent(lines, separator: "\n\n")
+                + "\n}")
+    }
+
+    /// `init(from:)`: one container; declared keys decoded in order, then the keys it does not declare kept.
     func decodeInitializer() -> DeclSyntax {
-        var lines = ["let container = try decoder.container(keyedBy: AnyCodingKey.self)"]
+        var lines = ["let container = try decoder.container(keyedBy: StateCodingKeys.self)"]
         for property in declared {
-            let key = "AnyCodingKey(\(Self.literal(property.key)))"
+            let key = "StateCodingKeys(\(Self.literal(property.key)))"
             let value: String
             switch property.kind {
             case .required:
@@ -28,9 +49,11 @@ struct CodableGeneration {
             case .optional(let wrapped, _):
                 value = "try container.decodeIfPresent(\(wrapped.trimmedDescription).self, forKey: \(key))"
             case .defaulted(let defaultValue):
+                // The concrete type's own decodeIfPresent (Bool, Int, String have non-generic ones), and the
+                // default recorded only when it is used.
                 value =
-                    "try container.decode(\(property.type.trimmedDescription).self, forKey: \(key), "
-                    + "defaultingTo: \(defaultValue.trimmedDescription), in: decoder)"
+                    "try container.decodeIfPresent(\(property.type.trimmedDescription).self, forKey: \(key))\n"
+                    + "    ?? container.defaulted(\(defaultValue.trimmedDescription), forKey: \(key), in: decoder)"
             case .coded(let coder):
                 value = "try \(Self.typeName(coder)).decode(from: container, forKey: \(key))"
             case .unknownFields:
@@ -39,14 +62,9 @@ struct CodableGeneration {
             lines.append("self.\(Self.identifier(property.name)) = \(value)")
         }
         if let unknownFields {
-            let keys = declared.map { Self.literal($0.key) }
-            let isDeclared =
-                keys.isEmpty
-                ? "{ _ in false }"
-                : "{ key in\n    switch key {\n    case \(keys.joined(separator: ", ")): true\n    default: false\n    }\n}"
             lines.append(
-                "self.\(Self.identifier(unknownFields.name)) = try UnknownFields(from: container, in: decoder) "
-                    + isDeclared)
+                "self.\(Self.identifier(unknownFields.name)) = try UnknownFields(undeclaredKeysOf: container, in: decoder)"
+            )
         }
         return DeclSyntax(
             stringLiteral: "\(access)init(from decoder: any Decoder) throws {\n"

@@ -25,7 +25,10 @@ public struct StateModelMacro: MemberMacro, ExtensionMacro {
         if !members.contains(where: { $0.decl.is(InitializerDeclSyntax.self) }) {
             generated.append(generation.memberwiseInitializer())
         }
-        if halves.decodable { generated.append(generation.decodeInitializer()) }
+        if halves.decodable {
+            generated.append(generation.codingKeys())
+            generated.append(generation.decodeInitializer())
+        }
         if halves.encodable { generated.append(generation.encodeFunction()) }
         return generated
     }

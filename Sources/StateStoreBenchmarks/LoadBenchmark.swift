@@ -45,7 +45,7 @@ struct LoadBenchmark {
         report("plain JSONDecoder decode of the version-4 model", plain)
         report("StateStore load of the version-4 file", results[2], against: plain, goal: 1.05)
         report("StateStore load + migration of the version-1 file", results[3], against: plain, goal: 1.10)
-        report("unknown-field capture cost (model ÷ synthesized)", results[1], against: results[0], goal: nil)
+        report("unknown-field capture cost (model ÷ synthesized)", results[1], against: results[0], goal: 1.2)
         print("fastest rounds (least disturbed by other load):")
         report("  plain decode again, last in the round", minimums[6], against: minimums[1], goal: nil)
         report("  StateStore load of the version-4 file", minimums[2], against: minimums[1], goal: 1.05)

@@ -40,9 +40,35 @@ struct DiagnosticTests {
                     self.kind = kind
                 }
 
+                private struct StateCodingKeys: CodingKey {
+                    let stringValue: String
+
+                    var intValue: Int? {
+                        nil
+                    }
+
+                    init(_ declared: String) {
+                        self.stringValue = declared
+                    }
+
+                    init?(stringValue: String) {
+                        switch stringValue {
+                        case "kind":
+                            return nil
+                        default:
+                            self.stringValue = stringValue
+                        }
+                    }
+
+                    init?(intValue: Int) {
+                        nil
+                    }
+                }
+
                 init(from decoder: any Decoder) throws {
-                    let container = try decoder.container(keyedBy: AnyCodingKey.self)
-                    self.kind = try container.decode(String.self, forKey: AnyCodingKey("kind"), defaultingTo: "pane", in: decoder)
+                    let container = try decoder.container(keyedBy: StateCodingKeys.self)
+                    self.kind = try container.decodeIfPresent(String.self, forKey: StateCodingKeys("kind"))
+                        ?? container.defaulted("pane", forKey: StateCodingKeys("kind"), in: decoder)
                 }
 
                 func encode(to encoder: any Encoder) throws {
@@ -155,9 +181,35 @@ struct DiagnosticTests {
                     self.pinned = pinned
                 }
 
+                private struct StateCodingKeys: CodingKey {
+                    let stringValue: String
+
+                    var intValue: Int? {
+                        nil
+                    }
+
+                    init(_ declared: String) {
+                        self.stringValue = declared
+                    }
+
+                    init?(stringValue: String) {
+                        switch stringValue {
+                        case "pinned":
+                            return nil
+                        default:
+                            self.stringValue = stringValue
+                        }
+                    }
+
+                    init?(intValue: Int) {
+                        nil
+                    }
+                }
+
                 init(from decoder: any Decoder) throws {
-                    let container = try decoder.container(keyedBy: AnyCodingKey.self)
-                    self.pinned = try container.decode(Bool.self, forKey: AnyCodingKey("pinned"), defaultingTo: false, in: decoder)
+                    let container = try decoder.container(keyedBy: StateCodingKeys.self)
+                    self.pinned = try container.decodeIfPresent(Bool.self, forKey: StateCodingKeys("pinned"))
+                        ?? container.defaulted(false, forKey: StateCodingKeys("pinned"), in: decoder)
                 }
 
                 func encode(to encoder: any Encoder) throws {

@@ -39,20 +39,39 @@ struct ExpansionTests {
                     self.unknownFields = unknownFields
                 }
 
-                public init(from decoder: any Decoder) throws {
-                    let container = try decoder.container(keyedBy: AnyCodingKey.self)
-                    self.id = try container.decode(String.self, forKey: AnyCodingKey("id"))
-                    self.title = try container.decode(String.self, forKey: AnyCodingKey("display_title"))
-                    self.pinned = try container.decode(Bool.self, forKey: AnyCodingKey("pinned"), defaultingTo: false, in: decoder)
-                    self.createdAt = try container.decodeIfPresent(Date.self, forKey: AnyCodingKey("createdAt"))
-                    self.unknownFields = try UnknownFields(from: container, in: decoder) { key in
-                        switch key {
+                private struct StateCodingKeys: CodingKey {
+                    let stringValue: String
+
+                    var intValue: Int? {
+                        nil
+                    }
+
+                    init(_ declared: String) {
+                        self.stringValue = declared
+                    }
+
+                    init?(stringValue: String) {
+                        switch stringValue {
                         case "id", "display_title", "pinned", "createdAt":
-                            true
+                            return nil
                         default:
-                            false
+                            self.stringValue = stringValue
                         }
                     }
+
+                    init?(intValue: Int) {
+                        nil
+                    }
+                }
+
+                public init(from decoder: any Decoder) throws {
+                    let container = try decoder.container(keyedBy: StateCodingKeys.self)
+                    self.id = try container.decode(String.self, forKey: StateCodingKeys("id"))
+                    self.title = try container.decode(String.self, forKey: StateCodingKeys("display_title"))
+                    self.pinned = try container.decodeIfPresent(Bool.self, forKey: StateCodingKeys("pinned"))
+                        ?? container.defaulted(false, forKey: StateCodingKeys("pinned"), in: decoder)
+                    self.createdAt = try container.decodeIfPresent(Date.self, forKey: StateCodingKeys("createdAt"))
+                    self.unknownFields = try UnknownFields(undeclaredKeysOf: container, in: decoder)
                 }
 
                 public func encode(to encoder: any Encoder) throws {
@@ -98,18 +117,36 @@ struct ExpansionTests {
                     self.unknownFields = unknownFields
                 }
 
-                init(from decoder: any Decoder) throws {
-                    let container = try decoder.container(keyedBy: AnyCodingKey.self)
-                    self.id = try container.decode(WorkspaceID.self, forKey: AnyCodingKey("id"))
-                    self.viewMode = try container.decode(Int.self, forKey: AnyCodingKey("viewMode"))
-                    self.unknownFields = try UnknownFields(from: container, in: decoder) { key in
-                        switch key {
+                private struct StateCodingKeys: CodingKey {
+                    let stringValue: String
+
+                    var intValue: Int? {
+                        nil
+                    }
+
+                    init(_ declared: String) {
+                        self.stringValue = declared
+                    }
+
+                    init?(stringValue: String) {
+                        switch stringValue {
                         case "id", "viewMode":
-                            true
+                            return nil
                         default:
-                            false
+                            self.stringValue = stringValue
                         }
                     }
+
+                    init?(intValue: Int) {
+                        nil
+                    }
+                }
+
+                init(from decoder: any Decoder) throws {
+                    let container = try decoder.container(keyedBy: StateCodingKeys.self)
+                    self.id = try container.decode(WorkspaceID.self, forKey: StateCodingKeys("id"))
+                    self.viewMode = try container.decode(Int.self, forKey: StateCodingKeys("viewMode"))
+                    self.unknownFields = try UnknownFields(undeclaredKeysOf: container, in: decoder)
                 }
             }
             """
@@ -157,13 +194,39 @@ struct ExpansionTests {
                     self.default = nil
                 }
 
+                private struct StateCodingKeys: CodingKey {
+                    let stringValue: String
+
+                    var intValue: Int? {
+                        nil
+                    }
+
+                    init(_ declared: String) {
+                        self.stringValue = declared
+                    }
+
+                    init?(stringValue: String) {
+                        switch stringValue {
+                        case "items", "active", "id", "default", "tags":
+                            return nil
+                        default:
+                            self.stringValue = stringValue
+                        }
+                    }
+
+                    init?(intValue: Int) {
+                        nil
+                    }
+                }
+
                 package init(from decoder: any Decoder) throws {
-                    let container = try decoder.container(keyedBy: AnyCodingKey.self)
-                    self.items = try container.decode([Item].self, forKey: AnyCodingKey("items"))
-                    self.active = try container.decodeIfPresent(String.self, forKey: AnyCodingKey("active"))
-                    self.id = try LowercaseUUIDCoder.decode(from: container, forKey: AnyCodingKey("id"))
-                    self.`default` = try container.decodeIfPresent(Int.self, forKey: AnyCodingKey("default"))
-                    self.tags = try container.decode([String].self, forKey: AnyCodingKey("tags"), defaultingTo: [], in: decoder)
+                    let container = try decoder.container(keyedBy: StateCodingKeys.self)
+                    self.items = try container.decode([Item].self, forKey: StateCodingKeys("items"))
+                    self.active = try container.decodeIfPresent(String.self, forKey: StateCodingKeys("active"))
+                    self.id = try LowercaseUUIDCoder.decode(from: container, forKey: StateCodingKeys("id"))
+                    self.`default` = try container.decodeIfPresent(Int.self, forKey: StateCodingKeys("default"))
+                    self.tags = try container.decodeIfPresent([String].self, forKey: StateCodingKeys("tags"))
+                        ?? container.defaulted([], forKey: StateCodingKeys("tags"), in: decoder)
                 }
 
                 package func encode(to encoder: any Encoder) throws {
@@ -202,10 +265,35 @@ struct ExpansionTests {
                     self.y = y
                 }
 
+                private struct StateCodingKeys: CodingKey {
+                    let stringValue: String
+
+                    var intValue: Int? {
+                        nil
+                    }
+
+                    init(_ declared: String) {
+                        self.stringValue = declared
+                    }
+
+                    init?(stringValue: String) {
+                        switch stringValue {
+                        case "x", "y":
+                            return nil
+                        default:
+                            self.stringValue = stringValue
+                        }
+                    }
+
+                    init?(intValue: Int) {
+                        nil
+                    }
+                }
+
                 init(from decoder: any Decoder) throws {
-                    let container = try decoder.container(keyedBy: AnyCodingKey.self)
-                    self.x = try container.decode(Double.self, forKey: AnyCodingKey("x"))
-                    self.y = try container.decode(Double.self, forKey: AnyCodingKey("y"))
+                    let container = try decoder.container(keyedBy: StateCodingKeys.self)
+                    self.x = try container.decode(Double.self, forKey: StateCodingKeys("x"))
+                    self.y = try container.decode(Double.self, forKey: StateCodingKeys("y"))
                 }
 
                 func encode(to encoder: any Encoder) throws {

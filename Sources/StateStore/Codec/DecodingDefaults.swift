@@ -26,4 +26,24 @@ extension KeyedDecodingContainer {
         }
         return defaultValue()
     }
+
+    /// Records that the field `key` was missing or `null` and took its default, and returns `value`.
+    ///
+    /// What `@StateModel` generates for a property with an initial value, after the field type's own
+    /// `decodeIfPresent`:
+    ///
+    /// ```swift
+    /// pinned = try container.decodeIfPresent(Bool.self, forKey: key) ?? container.defaulted(false, forKey: key, in: decoder)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - value: The default.
+    ///   - key: The field's key.
+    ///   - decoder: The decoder passed to the model's `init(from:)`, which carries the load's context.
+    public func defaulted<Value>(_ value: Value, forKey key: Key, in decoder: any Decoder) -> Value {
+        if let context = decoder.userInfo[LoadContext.userInfoKey] as? LoadContext {
+            context.recordDefaulted(key.stringValue, at: codingPath)
+        }
+        return value
+    }
 }

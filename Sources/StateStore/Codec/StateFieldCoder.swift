@@ -6,8 +6,8 @@
 ///
 /// ```swift
 /// enum LowercaseUUIDCoder: StateFieldCoder {
-///     static func decode(
-///         from container: KeyedDecodingContainer<AnyCodingKey>, forKey key: AnyCodingKey
+///     static func decode<Key: CodingKey>(
+///         from container: KeyedDecodingContainer<Key>, forKey key: Key
 ///     ) throws -> UUID {
 ///         let text = try container.decode(String.self, forKey: key)
 ///         guard let id = UUID(uuidString: text) else {
@@ -17,8 +17,8 @@
 ///         return id
 ///     }
 ///
-///     static func encode(
-///         _ value: UUID, to container: inout KeyedEncodingContainer<AnyCodingKey>, forKey key: AnyCodingKey
+///     static func encode<Key: CodingKey>(
+///         _ value: UUID, to container: inout KeyedEncodingContainer<Key>, forKey key: Key
 ///     ) throws {
 ///         try container.encode(value.uuidString.lowercased(), forKey: key)
 ///     }
@@ -31,13 +31,13 @@ public protocol StateFieldCoder {
     /// Reads the field stored under `key`.
     ///
     /// - Throws: `DecodingError` when the key is missing or its value cannot be read.
-    static func decode(
-        from container: KeyedDecodingContainer<AnyCodingKey>, forKey key: AnyCodingKey
+    static func decode<Key: CodingKey>(
+        from container: KeyedDecodingContainer<Key>, forKey key: Key
     ) throws
         -> Value
 
     /// Writes `value` under `key`.
-    static func encode(
-        _ value: Value, to container: inout KeyedEncodingContainer<AnyCodingKey>, forKey key: AnyCodingKey
-    ) throws
+    static func encode<Key: CodingKey>(
+        _ value: Value, to container: inout KeyedEncodingContainer<Key>, forKey key: Key)
+        throws
 }

@@ -72,37 +72,41 @@ public struct UnknownFields: Sendable, Hashable {
         self.values = values
     }
 
-    /// Captures every key of `container` that `isDeclared` does not accept: the one-pass form, for a model that
-    /// reads its declared keys from the same container (what `@StateModel` generates).
+    /// Captures every key `container.allKeys` lists: the one-pass form, for a model that reads its declared keys
+    /// from the same container (what `@StateModel` generates).
+    ///
+    /// Open the container keyed by a type whose `init?(stringValue:)` accepts only the keys the model does not
+    /// declare (and whose own initializer makes the declared ones), so that `allKeys` lists just the unknown keys:
     ///
     /// ```swift
-    /// let container = try decoder.container(keyedBy: AnyCodingKey.self)
-    /// id = try container.decode(String.self, forKey: AnyCodingKey("id"))
-    /// unknownFields = try UnknownFields(from: container, in: decoder) { $0 == "id" }
+    /// let container = try decoder.container(keyedBy: Keys.self)   // Keys(stringValue: "id") == nil
+    /// id = try container.decode(String.self, forKey: Keys("id"))
+    /// unknownFields = try UnknownFields(undeclaredKeysOf: container, in: decoder)
     /// ```
     ///
     /// - Parameters:
-    ///   - container: The object's container, keyed by ``AnyCodingKey`` so that every key is listed.
+    ///   - container: The object's container, keyed so that `allKeys` lists only the undeclared keys.
     ///   - decoder: The decoder passed to the model's `init(from:)`, which carries the load's context.
-    ///   - isDeclared: Whether the model declares a key.
-    public init(
-        from container: KeyedDecodingContainer<AnyCodingKey>, in decoder: any Decoder,
-        isDeclared: (String) -> Bool
-    ) throws {
+    public init<Key: CodingKey>(
+        undeclaredKeysOf container: KeyedDecodingContainer<Key>, in decoder: any Decoder
+    )
+        throws
+    {
+        let keys = container.allKeys
+        guard !keys.isEmpty else {
+            self.values = [:]
+            return
+        }
+        // Only records with unknown keys pay for the context lookup and the coding path.
+        let context = decoder.userInfo[LoadContext.userInfoKey] as? LoadContext
+        let codingPath = container.codingPath
+        let reserved: Set<String> = codingPath.isEmpty ? (context?.reservedRootKeys ?? []) : []
         var values: [String: JSONValue] = [:]
-        var reserved: Set<String>?
-        var context: LoadContext?
-        for key in container.allKeys where !isDeclared(key.stringValue) {
-            // Only records with unknown keys pay for the context lookup.
-            if reserved == nil {
-                context = decoder.userInfo[LoadContext.userInfoKey] as? LoadContext
-                reserved = container.codingPath.isEmpty ? (context?.reservedRootKeys ?? []) : []
-            }
-            if reserved?.contains(key.stringValue) == true { continue }
+        for key in keys where !reserved.contains(key.stringValue) {
             values[key.stringValue] = try container.decode(JSONValue.self, forKey: key)
         }
         if let context, !values.isEmpty {
-            context.recordUnknownKeys(values.keys, at: container.codingPath)
+            context.recordUnknownKeys(values.keys, at: codingPath)
         }
         self.values = values
     }

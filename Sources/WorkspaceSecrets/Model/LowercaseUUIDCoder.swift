@@ -6,11 +6,7 @@ enum LowercaseUUIDCoder: StateFieldCoder {
     /// The UUID stored under `key`.
     ///
     /// - Throws: `DecodingError.dataCorrupted` when the text is not a UUID.
-    static func decode(
-        from container: KeyedDecodingContainer<AnyCodingKey>, forKey key: AnyCodingKey
-    ) throws
-        -> UUID
-    {
+    static func decode<Key: CodingKey>(from container: KeyedDecodingContainer<Key>, forKey key: Key) throws -> UUID {
         let text = try container.decode(String.self, forKey: key)
         guard let id = UUID(uuidString: text) else {
             throw DecodingError.dataCorruptedError(
@@ -20,8 +16,8 @@ enum LowercaseUUIDCoder: StateFieldCoder {
     }
 
     /// Writes `value` in lower case.
-    static func encode(
-        _ value: UUID, to container: inout KeyedEncodingContainer<AnyCodingKey>, forKey key: AnyCodingKey
+    static func encode<Key: CodingKey>(
+        _ value: UUID, to container: inout KeyedEncodingContainer<Key>, forKey key: Key
     ) throws {
         try container.encode(value.uuidString.lowercased(), forKey: key)
     }
