@@ -1,6 +1,8 @@
 /// The keys of a JSON object that its Swift type does not declare, kept so that they survive load → save.
 ///
-/// A model type that must not lose fields written by other releases stores one of these, calls
+/// With `@StateModel` (the StateModel product) a model declares `var unknownFields = UnknownFields()` and the
+/// generated code does the rest, in one pass. By hand, a model type that must not lose fields written by other
+/// releases stores one of these, calls
 /// ``init(from:knownKeys:)`` in its `init(from:)`, and calls ``encode(to:)`` first in its `encode(to:)` so that
 /// the keys it declares are written after, and win over, anything captured:
 ///
@@ -54,22 +56,7 @@ public struct UnknownFields: Sendable, Hashable {
     public init<Keys: CodingKey>(from decoder: any Decoder, knownKeys: Keys.Type) throws {
         let container = try decoder.container(keyedBy: AnyCodingKey.self)
         let unknown = container.allKeys.filter { Keys(stringValue: $0.stringValue) == nil }
-        guard !unknown.isEmpty else {
-            self.values = [:]
-            return
-        }
-        // Only records with unknown keys pay for the context lookup and the coding path.
-        let context = decoder.userInfo[LoadContext.userInfoKey] as? LoadContext
-        let codingPath = decoder.codingPath
-        let reserved: Set<String> = codingPath.isEmpty ? (context?.reservedRootKeys ?? []) : []
-        var values: [String: JSONValue] = [:]
-        for key in unknown where !reserved.contains(key.stringValue) {
-            values[key.stringValue] = try container.decode(JSONValue.self, forKey: key)
-        }
-        if let context, !values.isEmpty {
-            context.recordUnknownKeys(values.keys, at: codingPath)
-        }
-        self.values = values
+        self.values = try Self.capture(unknown, of: container, in: decoder)
     }
 
     /// Captures every key `container.allKeys` lists: the one-pass form, for a model that reads its declared keys
@@ -89,14 +76,15 @@ public struct UnknownFields: Sendable, Hashable {
     ///   - decoder: The decoder passed to the model's `init(from:)`, which carries the load's context.
     public init<Key: CodingKey>(
         undeclaredKeysOf container: KeyedDecodingContainer<Key>, in decoder: any Decoder
-    )
-        throws
-    {
-        let keys = container.allKeys
-        guard !keys.isEmpty else {
-            self.values = [:]
-            return
-        }
+    ) throws {
+        self.values = try Self.capture(container.allKeys, of: container, in: decoder)
+    }
+
+    /// The values of `keys` in `container`, less the store's own root keys, recorded in the load's context.
+    private static func capture<Key: CodingKey>(
+        _ keys: [Key], of container: KeyedDecodingContainer<Key>, in decoder: any Decoder
+    ) throws -> [String: JSONValue] {
+        guard !keys.isEmpty else { return [:] }
         // Only records with unknown keys pay for the context lookup and the coding path.
         let context = decoder.userInfo[LoadContext.userInfoKey] as? LoadContext
         let codingPath = container.codingPath
@@ -108,7 +96,7 @@ public struct UnknownFields: Sendable, Hashable {
         if let context, !values.isEmpty {
             context.recordUnknownKeys(values.keys, at: codingPath)
         }
-        self.values = values
+        return values
     }
 
     /// Writes the captured fields into `container`, the one the model then writes its declared keys to.
