@@ -18,6 +18,7 @@ enum StateModelDiagnostic: DiagnosticMessage {
     case attributeOnUnknownFields(name: String)
     case writesNullOnNonOptional(name: String)
     case invalidKey
+    case invalidCoder
     case duplicateKey(key: String)
 
     var message: String {
@@ -60,6 +61,8 @@ enum StateModelDiagnostic: DiagnosticMessage {
             "@StateWritesNull applies to an optional; '\(name)' is never nil"
         case .invalidKey:
             "@StateKey takes one string literal: @StateKey(\"name\")"
+        case .invalidCoder:
+            "@StateCoder takes the coder's type: @StateCoder(MyCoder.self)"
         case .duplicateKey(let key):
             "two properties are stored under the key \"\(key)\"; give one of them another with @StateKey"
         }
@@ -84,6 +87,7 @@ enum StateModelDiagnostic: DiagnosticMessage {
         case .attributeOnUnknownFields: name = "attributeOnUnknownFields"
         case .writesNullOnNonOptional: name = "writesNullOnNonOptional"
         case .invalidKey: name = "invalidKey"
+        case .invalidCoder: name = "invalidCoder"
         case .duplicateKey: name = "duplicateKey"
         }
         return MessageID(domain: "StateModel", id: name)

@@ -41,21 +41,21 @@ struct StoredProperty {
         for member in members {
             guard let variable = member.decl.as(VariableDeclSyntax.self) else { continue }
             if variable.modifiers.contains(where: { isStaticModifier($0) }) { continue }
-            switch parse(variable, in: context) {
-            case .some(let property?): properties.append(property)
-            case .some(nil): break
-            case nil: failed = true
+            if let property = parse(variable, in: context) {
+                properties.append(property)
+            } else {
+                failed = true
             }
         }
-        if !failed { failed = !checkUnknownFields(properties, members: members, in: context) }
-        if !failed { failed = !checkKeys(properties, members: members, in: context) }
+        if !failed { failed = !checkUnknownFields(properties, in: context) }
+        if !failed { failed = !checkKeys(properties, in: context) }
         return failed ? nil : properties
     }
 
-    /// `.some(property)`, `.some(nil)` for a declaration that stores nothing, `nil` after a diagnostic.
+    /// The property `variable` declares; `nil` after a diagnostic.
     private static func parse(
         _ variable: VariableDeclSyntax, in context: some MacroExpansionContext
-    ) -> StoredProperty?? {
+    ) -> StoredProperty? {
         guard variable.bindings.count == 1, let binding = variable.bindings.first else {
             context.diagnose(Diagnostic(node: variable, message: StateModelDiagnostic.multipleBindings))
             return nil
@@ -226,7 +226,7 @@ struct StoredProperty {
 
     /// At most one `UnknownFields`.
     private static func checkUnknownFields(
-        _ properties: [StoredProperty], members: MemberBlockItemListSyntax, in context: some MacroExpansionContext
+        _ properties: [StoredProperty], in context: some MacroExpansionContext
     ) -> Bool {
         let unknown = properties.filter { if case .unknownFields = $0.kind { true } else { false } }
         guard unknown.count > 1 else { return true }
@@ -237,7 +237,7 @@ struct StoredProperty {
 
     /// No two properties under one key.
     private static func checkKeys(
-        _ properties: [StoredProperty], members: MemberBlockItemListSyntax, in context: some MacroExpansionContext
+        _ properties: [StoredProperty], in context: some MacroExpansionContext
     ) -> Bool {
         var seen: Set<String> = []
         for property in properties {
@@ -282,6 +282,7 @@ struct FieldAttributes {
             return true
         case "StateCoder", "StateModel.StateCoder":
             guard case .argumentList(let arguments) = attribute.arguments, let first = arguments.first else {
+                context.diagnose(Diagnostic(node: attribute, message: StateModelDiagnostic.invalidCoder))
                 failed = true
                 return false
             }

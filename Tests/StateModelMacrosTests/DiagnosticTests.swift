@@ -411,4 +411,24 @@ struct DiagnosticTests {
             """
         }
     }
+
+    @Test func coderNeedsItsType() {
+        assertMacro {
+            """
+            @StateModel
+            struct Owner {
+                @StateCoder() var id: UUID
+            }
+            """
+        } diagnostics: {
+            """
+            @StateModel
+            struct Owner {
+                @StateCoder() var id: UUID
+                ┬────────────
+                ╰─ 🛑 @StateCoder takes the coder's type: @StateCoder(MyCoder.self)
+            }
+            """
+        }
+    }
 }
