@@ -104,7 +104,10 @@ let package = Package(
         // workspacectl and any Swift program that talks to workspaced.
         .target(
             name: "WorkspaceClient",
-            dependencies: ["WorkspaceModel", "UnixHTTP", .product(name: "NIOHTTP1", package: "swift-nio")]
+            dependencies: [
+                "WorkspaceModel", "StateModel", "StateStore", "UnixHTTP",
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
         ),
         // The daemon binary: argument parsing only; everything else is in WorkspaceDaemon.
         .executableTarget(

@@ -1,20 +1,10 @@
+import StateModel
+import StateStore
 import WorkspaceModel
 
 /// `GET /v1/active-project`: the project clients show first, `null` for none.
+@StateModel
 public struct ActiveProjectResponse: Codable, Sendable, Equatable {
     /// The active project's id, or `nil`.
-    public var projectID: WorkspaceID?
-
-    /// A response naming `projectID` (or none).
-    public init(projectID: WorkspaceID?) {
-        self.projectID = projectID
-    }
-
-    private enum CodingKeys: String, CodingKey { case projectID }
-
-    /// Writes `projectID`, `null` included.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(projectID, forKey: .projectID)
-    }
+    @StateWritesNull public var projectID: WorkspaceID?
 }

@@ -1,4 +1,6 @@
 import Foundation
+import StateModel
+import StateStore
 import WorkspaceModel
 
 /// `GET /v1/status`: what an operator reads first.
@@ -80,30 +82,16 @@ public struct WorkspaceResponse: Codable, Sendable, Equatable {
 
 /// The answer to every change: the revision it got, the durable revision when durability was requested, and the
 /// record it created or changed (if any).
+///
+/// Every key is written, `null` included, so the shape is always the same.
+@StateModel
 public struct ChangeResponse<Value: Codable & Sendable & Equatable>: Codable, Sendable, Equatable {
     /// The revision the change got.
     public var revision: UInt64
     /// With `?durable=true`: the durable revision (≥ `revision`) when the response was sent; otherwise `nil`.
-    public var durableRevision: UInt64?
+    @StateWritesNull public var durableRevision: UInt64?
     /// The created or changed record.
-    public var value: Value?
-
-    /// A response with the given parts.
-    public init(revision: UInt64, durableRevision: UInt64?, value: Value?) {
-        self.revision = revision
-        self.durableRevision = durableRevision
-        self.value = value
-    }
-
-    private enum CodingKeys: String, CodingKey { case revision, durableRevision, value }
-
-    /// Writes every key, `null` included, so the shape is always the same.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(revision, forKey: .revision)
-        try container.encode(durableRevision, forKey: .durableRevision)
-        try container.encode(value, forKey: .value)
-    }
+    @StateWritesNull public var value: Value?
 }
 
 /// A change with no record to return (deletions, focus, active project, flush).
