@@ -30,12 +30,18 @@ import StateStore
 /// The struct gets `Codable` unless it names `Decodable` or `Encodable` itself, in which case only that half is
 /// generated (a frozen, read-only version type is `Decodable`).
 ///
+/// A struct that decodes also gets ``StateSalvageable``: an `init(salvaging:)` that the load uses only when the
+/// strict decode of a file failed and the corrupt-file policy is ``CorruptFilePolicy/salvage``. It reads every field
+/// as `init(from:)` does, except that a field with a default (or an optional) takes it when its value cannot be
+/// read, a number is read as a `String` and a string of digits as an `Int`, and an array marked ``StateRecords()``
+/// drops the records that cannot be read instead of failing. Each change is listed in the load report.
+///
 /// A declaration it cannot honour is a compile-time error that says what to write instead: a `let` with an initial
 /// value (Codable cannot set it), a computed or `lazy` property, a property wrapper, a property without a written
 /// type, a default on an optional (it would hide a stored `null`), a hand-written `init(from:)`, `encode(to:)` or
 /// `CodingKeys`.
 @attached(member, names: named(init), named(encode), named(StateCodingKeys))
-@attached(extension, conformances: Decodable, Encodable)
+@attached(extension, conformances: Decodable, Encodable, StateSalvageable)
 public macro StateModel() = #externalMacro(module: "StateModelMacros", type: "StateModelMacro")
 
 /// The key a ``StateModel()`` property is stored under, when it differs from the property's name.
@@ -60,3 +66,15 @@ public macro StateWritesNull() = #externalMacro(module: "StateModelMacros", type
 @attached(peer)
 public macro StateCoder<Coder: StateFieldCoder>(_ coder: Coder.Type) =
     #externalMacro(module: "StateModelMacros", type: "StateFieldAttributeMacro")
+
+/// Marks an array whose elements are independent records: when a salvage (``CorruptFilePolicy/salvage``) cannot
+/// read one of them, that record is dropped and listed in the load report, and the others are kept.
+///
+/// ```swift
+/// @StateRecords public var panes: [Pane]
+/// @StateRecords public var tabs: [Tab] = []
+/// ```
+///
+/// Without it, an element that cannot be read fails the whole array, and with it the record that holds it.
+@attached(peer)
+public macro StateRecords() = #externalMacro(module: "StateModelMacros", type: "StateFieldAttributeMacro")

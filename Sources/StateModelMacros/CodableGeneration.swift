@@ -71,6 +71,54 @@ struct CodableGeneration {
                 + Self.indent(lines) + "\n}")
     }
 
+    /// `init(salvaging:)` (`StateSalvageable`): the same container and keys as `init(from:)`, each field read
+    /// with the `salvage` method for its kind, so that a field with a default or an optional takes it when its value
+    /// cannot be read, and a `@StateRecords` array drops the records that cannot be read.
+    func salvageInitializer() -> DeclSyntax {
+        var lines = ["let container = try decoder.container(keyedBy: StateCodingKeys.self)"]
+        for property in declared {
+            let key = "StateCodingKeys(\(Self.literal(property.key)))"
+            let value: String
+            switch property.kind {
+            case .required:
+                if let element = property.recordElement {
+                    value =
+                        "try container.salvageRecords(\(element.trimmedDescription).self, forKey: \(key), in: decoder)"
+                } else {
+                    value =
+                        "try container.salvage(\(property.type.trimmedDescription).self, forKey: \(key), in: decoder)"
+                }
+            case .optional(let wrapped, _):
+                if let element = property.recordElement {
+                    value =
+                        "container.salvageRecordsIfPresent(\(element.trimmedDescription).self, forKey: \(key), in: decoder)"
+                } else {
+                    value =
+                        "container.salvageIfPresent(\(wrapped.trimmedDescription).self, forKey: \(key), in: decoder)"
+                }
+            case .defaulted(let defaultValue):
+                let method = property.recordElement == nil ? "salvage" : "salvageRecords"
+                let type = (property.recordElement ?? property.type).trimmedDescription
+                value =
+                    "container.\(method)(\n    \(type).self, forKey: \(key), defaultingTo: "
+                    + "\(defaultValue.trimmedDescription), in: decoder)"
+            case .coded(let coder):
+                value = "try \(Self.typeName(coder)).decode(from: container, forKey: \(key))"
+            case .unknownFields:
+                continue
+            }
+            lines.append("self.\(Self.identifier(property.name)) = \(value)")
+        }
+        if let unknownFields {
+            lines.append(
+                "self.\(Self.identifier(unknownFields.name)) = try UnknownFields(undeclaredKeysOf: container, in: decoder)"
+            )
+        }
+        return DeclSyntax(
+            stringLiteral: "\(access)init(salvaging decoder: any Decoder) throws {\n"
+                + Self.indent(lines) + "\n}")
+    }
+
     /// `encode(to:)`: the kept keys first, then the declared ones, so a declared key wins.
     func encodeFunction() -> DeclSyntax {
         var lines = ["var container = encoder.container(keyedBy: AnyCodingKey.self)"]

@@ -20,6 +20,8 @@ enum StateModelDiagnostic: DiagnosticMessage {
     case invalidKey
     case invalidCoder
     case duplicateKey(key: String)
+    case recordsNotAnArray(name: String)
+    case recordsWithCoder(name: String)
 
     var message: String {
         switch self {
@@ -65,6 +67,10 @@ enum StateModelDiagnostic: DiagnosticMessage {
             "@StateCoder takes the coder's type: @StateCoder(MyCoder.self)"
         case .duplicateKey(let key):
             "two properties are stored under the key \"\(key)\"; give one of them another with @StateKey"
+        case .recordsNotAnArray(let name):
+            "@StateRecords marks an array of independent records; '\(name)' is not declared as [Element]"
+        case .recordsWithCoder(let name):
+            "'\(name)' has @StateCoder, which reads the whole array; @StateRecords cannot drop its elements"
         }
     }
 
@@ -89,6 +95,8 @@ enum StateModelDiagnostic: DiagnosticMessage {
         case .invalidKey: name = "invalidKey"
         case .invalidCoder: name = "invalidCoder"
         case .duplicateKey: name = "duplicateKey"
+        case .recordsNotAnArray: name = "recordsNotAnArray"
+        case .recordsWithCoder: name = "recordsWithCoder"
         }
         return MessageID(domain: "StateModel", id: name)
     }

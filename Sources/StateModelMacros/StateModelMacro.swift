@@ -3,8 +3,9 @@ import SwiftSyntax
 import SwiftSyntaxBuilder
 import SwiftSyntaxMacros
 
-/// `@StateModel`: a struct's `init(from:)`, `encode(to:)` and memberwise initializer, and its `Codable`
-/// conformance unless it names `Decodable` or `Encodable` itself.
+/// `@StateModel`: a struct's `init(from:)`, `init(salvaging:)`, `encode(to:)` and memberwise initializer, its
+/// `Codable` conformance unless it names `Decodable` or `Encodable` itself, and `StateSalvageable` when it
+/// decodes.
 public struct StateModelMacro: MemberMacro, ExtensionMacro {
     /// The generated members.
     public static func expansion(
@@ -28,6 +29,7 @@ public struct StateModelMacro: MemberMacro, ExtensionMacro {
         if halves.decodable {
             generated.append(generation.codingKeys())
             generated.append(generation.decodeInitializer())
+            generated.append(generation.salvageInitializer())
         }
         if halves.encodable { generated.append(generation.encodeFunction()) }
         return generated
@@ -39,10 +41,16 @@ public struct StateModelMacro: MemberMacro, ExtensionMacro {
         providingExtensionsOf type: some TypeSyntaxProtocol, conformingTo protocols: [TypeSyntax],
         in context: some MacroExpansionContext
     ) throws -> [ExtensionDeclSyntax] {
-        guard let structDecl = declaration.as(StructDeclSyntax.self), !namesCodable(structDecl), !protocols.isEmpty
-        else { return [] }
-        let list = protocols.map { $0.trimmedDescription }.joined(separator: ", ")
-        return [try ExtensionDeclSyntax("extension \(type.trimmed): \(raw: list) {}")]
+        guard let structDecl = declaration.as(StructDeclSyntax.self) else { return [] }
+        let names = protocols.map { $0.trimmedDescription }
+        var conformances = namesCodable(structDecl) ? [] : names.filter { $0 != "StateSalvageable" }
+        if codableHalves(of: structDecl).decodable, names.contains("StateSalvageable") {
+            conformances.append("StateSalvageable")
+        }
+        guard !conformances.isEmpty else { return [] }
+        return [
+            try ExtensionDeclSyntax("extension \(type.trimmed): \(raw: conformances.joined(separator: ", ")) {}")
+        ]
     }
 
     /// Which halves to generate: those the struct names, or both when it names none.

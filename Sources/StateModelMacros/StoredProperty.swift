@@ -32,6 +32,8 @@ struct StoredProperty {
     let initialValue: ExprSyntax?
     /// The declaration, where diagnostics about the property point.
     let node: VariableDeclSyntax
+    /// With `@StateRecords`: the element type of the array of independent records.
+    var recordElement: TypeSyntax? = nil
 
     /// The stored instance properties of `members`, in order; `nil` when a diagnostic was emitted.
     static func parse(_ members: MemberBlockItemListSyntax, in context: some MacroExpansionContext) -> [StoredProperty]?
@@ -146,8 +148,22 @@ struct StoredProperty {
                 Diagnostic(node: variable, message: StateModelDiagnostic.writesNullOnNonOptional(name: name)))
             return nil
         }
+        var recordElement: TypeSyntax?
+        if attributes.records {
+            if attributes.coder != nil {
+                context.diagnose(Diagnostic(node: variable, message: StateModelDiagnostic.recordsWithCoder(name: name)))
+                return nil
+            }
+            guard let element = arrayElement(wrapped ?? type) else {
+                context.diagnose(
+                    Diagnostic(node: variable, message: StateModelDiagnostic.recordsNotAnArray(name: name)))
+                return nil
+            }
+            recordElement = element
+        }
         return StoredProperty(
-            name: name, key: key, type: type, kind: kind, isLet: isLet, initialValue: initialValue, node: variable)
+            name: name, key: key, type: type, kind: kind, isLet: isLet, initialValue: initialValue, node: variable,
+            recordElement: recordElement)
     }
 
     /// The missing-type error, with a fix-it when the initial value is a plain literal.
@@ -224,6 +240,18 @@ struct StoredProperty {
         return nil
     }
 
+    /// `E` for `[E]` and `Array<E>`.
+    private static func arrayElement(_ type: TypeSyntax) -> TypeSyntax? {
+        if let array = type.as(ArrayTypeSyntax.self) { return array.element }
+        if let identifier = type.as(IdentifierTypeSyntax.self), identifier.name.text == "Array",
+            let arguments = identifier.genericArgumentClause?.arguments, arguments.count == 1,
+            let argument = arguments.first
+        {
+            return TypeSyntax(argument.argument.as(TypeSyntax.self))
+        }
+        return nil
+    }
+
     /// At most one `UnknownFields`.
     private static func checkUnknownFields(
         _ properties: [StoredProperty], in context: some MacroExpansionContext
@@ -252,14 +280,15 @@ struct StoredProperty {
     }
 }
 
-/// The `@StateKey`, `@StateWritesNull` and `@StateCoder` of one property.
+/// The `@StateKey`, `@StateWritesNull`, `@StateCoder` and `@StateRecords` of one property.
 struct FieldAttributes {
     var key: String?
     var writesNull = false
     var coder: ExprSyntax?
+    var records = false
     var failed = false
 
-    var isSet: Bool { key != nil || writesNull || coder != nil }
+    var isSet: Bool { key != nil || writesNull || coder != nil || records }
 
     /// Reads `attribute` when it is one of ours; false for any other attribute (or after a diagnostic: `failed`).
     mutating func read(
@@ -279,6 +308,9 @@ struct FieldAttributes {
             return true
         case "StateWritesNull", "StateModel.StateWritesNull":
             writesNull = true
+            return true
+        case "StateRecords", "StateModel.StateRecords":
+            records = true
             return true
         case "StateCoder", "StateModel.StateCoder":
             guard case .argumentList(let arguments) = attribute.arguments, let first = arguments.first else {

@@ -14,7 +14,7 @@ public struct NotebookFile<NoteType: Codable & Sendable & Equatable, AuthorType:
     Codable, Sendable, Equatable
 {
     /// The notes, in order.
-    public var notes: [NoteType]
+    @StateRecords public var notes: [NoteType]
     /// Who wrote them.
     public var author: AuthorType
     /// Root keys this version does not declare.

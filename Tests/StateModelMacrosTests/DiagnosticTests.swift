@@ -71,13 +71,19 @@ struct DiagnosticTests {
                         ?? container.defaulted("pane", forKey: StateCodingKeys("kind"), in: decoder)
                 }
 
+                init(salvaging decoder: any Decoder) throws {
+                    let container = try decoder.container(keyedBy: StateCodingKeys.self)
+                    self.kind = container.salvage(
+                        String.self, forKey: StateCodingKeys("kind"), defaultingTo: "pane", in: decoder)
+                }
+
                 func encode(to encoder: any Encoder) throws {
                     var container = encoder.container(keyedBy: AnyCodingKey.self)
                     try container.encode(self.kind, forKey: AnyCodingKey("kind"))
                 }
             }
 
-            extension Pane: Decodable, Encodable {
+            extension Pane: Decodable, Encodable, StateSalvageable {
             }
             """
         }
@@ -212,13 +218,19 @@ struct DiagnosticTests {
                         ?? container.defaulted(false, forKey: StateCodingKeys("pinned"), in: decoder)
                 }
 
+                init(salvaging decoder: any Decoder) throws {
+                    let container = try decoder.container(keyedBy: StateCodingKeys.self)
+                    self.pinned = container.salvage(
+                        Bool.self, forKey: StateCodingKeys("pinned"), defaultingTo: false, in: decoder)
+                }
+
                 func encode(to encoder: any Encoder) throws {
                     var container = encoder.container(keyedBy: AnyCodingKey.self)
                     try container.encode(self.pinned, forKey: AnyCodingKey("pinned"))
                 }
             }
 
-            extension Pane: Decodable, Encodable {
+            extension Pane: Decodable, Encodable, StateSalvageable {
             }
             """
         }
@@ -427,6 +439,46 @@ struct DiagnosticTests {
                 @StateCoder() var id: UUID
                 ┬────────────
                 ╰─ 🛑 @StateCoder takes the coder's type: @StateCoder(MyCoder.self)
+            }
+            """
+        }
+    }
+
+    @Test func recordsNeedAnArray() {
+        assertMacro {
+            """
+            @StateModel
+            struct Project {
+                @StateRecords var owner: Owner
+            }
+            """
+        } diagnostics: {
+            """
+            @StateModel
+            struct Project {
+                @StateRecords var owner: Owner
+                ┬─────────────────────────────
+                ╰─ 🛑 @StateRecords marks an array of independent records; 'owner' is not declared as [Element]
+            }
+            """
+        }
+    }
+
+    @Test func recordsCannotTakeACoder() {
+        assertMacro {
+            """
+            @StateModel
+            struct Project {
+                @StateRecords @StateCoder(PanesCoder.self) var panes: [Pane]
+            }
+            """
+        } diagnostics: {
+            """
+            @StateModel
+            struct Project {
+                @StateRecords @StateCoder(PanesCoder.self) var panes: [Pane]
+                ┬───────────────────────────────────────────────────────────
+                ╰─ 🛑 'panes' has @StateCoder, which reads the whole array; @StateRecords cannot drop its elements
             }
             """
         }

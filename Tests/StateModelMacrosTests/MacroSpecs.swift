@@ -2,9 +2,11 @@ import MacroTesting
 import StateModelMacros
 import SwiftSyntaxMacroExpansion
 
-/// The macros as the compiler sees them: `@StateModel` may add `Decodable` and `Encodable`.
+/// The macros as the compiler sees them: `@StateModel` may add `Decodable`, `Encodable` and `StateSalvageable`.
 let stateModelMacros: [String: MacroSpec] = [
-    "StateModel": MacroSpec(type: StateModelMacro.self, conformances: ["Decodable", "Encodable"]),
+    "StateModel": MacroSpec(
+        type: StateModelMacro.self, conformances: ["Decodable", "Encodable", "StateSalvageable"]),
+    "StateRecords": MacroSpec(type: StateFieldAttributeMacro.self),
     "StateKey": MacroSpec(type: StateFieldAttributeMacro.self),
     "StateWritesNull": MacroSpec(type: StateFieldAttributeMacro.self),
     "StateCoder": MacroSpec(type: StateFieldAttributeMacro.self),

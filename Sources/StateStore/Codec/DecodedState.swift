@@ -25,6 +25,8 @@ public struct DecodedState<Model: Sendable>: Sendable {
     public var migrateDuration: Duration
     /// Time spent repairing.
     public var repairDuration: Duration
+    /// What a salvage changed (``StateCodec/decode(_:salvaging:)``); `nil` when the strict decode succeeded.
+    public var salvage: SalvageReport? = nil
 }
 
 /// Why bytes could not be turned into the current model.

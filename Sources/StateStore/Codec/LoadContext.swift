@@ -12,20 +12,40 @@ final class LoadContext: Sendable {
     let firstVersion: Int
     let currentVersion: Int
     let reservedRootKeys: Set<String>
-    /// Decoders by stored version; the current version's decodes the model itself.
+    /// Decoders by stored version; the current version's decodes the model itself. In a salvage, each version's
+    /// salvage decoder.
     let versionDecoders: [Int: @Sendable (any Decoder) throws -> any Sendable]
+    /// Whether this is a salvage pass (``StateSalvageable``) rather than the strict decode.
+    let salvaging: Bool
+    /// In a salvage: the objects holding a key twice, by path (`projects[1]`), with the key.
+    let duplicateKeys: [(path: String, key: String)]
     private let unknownKeys = Mutex<[String: Int]>([:])
     private let defaultedFields = Mutex<[String: Int]>([:])
+    let salvageLog = Mutex(SalvageLog())
 
-    init<Model>(schema: StateSchema<Model>) {
+    /// A context for a strict decode of `schema`, or for a salvage pass that drops the records holding
+    /// `duplicateKeys`.
+    init<Model>(schema: StateSchema<Model>, salvaging: Bool = false, duplicateKeys: [(path: String, key: String)] = [])
+    {
         versionKey = schema.versionKey
         minReaderVersionKey = schema.minReaderVersionKey
         firstVersion = schema.firstVersion
         currentVersion = schema.currentVersion
         reservedRootKeys = [schema.versionKey, schema.minReaderVersionKey]
-        var decoders = schema.stepsByVersion.mapValues { $0.decode }
-        decoders[schema.currentVersion] = { decoder in try Model(from: decoder) }
+        self.salvaging = salvaging
+        self.duplicateKeys = duplicateKeys
+        var decoders = schema.stepsByVersion.mapValues { step in salvaging ? step.salvageDecode : step.decode }
+        if salvaging {
+            decoders[schema.currentVersion] = { @Sendable decoder in try Salvaging<Model>.decodeNested(from: decoder) }
+        } else {
+            decoders[schema.currentVersion] = { @Sendable decoder in try Model(from: decoder) }
+        }
         versionDecoders = decoders
+    }
+
+    /// The context of the load `decoder` belongs to; `nil` outside a ``StateCodec`` load.
+    static func of(_ decoder: any Decoder) -> LoadContext? {
+        decoder.userInfo[userInfoKey] as? LoadContext
     }
 
     /// Records keys kept at `codingPath`, with array indices folded to `[]` so counts aggregate per field.

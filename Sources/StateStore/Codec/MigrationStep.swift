@@ -10,6 +10,8 @@ public struct MigrationStep: Sendable {
     let inputType: Any.Type
     let outputType: Any.Type
     let decode: @Sendable (any Decoder) throws -> any Sendable
+    /// Decodes `Old` in a salvage pass: with ``StateSalvageable/init(salvaging:)`` when it has one.
+    let salvageDecode: @Sendable (any Decoder) throws -> any Sendable
     let convert: @Sendable (any Sendable, inout MigrationContext) throws -> any Sendable
 
     /// A step from version `from` (decoded as `Old`) to version `from + 1` (produced as `New`).
@@ -30,6 +32,7 @@ public struct MigrationStep: Sendable {
         self.inputType = old
         self.outputType = new
         self.decode = { decoder in try Old(from: decoder) }
+        self.salvageDecode = { decoder in try Salvaging<Old>.decodeNested(from: decoder) }
         self.convert = { value, context in
             guard let old = value as? Old else {
                 throw MigrationPlanError.typeMismatch(

@@ -19,8 +19,63 @@ public struct StateCodec<Model: Codable & Sendable>: Sendable {
     ///
     /// - Throws: ``StateDecodingError``.
     public func decode(_ data: Data) throws(StateDecodingError) -> DecodedState<Model> {
+        do {
+            return try decode(data, context: LoadContext(schema: schema))
+        } catch {
+            throw error.error
+        }
+    }
+
+    /// Decodes `data` like ``decode(_:)``; when that fails on a record or field (the JSON and its version are
+    /// readable), decodes it again the salvage way (``StateSalvageable``), keeping every record that can be read.
+    ///
+    /// The result's ``DecodedState/salvage`` lists what the salvage dropped, coerced and defaulted, and is `nil`
+    /// when the strict decode succeeded. Migrations and repairs run after a salvage as after a strict decode.
+    ///
+    /// - Throws: ``StateDecodingError``: the strict decode's error when the file cannot be salvaged.
+    public func decode(_ data: Data, salvaging: Bool) throws(StateDecodingError) -> DecodedState<Model> {
+        let strictFailure: DecodeFailure
+        do {
+            return try decode(data, context: LoadContext(schema: schema))
+        } catch {
+            strictFailure = error
+        }
+        guard salvaging, strictFailure.salvageable, case .corrupt(let reason) = strictFailure.error else {
+            throw strictFailure.error
+        }
+        let context = LoadContext(schema: schema, salvaging: true, duplicateKeys: strictFailure.duplicateKeys)
+        var decoded: DecodedState<Model>
+        do {
+            decoded = try decode(data, context: context)
+        } catch {
+            throw .corrupt(reason: reason + "; salvage failed: \(error.error)")
+        }
+        if let kept = context.duplicateKeysKept().first {
+            let place = kept.path.isEmpty ? "the root" : kept.path
+            throw .corrupt(
+                reason: reason + "; salvage failed: duplicate key \(JSONText.quoted(kept.key)) in \(place) "
+                    + "is not inside a record that can be dropped")
+        }
+        let log = context.salvageLog.withLock { $0 }
+        var report = SalvageReport(reason: reason)
+        report.droppedRecords = log.dropped
+        report.coercedFields = log.coerced
+        report.defaultedFields = log.defaulted
+        decoded.salvage = report
+        return decoded
+    }
+
+    /// Why a decode failed, and whether a salvage pass could help: the JSON and its version were readable, and a
+    /// record or field was not.
+    struct DecodeFailure: Error {
+        let error: StateDecodingError
+        var salvageable = false
+        var duplicateKeys: [(path: String, key: String)] = []
+    }
+
+    /// Decodes, migrates and repairs with `context` (strict or salvage).
+    private func decode(_ data: Data, context: LoadContext) throws(DecodeFailure) -> DecodedState<Model> {
         let clock = ContinuousClock()
-        let context = LoadContext(schema: schema)
         let decoder = JSONDecoder()
         decoder.userInfo[LoadContext.userInfoKey] = context
         switch schema.dateCoding {
@@ -28,19 +83,34 @@ public struct StateCodec<Model: Codable & Sendable>: Sendable {
         case .secondsSince1970: decoder.dateDecodingStrategy = .secondsSince1970
         }
         let decodeStart = clock.now
+        if !context.salvaging {
+            let duplicates = JSONDefectScanner.duplicateKeys(in: data)
+            if let first = duplicates.first {
+                let place = first.path.isEmpty ? "the root" : first.path
+                throw DecodeFailure(
+                    error: .corrupt(reason: "duplicate key \(JSONText.quoted(first.key)) in \(place)"),
+                    salvageable: true, duplicateKeys: duplicates)
+            }
+        }
         let envelope: DecodingEnvelope
         do {
             envelope = try decoder.decode(DecodingEnvelope.self, from: data)
         } catch let refusal as NewerFileRefusal {
-            throw .newerVersion(
-                stored: refusal.storedVersion, minReaderVersion: refusal.minReaderVersion,
-                current: schema.currentVersion)
+            throw DecodeFailure(
+                error: .newerVersion(
+                    stored: refusal.storedVersion, minReaderVersion: refusal.minReaderVersion,
+                    current: schema.currentVersion))
         } catch let unsupported as UnsupportedVersion {
-            throw .corrupt(
-                reason: "version \(unsupported.storedVersion) is older than the first version "
-                    + "\(unsupported.firstVersion)")
+            throw DecodeFailure(
+                error: .corrupt(
+                    reason: "version \(unsupported.storedVersion) is older than the first version "
+                        + "\(unsupported.firstVersion)"))
+        } catch let unreadable as UnreadableVersion {
+            throw DecodeFailure(error: .corrupt(reason: unreadable.description))
+        } catch let error as DecodingError {
+            throw Self.failure(error, data: data)
         } catch {
-            throw .corrupt(reason: DecodingErrorDescription.describe(error))
+            throw DecodeFailure(error: .corrupt(reason: DecodingErrorDescription.describe(error)))
         }
         let decodeDuration = clock.now - decodeStart
 
@@ -55,7 +125,8 @@ public struct StateCodec<Model: Codable & Sendable>: Sendable {
             do {
                 value = try step.convert(value, &migration)
             } catch {
-                throw .corrupt(reason: "migration from version \(version) to \(version + 1) failed: \(error)")
+                throw DecodeFailure(
+                    error: .corrupt(reason: "migration from version \(version) to \(version + 1) failed: \(error)"))
             }
             defaulted.merge(migration.fieldsDefaulted, uniquingKeysWith: +)
             warnings += migration.warnings
@@ -72,7 +143,7 @@ public struct StateCodec<Model: Codable & Sendable>: Sendable {
         do {
             try schema.repairModel(&model, &log)
         } catch {
-            throw .corrupt(reason: "validation failed: \(error)")
+            throw DecodeFailure(error: .corrupt(reason: "validation failed: \(error)"))
         }
         return DecodedState(
             model: model,
@@ -87,6 +158,28 @@ public struct StateCodec<Model: Codable & Sendable>: Sendable {
             decodeDuration: decodeDuration,
             migrateDuration: migrateDuration,
             repairDuration: clock.now - repairStart)
+    }
+
+    /// A decoding error as a failure: bytes that are not JSON are named by ``JSONDefectScanner``; a record or
+    /// field that does not decode is salvageable.
+    private static func failure(_ error: DecodingError, data: Data) -> DecodeFailure {
+        if case .dataCorrupted(let context) = error, context.codingPath.isEmpty {
+            if let defect = JSONDefectScanner.firstDefect(in: data) {
+                return DecodeFailure(error: .corrupt(reason: defect.description))
+            }
+            return DecodeFailure(error: .corrupt(reason: DecodingErrorDescription.describe(error)))
+        }
+        let path: [any CodingKey]
+        switch error {
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+            path = context.codingPath
+        case .keyNotFound(let key, let context):
+            path = context.codingPath + [key]
+        @unknown default:
+            path = []
+        }
+        return DecodeFailure(
+            error: .corrupt(reason: DecodingErrorDescription.describe(error)), salvageable: !path.isEmpty)
     }
 
     /// Encodes `model` with sorted keys, stamping the version and minimum reader version at the root.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Reads the version from the root object and decodes the document as that version's type, in one pass.
 ///
 /// The document is parsed once; the version is a single key lookup on the root object, and the root decoder is
@@ -12,8 +14,8 @@ struct DecodingEnvelope: Decodable {
             preconditionFailure("DecodingEnvelope needs a LoadContext in userInfo")
         }
         let root = try decoder.container(keyedBy: AnyCodingKey.self)
-        let version = try root.decodeIfPresent(Int.self, forKey: AnyCodingKey(context.versionKey))
-        let minReader = try root.decodeIfPresent(Int.self, forKey: AnyCodingKey(context.minReaderVersionKey))
+        let version = try Self.version(context.versionKey, in: root)
+        let minReader = try Self.version(context.minReaderVersionKey, in: root)
         let stored = version ?? context.firstVersion
         storedVersion = stored
         storedMinReaderVersion = minReader
@@ -27,6 +29,43 @@ struct DecodingEnvelope: Decodable {
         } else {
             throw UnsupportedVersion(storedVersion: stored, firstVersion: context.firstVersion)
         }
+    }
+}
+
+extension DecodingEnvelope {
+    /// The whole number at `key`, if any; ``UnreadableVersion`` when the key holds anything else.
+    private static func version(_ key: String, in root: KeyedDecodingContainer<AnyCodingKey>) throws -> Int? {
+        do {
+            return try root.decodeIfPresent(Int.self, forKey: AnyCodingKey(key))
+        } catch {
+            throw UnreadableVersion(key: key, stored: try? root.decode(JSONValue.self, forKey: AnyCodingKey(key)))
+        }
+    }
+}
+
+/// Thrown from inside the decoder when the version (or minimum reader version) is not a whole number.
+struct UnreadableVersion: Error, CustomStringConvertible {
+    let key: String
+    let stored: JSONValue?
+
+    /// `the version key "version" holds 1.5, which is not a whole number`.
+    var description: String {
+        let what: String
+        switch stored {
+        case .integer(let number): what = "\(number), which is not a version this release can read"
+        case .unsignedInteger(let number): what = "\(number), a whole number too large to be a version"
+        case .decimal(let number):
+            what =
+                number.exponent >= 0
+                ? "\(number), a whole number too large to be a version" : "\(number), which is not a whole number"
+        case .double(let number): what = "\(number), a number too large to be a version"
+        case .string(let text): what = "the string \(JSONText.quoted(text)), not a whole number"
+        case .bool(let value): what = "\(value), not a whole number"
+        case .array: what = "an array, not a whole number"
+        case .object: what = "an object, not a whole number"
+        case .null, nil: what = "a value that is not a whole number"
+        }
+        return "the version key \(JSONText.quoted(key)) holds \(what)"
     }
 }
 

@@ -9,6 +9,9 @@ public struct LoadReport: Sendable, Equatable {
         case noFile
         /// The file was corrupt and quarantined; the initial state was used.
         case quarantined
+        /// The strict decode refused the file and a salvage read what it could (``LoadReport/salvage``); the
+        /// original bytes were kept.
+        case salvaged
         /// There was no state file; a file at another path was imported (``StateFile/load(importing:)``) and
         /// written as the state file.
         case imported
@@ -36,6 +39,8 @@ public struct LoadReport: Sendable, Equatable {
     public var isNewerCompatible = false
     /// The quarantine, when the file was corrupt.
     public var quarantine: Quarantine?
+    /// What a salvage dropped, coerced and defaulted, and where the original was kept; `nil` without a salvage.
+    public var salvage: SalvageReport?
     /// What an import from another path did (``StateFile/load(importing:)``); `nil` for a plain load.
     public var importResult: ImportResult?
     /// Leftover temporary files removed before loading.
@@ -93,8 +98,12 @@ public struct LoadReport: Sendable, Equatable {
             return "no state file at \(path); started empty at version \(currentVersion)"
         case .quarantined:
             return "state file was corrupt and moved to \(quarantine?.movedTo ?? "?"); started empty"
-        case .file, .imported:
+        case .file, .imported, .salvaged:
             var parts: [String] = []
+            if let salvage {
+                let kept = salvage.originalKeptAt.map { "; original kept as \($0)" } ?? ""
+                parts.append("salvaged (\(salvage.summary)\(kept))")
+            }
             if source == .imported, let importResult {
                 parts.append("imported \(importResult.sourcePath)")
             }

@@ -35,6 +35,24 @@ extension StateFile {
         return target
     }
 
+    /// Keeps the salvaged file's original bytes as `<name>.corrupt-<UTC timestamp>[-N]`, durably, and leaves the
+    /// file itself in place until the first save replaces it; returns the copy's path.
+    ///
+    /// The order is link, directory fsync, so the copy is durable before anything can replace the original. When a
+    /// step fails the copy is removed and ``StateStoreError/quarantineFailed(path:reason:underlying:)`` is thrown:
+    /// the salvaged state is not used without its original kept.
+    func keepCorruptCopy(reason: String) throws(StateStoreError) -> String {
+        let target = try linkQuarantineCopy(reason: reason)
+        do {
+            try fileSystem.fsyncDirectory(directory)
+        } catch {
+            try? fileSystem.unlink(target)
+            throw .quarantineFailed(path: path, reason: reason, underlying: error)
+        }
+        pruneQuarantine()
+        return target
+    }
+
     /// Links the corrupt file to the first free `<name>.corrupt-<UTC timestamp>[-N]`; returns that path.
     private func linkQuarantineCopy(reason: String) throws(StateStoreError) -> String {
         let base = directory + "/" + quarantinePrefix + UTCTimestamp.string(from: now())

@@ -72,7 +72,8 @@ public final class StateFile<Model: Codable & Sendable>: Sendable {
 
     /// Loads the state: takes the lock, removes leftover temporary files, reads, migrates and repairs.
     ///
-    /// A missing file gives the initial state. A corrupt file is quarantined or refused by policy. A newer file
+    /// A missing file gives the initial state. A corrupt file is salvaged, quarantined or refused by policy
+    /// (``CorruptFilePolicy``); a salvaged file's original bytes are kept as a quarantined copy first. A newer file
     /// loads only when its `minReaderVersion` allows; otherwise ``StateStoreError/newerVersion`` is thrown and
     /// the file is never written.
     public func load() throws(StateStoreError) -> LoadedState<Model> {
@@ -125,20 +126,21 @@ public final class StateFile<Model: Codable & Sendable>: Sendable {
         report.byteCount = bytes.count
         let decoded: DecodedState<Model>
         do {
-            decoded = try decodeStored(bytes, path: path)
+            decoded = try decodeStored(bytes, path: path, salvaging: configuration.corruptFilePolicy == .salvage)
         } catch {
             switch error {
             case .newerVersion, .unsealFailed:
                 refuseWrites("\(error)")
                 throw error
             case .corrupt(_, let reason):
-                guard configuration.corruptFilePolicy == .quarantine, configuration.locking == .exclusive else {
-                    refuseWrites("the file is corrupt and the policy is refuse")
+                guard configuration.corruptFilePolicy != .refuse, configuration.locking == .exclusive else {
+                    refuseWrites("the file is corrupt and the policy is \(configuration.corruptFilePolicy.rawValue)")
                     throw error
                 }
                 let movedTo = try quarantine(reason: reason)
                 report.source = .quarantined
-                report.quarantine = LoadReport.Quarantine(policy: .quarantine, reason: reason, movedTo: movedTo)
+                report.quarantine = LoadReport.Quarantine(
+                    policy: configuration.corruptFilePolicy, reason: reason, movedTo: movedTo)
                 report.timings.total = load.clock.now - load.start
                 markLoaded(writeVersion: nil, minReader: nil, pendingBackup: nil)
                 return LoadedState(model: codec.schema.initialModel(), report: report)
@@ -147,18 +149,32 @@ public final class StateFile<Model: Codable & Sendable>: Sendable {
             }
         }
         report.record(decoded)
+        if var salvage = decoded.salvage {
+            if configuration.locking == .exclusive {
+                salvage.originalKeptAt = try keepCorruptCopy(reason: salvage.reason)
+            }
+            report.source = .salvaged
+            report.salvage = salvage
+        }
         report.timings.total = load.clock.now - load.start
         markLoaded(
             writeVersion: decoded.isNewerCompatible ? decoded.storedVersion : nil,
             minReader: decoded.isNewerCompatible ? decoded.storedMinReaderVersion : nil,
-            pendingBackup: decoded.stepsApplied.isEmpty ? nil : decoded.storedVersion)
+            pendingBackup: decoded.stepsApplied.isEmpty || decoded.salvage != nil ? nil : decoded.storedVersion)
         return LoadedState(model: decoded.model, report: report)
     }
 
     /// Opens (``sealing``) and decodes stored bytes read from `path`, without any policy: a file that is not
     /// readable throws ``StateStoreError/corrupt(path:reason:)``, ``StateStoreError/newerVersion`` or
     /// ``StateStoreError/unsealFailed(path:reason:)``.
-    func decodeStored(_ bytes: Data, path: String) throws(StateStoreError) -> DecodedState<Model> {
+    ///
+    /// With `salvaging`, a file whose records or fields do not all decode is salvaged
+    /// (``StateCodec/decode(_:salvaging:)``) instead of thrown as corrupt when anything can be kept.
+    func decodeStored(
+        _ bytes: Data, path: String, salvaging: Bool = false
+    ) throws(StateStoreError)
+        -> DecodedState<Model>
+    {
         var plaintext = bytes
         if let sealing {
             do {
@@ -168,7 +184,7 @@ public final class StateFile<Model: Codable & Sendable>: Sendable {
             }
         }
         do {
-            return try codec.decode(plaintext)
+            return try codec.decode(plaintext, salvaging: salvaging)
         } catch {
             switch error {
             case .newerVersion(let stored, let minReader, let current):
