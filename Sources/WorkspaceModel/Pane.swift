@@ -16,7 +16,7 @@ public struct Pane: Codable, Sendable, Equatable, Identifiable {
     /// The index of the focused tab in ``tabs``; 0 when there are no tabs.
     public var focusedTabIndex: Int = 0
     /// The open tabs, in order.
-    public var tabs: [Tab] = []
+    @StateRecords public var tabs: [Tab] = []
     /// Keys this version does not declare.
     public var unknownFields: UnknownFields
 }

@@ -11,7 +11,7 @@ public struct Project: Codable, Sendable, Equatable, Identifiable {
     /// How the panes are arranged; may be a layout from a newer release.
     public var layout: Layout
     /// The panes, in order; required in the file.
-    public var panes: [Pane]
+    @StateRecords public var panes: [Pane]
     /// Keys this version does not declare.
     public var unknownFields: UnknownFields
 

@@ -9,9 +9,9 @@ import StateStore
 @StateModel
 public struct Workspace: Codable, Sendable, Equatable {
     /// The projects, in order.
-    public var projects: [Project]
+    @StateRecords public var projects: [Project]
     /// The favorite places, in order.
-    public var favorites: [Favorite]
+    @StateRecords public var favorites: [Favorite]
     /// The project clients show first; `nil` for none (written as `null`). Always names an existing project after
     /// loading.
     @StateWritesNull public var activeProjectID: WorkspaceID?

@@ -2,13 +2,15 @@ import StateModel
 import StateStore
 
 // Version 1 of workspace.json as it shipped (the first release; no `version` key). Frozen: never edit these
-// types; a later change gets a new version. Only read, never written, so they are Decodable only.
+// types; a later change gets a new version. Only read, never written, so they are Decodable only. `@StateRecords`
+// marks the arrays of independent records for a salvage (CorruptFilePolicy.salvage); a strict load reads them as
+// before.
 
 /// The root as version 1 wrote it.
 @StateModel
 struct WorkspaceV1: Decodable, Sendable {
-    var projects: [ProjectV1]
-    var favorites: [FavoriteV1]
+    @StateRecords var projects: [ProjectV1]
+    @StateRecords var favorites: [FavoriteV1]
     var activeProjectID: WorkspaceID?
     var owner: OwnerV1
     var unknownFields: UnknownFields
@@ -20,7 +22,7 @@ struct ProjectV1: Decodable, Sendable {
     var id: WorkspaceID
     var name: String
     var layout: Layout
-    var panes: [PaneV1]
+    @StateRecords var panes: [PaneV1]
     var unknownFields: UnknownFields
 }
 

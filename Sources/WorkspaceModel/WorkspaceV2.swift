@@ -10,8 +10,8 @@ import StateStore
 /// The root as version 2 wrote it.
 @StateModel
 struct WorkspaceV2: Decodable, Sendable {
-    var projects: [ProjectV2]
-    var favorites: [FavoriteV1]
+    @StateRecords var projects: [ProjectV2]
+    @StateRecords var favorites: [FavoriteV1]
     var activeProjectID: WorkspaceID?
     var owner: OwnerV2
     var unknownFields: UnknownFields
@@ -23,7 +23,7 @@ struct ProjectV2: Decodable, Sendable {
     var id: WorkspaceID
     var name: String
     var layout: Layout
-    var panes: [PaneV2]
+    @StateRecords var panes: [PaneV2]
     var unknownFields: UnknownFields
 }
 
@@ -34,7 +34,7 @@ struct PaneV2: Decodable, Sendable {
     var folder: String
     var viewMode: Int
     var focusedTabIndex: Int = 0
-    var tabs: [TabV2] = []
+    @StateRecords var tabs: [TabV2] = []
     var unknownFields: UnknownFields
 }
 

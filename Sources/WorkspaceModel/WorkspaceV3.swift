@@ -9,8 +9,8 @@ import StateStore
 /// The root as version 3 wrote it.
 @StateModel
 struct WorkspaceV3: Decodable, Sendable {
-    var projects: [ProjectV2]
-    var favorites: [FavoriteV3]
+    @StateRecords var projects: [ProjectV2]
+    @StateRecords var favorites: [FavoriteV3]
     var activeProjectID: WorkspaceID?
     var owner: OwnerV3
     var unknownFields: UnknownFields
