@@ -21,7 +21,7 @@ struct ConfigOptions: ParsableArguments {
     @Option(help: "Longest time a change stays unsaved, in milliseconds.")
     var saveMaximumDelayMs: String?
 
-    @Option(help: "quarantine or refuse an unreadable state file.")
+    @Option(help: "salvage (default), quarantine or refuse an unreadable state file.")
     var corruptFilePolicy: String?
 
     @Option(help: "Pre-migration backups kept.")

@@ -31,12 +31,21 @@ struct CheckConfig: AsyncParsableCommand {
 /// Inspects a state file.
 struct Check: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Report what loading a state file would do; exit 0 loadable, 65 corrupt, 75 newer than this release.")
+        abstract: "Report what loading a state file would do, and what a salvage would drop; exit 0 loadable as it is, "
+            + "65 not loadable as it is (salvageable or corrupt), 75 newer than this release.")
 
     @Option(help: "The state file.")
     var state: String
 
-    func run() throws { try finish(OfflineTools.check(statePath: state)) }
+    @Flag(help: "Print the report as JSON (on standard output, whatever the exit status).")
+    var json = false
+
+    func run() throws {
+        let outcome = OfflineTools.check(statePath: state, json: json)
+        guard json else { return try finish(outcome) }
+        print(outcome.text)
+        if outcome.status != 0 { throw ExitCode(outcome.status) }
+    }
 }
 
 /// Migrates a state file offline.

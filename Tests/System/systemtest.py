@@ -46,6 +46,7 @@ SOCKET = "/run/workspaced/control.sock"
 
 MIGRATED = "59d40d6d030141028132def856c40c38"
 QUARANTINED = "87da9888b6c248ff9d9caee4abe6b974"
+SALVAGED = "77de2393ac96444ab4abfd745fd62bc3"
 REFUSED_NEWER = "edd1498be4804db3a040144b7fc11efc"
 FLUSHED_ON_STOP = "4c6ff2170b2e4dd8801b4fbcd9e2521d"
 CONFIG_RELOADED = "164d67d348ec47018b454717a4015a33"
@@ -1030,6 +1031,57 @@ def scenario_14_tokens_for_nobody(suite: Suite) -> str:
                 f"→ 401, one warning TOKEN_ID={write_id} without the secret; token create 403")
 
 
+def scenario_15_salvage(suite: Suite) -> str:
+    """Upgrade from a v1 file with one bad pane and a numeric age: the service starts with every other record,
+    one salvage entry in the journal, the original kept in the state directory, and `check` names the pane."""
+    document = json.loads((FIXTURES / "versions/v1.json").read_text())
+    document["projects"][0]["panes"][1]["viewMode"] = "icons"
+    document["owner"]["age"] = 36
+    original = json.dumps(document, indent=2).encode()
+    with suite.installed() as machine:
+        place_state(machine, original)
+        machine.systemctl("start", UNIT)
+        check(active(machine)["SubState"] == "running", "not running after a salvage")
+        shown = expect_ctl(machine, "show")
+        workspace = shown.get("workspace", shown)
+        check(names(workspace["projects"]) == ["Website", "Notes"],
+              f"workspacectl show lists projects {names(workspace['projects'])}")
+        website, notes = workspace["projects"]
+        panes = [pane["folder"] for pane in website["panes"]]
+        check(panes == ["/home/ada/site"], f"the Website project has panes {panes}, expected only the readable one")
+        check([pane["folder"] for pane in notes["panes"]] == ["/home/ada/notes"], "the Notes project lost its pane")
+        check(names(workspace["favorites"]) == ["Downloads"], "the favorite is gone")
+        check(workspace["owner"].get("alias") == "Ada", f"the owner is not intact: {workspace['owner']}")
+        entries = unit_journal(machine, f"MESSAGE_ID={SALVAGED}")
+        check(len(entries) == 1, f"expected one salvage entry, got {len(entries)}")
+        entry = entries[0]
+        check(entry.get("DROPPED_RECORDS") == "1" and entry.get("COERCED_FIELDS") == "1"
+              and entry.get("CHANGES") == "2" and entry.get("PRIORITY") == "4",
+              f"the salvage entry has the wrong counts: { {k: v for k, v in entry.items() if k.isupper()} }")
+        kept_name = entry.get("ORIGINAL_PATH", "").rsplit("/", 1)[-1]
+        check(kept_name.startswith("workspace.json.corrupt-"), f"ORIGINAL_PATH is {entry.get('ORIGINAL_PATH')!r}")
+        kept = machine.path(f"{STATE_DIR}/{kept_name}")
+        check(kept.exists() and kept.read_bytes() == original, "the original bytes are not in the state directory")
+        check("projects[0].panes[1]" in entry.get("MESSAGE", ""), "the journal line does not name the dropped pane")
+        # The salvaged, migrated state reaches the disk; the original stays beside it.
+        expect_ok(machine.http("POST", "/v1/flush"))
+        on_disk = state_on_disk(machine)
+        check(on_disk and on_disk.get("version") == 4 and len(on_disk["projects"][0]["panes"]) == 1,
+              "the salvaged state is not on disk at version 4")
+        check(kept.read_bytes() == original, "the first save changed the kept original")
+        report = machine.run("/usr/local/bin/workspaced", "check", "--state", f"{STATE_DIR}/{kept_name}", "--json",
+                             check=False)
+        check(report.returncode == 65, f"check of the original exited {report.returncode}, expected 65")
+        findings = json.loads(report.stdout)
+        dropped = [record["path"] for record in findings["salvage"]["droppedRecords"]]
+        check(findings["verdict"] == "salvageable" and dropped == ["projects[0].panes[1]"],
+              f"check --json says {findings['verdict']} dropping {dropped}")
+        clean = machine.run("/usr/local/bin/workspaced", "check", "--state", STATE, check=False)
+        check(clean.returncode == 0, f"check of the saved file exited {clean.returncode}: {clean.stdout}")
+        return (f"v1 with a bad pane served at v4 with the other 2 projects, 2 panes, favorite and owner; one "
+                f"salvage entry (1 dropped, 1 coerced); original kept as {kept_name}; check 65 then 0")
+
+
 SCENARIOS = [
     (1, "install as an operator would", scenario_1_install),
     (2, "upgrade from every shipped version", scenario_2_upgrade),
@@ -1045,6 +1097,7 @@ SCENARIOS = [
     (12, "reinstall keeps the installation and tokens", scenario_12_reinstall),
     (13, "legacy import under the hardened unit", scenario_13_legacy_import),
     (14, "tokens for a user the access lists cannot name", scenario_14_tokens_for_nobody),
+    (15, "salvage on upgrade", scenario_15_salvage),
 ]
 
 

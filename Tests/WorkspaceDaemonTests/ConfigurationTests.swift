@@ -26,7 +26,7 @@ struct ConfigurationTests {
         #expect(none.controlSocketPath == "/run/workspaced/control.sock")
         #expect(none.saveDebounce == .milliseconds(500))
         #expect(none.saveMaximumDelay == .seconds(5))
-        #expect(none.corruptFilePolicy == .quarantine)
+        #expect(none.corruptFilePolicy == .salvage)
         #expect(none.backupsKept == 3)
         #expect(none.logLevel == .info)
         #expect(none.apiMaximumBodyBytes == 1_048_576)

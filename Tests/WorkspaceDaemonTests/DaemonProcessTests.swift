@@ -164,6 +164,25 @@ struct DaemonProcessTests {
         #expect(await exitStatus(of: process, timeout: .seconds(10)) == 0)
     }
 
+    @Test func aFileWithOneBadPaneIsSalvagedAndTheOriginalKept() async throws {
+        let harness = try DaemonHarness()
+        let original = try WorkspaceFixtures.data("salvage/v2-pane-viewmode-string.json")
+        try harness.writeState(original)
+        let process = try harness.start()
+        #expect(await harness.becomesReady())
+        let names = try FileManager.default.contentsOfDirectory(atPath: harness.stateDirectory)
+        let kept = try #require(names.first { $0.hasPrefix("workspace.json.corrupt-") })
+        #expect(try Data(contentsOf: URL(fileURLWithPath: harness.stateDirectory + "/" + kept)) == original)
+        #expect(process.output.contains("salvaged: 1 record dropped, 1 field coerced, 0 fields defaulted"))
+        #expect(process.output.contains("dropped projects[0].panes[1] (id 22222222-2222-4222-8222-222222222222)"))
+        process.send(SIGTERM)
+        #expect(await exitStatus(of: process, timeout: .seconds(10)) == 0)
+        // The salvaged state was saved over the file on the way out; the original stays beside it.
+        let saved = String(decoding: try harness.stateBytes(), as: UTF8.self)
+        #expect(saved.contains(#""version":4"#) && !saved.contains("/src/runtime") && saved.contains("/src/docs"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: harness.stateDirectory + "/" + kept)) == original)
+    }
+
     @Test func aNewerIncompatibleFileRefusesToStartAndStaysByteIdentical() async throws {
         let harness = try DaemonHarness()
         let newer = try WorkspaceFixtures.data("edge/newer-incompatible.json")

@@ -21,6 +21,37 @@ struct OfflineToolTests {
         #expect(try harness.stateBytes() == (try WorkspaceFixtures.data("edge/newer-incompatible.json")))
     }
 
+    @Test func checkListsWhatASalvageWouldDropAndWritesNothing() async throws {
+        let harness = try DaemonHarness()
+        let original = try WorkspaceFixtures.data("salvage/v2-pane-viewmode-string.json")
+        try harness.writeState(original)
+        let text = try await harness.runToolAsync(["check", "--state", harness.statePath])
+        #expect(text.status == 65)
+        #expect(text.output.contains("problem: the file does not load as it is: wrong type at projects[0].panes[0]"))
+        #expect(text.output.contains("1 record(s) dropped, 1 field(s) coerced, 0 field(s) defaulted"))
+        #expect(text.output.contains("would drop: projects[0].panes[1] (id 22222222-2222-4222-8222-222222222222)"))
+        #expect(text.output.contains(#"would coerce: projects[0].panes[0].viewMode from "2" to 2"#))
+        let json = try await harness.runToolAsync(["check", "--state", harness.statePath, "--json"])
+        #expect(json.status == 65)
+        let report = try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any]
+        #expect(report?["verdict"] as? String == "salvageable")
+        let salvage = report?["salvage"] as? [String: Any]
+        let dropped = (salvage?["droppedRecords"] as? [[String: Any]])?.compactMap { $0["path"] as? String }
+        #expect(dropped == ["projects[0].panes[1]"])
+        #expect(try harness.stateBytes() == original)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: harness.stateDirectory) == ["workspace.json"])
+
+        try harness.writeState(try WorkspaceFixtures.data("versions/v4.json"))
+        let clean = try await harness.runToolAsync(["check", "--state", harness.statePath, "--json"])
+        #expect(clean.status == 0)
+        #expect(clean.output.contains(#""verdict" : "loadable""#))
+        try harness.writeState(Data(#"{"version": 1.5}"#.utf8))
+        let corrupt = try await harness.runToolAsync(["check", "--state", harness.statePath, "--json"])
+        #expect(corrupt.status == 65)
+        #expect(corrupt.output.contains(#""verdict" : "corrupt""#))
+        #expect(corrupt.output.contains("which is not a whole number"))
+    }
+
     @Test func migrateDryRunWritesNothingAndMigrateKeepsTheBackup() async throws {
         let harness = try DaemonHarness()
         let original = try WorkspaceFixtures.data("versions/v2.json")

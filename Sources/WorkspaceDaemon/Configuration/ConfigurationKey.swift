@@ -56,8 +56,8 @@ public struct ConfigurationKey: Sendable, Hashable {
         summary: "longest a change stays unsaved, in ms, at least the debounce (default 5000)")
     /// The corrupt-file policy.
     public static let corruptFilePolicy = ConfigurationKey(
-        name: "corruptFilePolicy", kind: .choice(["quarantine", "refuse"]),
-        summary: "what to do with an unreadable state file (default quarantine)")
+        name: "corruptFilePolicy", kind: .choice(["salvage", "quarantine", "refuse"]),
+        summary: "what to do with an unreadable state file (default salvage)")
     /// The state file of an earlier installation, imported once when there is no state file.
     public static let legacyStatePath = ConfigurationKey(
         name: "legacyStatePath", kind: .optionalPath,

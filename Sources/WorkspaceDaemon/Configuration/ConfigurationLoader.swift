@@ -75,7 +75,7 @@ public enum ConfigurationLoader {
                 key: ConfigurationKey.saveMaximumDelay.name, value: "\(maximumDelay)",
                 reason: "must be at least save.debounceMilliseconds (\(debounce))")
         }
-        let policy = try reader.choice(.corruptFilePolicy).flatMap(CorruptFilePolicy.init(rawValue:)) ?? .quarantine
+        let policy = try reader.choice(.corruptFilePolicy).flatMap(CorruptFilePolicy.init(rawValue:)) ?? .salvage
         let level = try reader.choice(.logLevel).flatMap(Logger.Level.init(rawValue:)) ?? .info
         return DaemonConfiguration(
             stateDirectory: stateDirectory,

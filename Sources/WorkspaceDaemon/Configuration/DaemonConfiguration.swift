@@ -32,7 +32,7 @@ public struct DaemonConfiguration: Sendable, Equatable {
         controlSocketPath: String,
         saveDebounce: Duration = .milliseconds(500),
         saveMaximumDelay: Duration = .seconds(5),
-        corruptFilePolicy: CorruptFilePolicy = .quarantine,
+        corruptFilePolicy: CorruptFilePolicy = .salvage,
         backupsKept: Int = 3,
         legacyStatePath: String? = DaemonConfiguration.defaultLegacyStatePath,
         logLevel: Logger.Level = .info,

@@ -16,6 +16,9 @@ public enum DaemonEvent: String, CaseIterable, Sendable {
     case repaired
     /// A corrupt state file was moved aside.
     case quarantined
+    /// A state file that did not load as it was was salvaged: records dropped, fields coerced or defaulted; the
+    /// original kept.
+    case salvaged
     /// The state file is newer than this release can read; the daemon refuses to start.
     case refusedNewerFile
     /// A background save failed; the state stays dirty and will be retried.
@@ -60,6 +63,7 @@ public enum DaemonEvent: String, CaseIterable, Sendable {
         case .migrated: hex = "59d40d6d030141028132def856c40c38"
         case .repaired: hex = "c267febe84f5476e924f47bade4f6a62"
         case .quarantined: hex = "87da9888b6c248ff9d9caee4abe6b974"
+        case .salvaged: hex = "77de2393ac96444ab4abfd745fd62bc3"
         case .refusedNewerFile: hex = "edd1498be4804db3a040144b7fc11efc"
         case .saveFailed: hex = "37e65969d71a45258e581e55094950e1"
         case .saveRecovered: hex = "11f8c62f95ad46eb978a5387ea5548d1"

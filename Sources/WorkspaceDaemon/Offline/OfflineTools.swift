@@ -26,52 +26,63 @@ public enum OfflineTools {
     /// Exit status of `check` for a file newer than this release can open (`EX_TEMPFAIL`).
     public static let newer = ExitStatus.temporaryFailure.rawValue
 
-    /// Reports what loading `path` would do: stored and target versions, steps, unknown keys, repairs, problems.
-    public static func check(statePath path: String) -> Outcome {
+    /// Reports what loading `path` would do: stored and target versions, steps, unknown keys, repairs, problems,
+    /// and for a file that does not load as it is, what a salvage would drop, coerce and default.
+    ///
+    /// Exit 0 for a file that loads as it is; 65 when it does not (whether or not a salvage could keep the rest);
+    /// 75 for a file newer than this release reads. With `json`, the text is a ``CheckReport``.
+    public static func check(statePath path: String, json: Bool = false) -> Outcome {
         guard FileManager.default.fileExists(atPath: path) else {
             return Outcome(text: "\(path): no such file", status: missing)
         }
-        let file = readOnlyFile(path)
-        let report: LoadReport
+        let result = inspect(path)
+        guard let report = result.report else {
+            return Outcome(text: result.errorText ?? "\(path): cannot be read", status: 74)
+        }
+        let status: Int32
+        switch report.verdict {
+        case .loadable: status = loadable
+        case .salvageable, .corrupt: status = corrupt
+        case .newer: status = newer
+        }
+        return Outcome(text: json ? CheckRendering.json(report) : CheckRendering.text(report), status: status)
+    }
+
+    /// The check's findings, or the text of an error that is not about the file's content (such as `EACCES`).
+    private static func inspect(_ path: String) -> (report: CheckReport?, errorText: String?) {
+        let schema = schema()
+        var report = CheckReport(
+            file: path, verdict: .loadable, problem: nil, storedVersion: nil, targetVersion: schema.currentVersion,
+            steps: [], unknownKeysKept: [:], fieldsDefaulted: [:], warnings: [], repairs: [], salvage: nil)
+        let loaded: LoadReport
         do {
-            report = try file.load().report
+            loaded = try readOnlyFile(path, policy: .salvage).load().report
         } catch {
             switch error {
-            case .newerVersion(_, let stored, let minReader, let current):
-                return Outcome(
-                    text: lines([
-                        "file: \(path)", "stored version: \(stored)",
-                        "minReaderVersion: \(minReader.map(String.init) ?? "none")", "this release reads: \(current)",
-                        "problem: \(error)",
-                    ]), status: newer)
+            case .newerVersion(_, let stored, _, _):
+                report.verdict = .newer
+                report.storedVersion = stored
+                report.problem = "\(error)"
             case .corrupt(_, let reason):
-                return Outcome(text: lines(["file: \(path)", "problem: corrupt: \(reason)"]), status: corrupt)
+                report.verdict = .corrupt
+                report.problem = reason
             default:
-                return Outcome(text: "\(path): \(error)", status: 74)
+                return (nil, "\(path): \(error)")
             }
+            return (report, nil)
         }
-        var output = [
-            "file: \(path)",
-            "stored version: \(report.storedVersion.map(String.init) ?? "?")",
-            "target version: \(report.currentVersion)",
-            "steps that would run: "
-                + (report.stepsApplied.isEmpty
-                    ? "none" : report.stepsApplied.map { "\($0.lowerBound)→\($0.upperBound)" }.joined(separator: ", ")),
-        ]
-        if report.isNewerCompatible { output.append("newer file, readable by this release (minReaderVersion allows)") }
-        output.append(
-            "unknown keys kept: "
-                + (report.unknownKeysKept.isEmpty
-                    ? "none"
-                    : report.unknownKeysKept.sorted { $0.key < $1.key }.map { "\($0.key) (\($0.value))" }
-                        .joined(separator: ", ")))
-        for (field, count) in report.fieldsDefaulted.sorted(by: { $0.key < $1.key }) {
-            output.append("default: \(field) for \(count) record(s)")
+        report.storedVersion = loaded.storedVersion
+        report.steps = loaded.stepsApplied.map { "\($0.lowerBound)→\($0.upperBound)" }
+        report.unknownKeysKept = loaded.unknownKeysKept
+        report.fieldsDefaulted = loaded.fieldsDefaulted
+        report.warnings = loaded.warnings
+        report.repairs = loaded.repairs
+        if let salvage = loaded.salvage {
+            report.verdict = .salvageable
+            report.problem = salvage.reason
+            report.salvage = CheckReport.Salvage(salvage)
         }
-        output += report.warnings.map { "warning: \($0)" }
-        output += report.repairs.map { "repair: \($0)" }
-        output.append("problems: none; the file is loadable")
-        return Outcome(text: lines(output), status: loadable)
+        return (report, nil)
     }
 
     /// Migrates `path` in place (keeping the pre-migration backup), or with `dryRun` prints the migrated JSON
@@ -149,11 +160,13 @@ public enum OfflineTools {
         }
     }
 
-    private static func readOnlyFile(_ path: String, prettyPrinted: Bool = false) -> StateFile<Workspace> {
+    private static func readOnlyFile(
+        _ path: String, prettyPrinted: Bool = false, policy: CorruptFilePolicy = .refuse
+    ) -> StateFile<Workspace> {
         StateFile(
             path: path, schema: schema(),
             configuration: StateFileConfiguration(
-                corruptFilePolicy: .refuse, prettyPrinted: prettyPrinted, locking: .none))
+                corruptFilePolicy: policy, prettyPrinted: prettyPrinted, locking: .none))
     }
 
     private static func lockedFile(_ path: String) -> StateFile<Workspace> {

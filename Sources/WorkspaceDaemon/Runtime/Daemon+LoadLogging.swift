@@ -36,6 +36,9 @@ extension Daemon {
                     "reason": "\(quarantine.reason)", "policy": "\(quarantine.policy.rawValue)",
                 ]))
         }
+        if let salvage = report.salvage {
+            logSalvage(salvage, path: report.path)
+        }
         for warning in report.warnings {
             logger.warning(
                 "migration: \(warning)", metadata: DaemonEvent.migrated.metadata(["state_path": "\(report.path)"]))
@@ -44,6 +47,25 @@ extension Daemon {
             logger.warning(
                 "repaired: \(repair)", metadata: DaemonEvent.repaired.metadata(["state_path": "\(report.path)"]))
         }
+    }
+
+    /// Logs a salvage as one warning with its MESSAGE_ID and counts; every change is in the load report and in
+    /// `workspaced check`, and the first few are named here.
+    func logSalvage(_ salvage: SalvageReport, path: String) {
+        let named = salvage.details.prefix(5).joined(separator: "; ")
+        let more = salvage.details.count > 5 ? "; and \(salvage.details.count - 5) more" : ""
+        let message =
+            "state file did not load as it was (\(salvage.reason)); salvaged: \(salvage.summary); original kept at "
+            + "\(salvage.originalKeptAt ?? "?"): \(named)\(more)"
+        logger.warning(
+            "\(message)",
+            metadata: DaemonEvent.salvaged.metadata([
+                "state_path": "\(path)", "original_path": "\(salvage.originalKeptAt ?? "")",
+                "reason": "\(salvage.reason)", "changes": "\(salvage.changeCount)",
+                "dropped_records": "\(salvage.droppedRecords.count)",
+                "coerced_fields": "\(salvage.coercedFields.count)",
+                "defaulted_fields": "\(salvage.defaultedFields.count)",
+            ]))
     }
 
     /// Logs why a load was refused, before the daemon exits.

@@ -1,0 +1,63 @@
+import Foundation
+
+/// `workspaced check` output: lines for people, or the ``CheckReport`` as JSON.
+enum CheckRendering {
+    /// One finding per line.
+    static func text(_ report: CheckReport) -> String {
+        var output = [
+            "file: \(report.file)",
+            "stored version: \(report.storedVersion.map(String.init) ?? "?")",
+            "target version: \(report.targetVersion)",
+        ]
+        switch report.verdict {
+        case .newer:
+            output.append("problem: \(report.problem ?? "newer than this release")")
+            return output.joined(separator: "\n")
+        case .corrupt:
+            output.append("problem: corrupt: \(report.problem ?? "unreadable")")
+            output.append("salvage: not possible; the salvage policy would quarantine the file and start empty")
+            return output.joined(separator: "\n")
+        case .loadable, .salvageable:
+            break
+        }
+        output.append("steps that would run: " + (report.steps.isEmpty ? "none" : report.steps.joined(separator: ", ")))
+        output.append(
+            "unknown keys kept: "
+                + (report.unknownKeysKept.isEmpty
+                    ? "none"
+                    : report.unknownKeysKept.sorted { $0.key < $1.key }.map { "\($0.key) (\($0.value))" }
+                        .joined(separator: ", ")))
+        for (field, count) in report.fieldsDefaulted.sorted(by: { $0.key < $1.key }) {
+            output.append("default: \(field) for \(count) record(s)")
+        }
+        output += report.warnings.map { "warning: \($0)" }
+        output += report.repairs.map { "repair: \($0)" }
+        guard let salvage = report.salvage else {
+            output.append("problems: none; the file is loadable")
+            return output.joined(separator: "\n")
+        }
+        output.append("problem: the file does not load as it is: \(report.problem ?? "")")
+        output.append(
+            "salvage: would keep everything else; \(salvage.droppedRecords.count) record(s) dropped, "
+                + "\(salvage.coercedFields.count) field(s) coerced, \(salvage.defaultedFields.count) field(s) "
+                + "defaulted; the original would be kept as <file>.corrupt-<time>")
+        for record in salvage.droppedRecords {
+            output.append("would drop: \(record.path)\(record.id.map { " (id \($0))" } ?? ""): \(record.reason)")
+        }
+        for field in salvage.coercedFields {
+            output.append("would coerce: \(field.path) from \(field.from) to \(field.to)")
+        }
+        for field in salvage.defaultedFields {
+            output.append("would default: \(field.path): \(field.reason)")
+        }
+        return output.joined(separator: "\n")
+    }
+
+    /// The report as indented JSON with sorted keys.
+    static func json(_ report: CheckReport) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(report) else { return "{}" }
+        return String(decoding: data, as: UTF8.self)
+    }
+}
