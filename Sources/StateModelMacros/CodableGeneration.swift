@@ -39,75 +39,63 @@ struct CodableGeneration {
 
     /// `init(from:)`: one container; declared keys decoded in order, then the keys it does not declare kept.
     func decodeInitializer() -> DeclSyntax {
-        var lines = ["let container = try decoder.container(keyedBy: StateCodingKeys.self)"]
-        for property in declared {
-            let key = "StateCodingKeys(\(Self.literal(property.key)))"
-            let value: String
+        initializer(label: "from") { property, key in
             switch property.kind {
             case .required:
-                value = "try container.decode(\(property.type.trimmedDescription).self, forKey: \(key))"
+                return "try container.decode(\(property.type.trimmedDescription).self, forKey: \(key))"
             case .optional(let wrapped, _):
-                value = "try container.decodeIfPresent(\(wrapped.trimmedDescription).self, forKey: \(key))"
+                return "try container.decodeIfPresent(\(wrapped.trimmedDescription).self, forKey: \(key))"
             case .defaulted(let defaultValue):
                 // The concrete type's own decodeIfPresent (Bool, Int, String have non-generic ones), and the
                 // default recorded only when it is used.
-                value =
-                    "try container.decodeIfPresent(\(property.type.trimmedDescription).self, forKey: \(key))\n"
+                return "try container.decodeIfPresent(\(property.type.trimmedDescription).self, forKey: \(key))\n"
                     + "    ?? container.defaulted(\(defaultValue.trimmedDescription), forKey: \(key), in: decoder)"
-            case .coded(let coder):
-                value = "try \(Self.typeName(coder)).decode(from: container, forKey: \(key))"
-            case .unknownFields:
-                continue
+            case .coded, .unknownFields:
+                return nil
             }
-            lines.append("self.\(Self.identifier(property.name)) = \(value)")
         }
-        if let unknownFields {
-            lines.append(
-                "self.\(Self.identifier(unknownFields.name)) = try UnknownFields(undeclaredKeysOf: container, in: decoder)"
-            )
-        }
-        return DeclSyntax(
-            stringLiteral: "\(access)init(from decoder: any Decoder) throws {\n"
-                + Self.indent(lines) + "\n}")
     }
 
     /// `init(salvaging:)` (`StateSalvageable`): the same container and keys as `init(from:)`, each field read
     /// with the `salvage` method for its kind, so that a field with a default or an optional takes it when its value
     /// cannot be read, and a `@StateRecords` array drops the records that cannot be read.
     func salvageInitializer() -> DeclSyntax {
+        initializer(label: "salvaging") { property, key in
+            let element = property.recordElement?.trimmedDescription
+            switch property.kind {
+            case .required:
+                if let element { return "try container.salvageRecords(\(element).self, forKey: \(key), in: decoder)" }
+                return "try container.salvage(\(property.type.trimmedDescription).self, forKey: \(key), in: decoder)"
+            case .optional(let wrapped, _):
+                if let element {
+                    return "container.salvageRecordsIfPresent(\(element).self, forKey: \(key), in: decoder)"
+                }
+                return "container.salvageIfPresent(\(wrapped.trimmedDescription).self, forKey: \(key), in: decoder)"
+            case .defaulted(let defaultValue):
+                let method = element == nil ? "salvage" : "salvageRecords"
+                return "container.\(method)(\n    \(element ?? property.type.trimmedDescription).self, forKey: \(key), "
+                    + "defaultingTo: \(defaultValue.trimmedDescription), in: decoder)"
+            case .coded, .unknownFields:
+                return nil
+            }
+        }
+    }
+
+    /// An initializer `init(<label> decoder:)` that opens the one container, reads each declared property with
+    /// `value(property, key)` (a `@StateCoder` property with its coder), then keeps the undeclared keys.
+    private func initializer(label: String, value: (StoredProperty, String) -> String?) -> DeclSyntax {
         var lines = ["let container = try decoder.container(keyedBy: StateCodingKeys.self)"]
         for property in declared {
             let key = "StateCodingKeys(\(Self.literal(property.key)))"
-            let value: String
-            switch property.kind {
-            case .required:
-                if let element = property.recordElement {
-                    value =
-                        "try container.salvageRecords(\(element.trimmedDescription).self, forKey: \(key), in: decoder)"
-                } else {
-                    value =
-                        "try container.salvage(\(property.type.trimmedDescription).self, forKey: \(key), in: decoder)"
-                }
-            case .optional(let wrapped, _):
-                if let element = property.recordElement {
-                    value =
-                        "container.salvageRecordsIfPresent(\(element.trimmedDescription).self, forKey: \(key), in: decoder)"
-                } else {
-                    value =
-                        "container.salvageIfPresent(\(wrapped.trimmedDescription).self, forKey: \(key), in: decoder)"
-                }
-            case .defaulted(let defaultValue):
-                let method = property.recordElement == nil ? "salvage" : "salvageRecords"
-                let type = (property.recordElement ?? property.type).trimmedDescription
-                value =
-                    "container.\(method)(\n    \(type).self, forKey: \(key), defaultingTo: "
-                    + "\(defaultValue.trimmedDescription), in: decoder)"
-            case .coded(let coder):
-                value = "try \(Self.typeName(coder)).decode(from: container, forKey: \(key))"
-            case .unknownFields:
+            let read: String
+            if case .coded(let coder) = property.kind {
+                read = "try \(Self.typeName(coder)).decode(from: container, forKey: \(key))"
+            } else if let generated = value(property, key) {
+                read = generated
+            } else {
                 continue
             }
-            lines.append("self.\(Self.identifier(property.name)) = \(value)")
+            lines.append("self.\(Self.identifier(property.name)) = \(read)")
         }
         if let unknownFields {
             lines.append(
@@ -115,8 +103,7 @@ struct CodableGeneration {
             )
         }
         return DeclSyntax(
-            stringLiteral: "\(access)init(salvaging decoder: any Decoder) throws {\n"
-                + Self.indent(lines) + "\n}")
+            stringLiteral: "\(access)init(\(label) decoder: any Decoder) throws {\n" + Self.indent(lines) + "\n}")
     }
 
     /// `encode(to:)`: the kept keys first, then the declared ones, so a declared key wins.

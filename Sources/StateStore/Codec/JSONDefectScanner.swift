@@ -60,7 +60,7 @@ struct JSONDefect: Equatable, Sendable, CustomStringConvertible {
         case .tooDeep(let limit):
             return "JSON nested deeper than \(limit) levels at \(shownPath) \(place)"
         case .duplicateKey(let key):
-            return "duplicate key \(Self.abbreviated(Self.quoted(key))) in \(shownPath) \(place)"
+            return "duplicate key \(Self.abbreviated(JSONText.quoted(key))) in \(shownPath) \(place)"
         case .syntax(let message):
             return "\(message)\(inPath) \(place)"
         }
@@ -84,27 +84,6 @@ struct JSONDefect: Equatable, Sendable, CustomStringConvertible {
             text.append(digit)
         }
         return text
-    }
-
-    /// `text` as a JSON string literal, control characters escaped.
-    static func quoted(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\t": result += "\\t"
-            case "\r": result += "\\r"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    result += "\\u" + JSONDefectScanner.hex(scalar.value, digits: 4)
-                } else {
-                    result.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return result + "\""
     }
 }
 

@@ -11,13 +11,7 @@ extension StateFile {
     /// fsync. When any step fails the file is put back as it was (the original name holds the same bytes and the
     /// copy is removed) and ``StateStoreError/quarantineFailed(path:reason:underlying:)`` is thrown.
     func quarantine(reason: String) throws(StateStoreError) -> String {
-        let target = try linkQuarantineCopy(reason: reason)
-        do {
-            try fileSystem.fsyncDirectory(directory)
-        } catch {
-            try? fileSystem.unlink(target)
-            throw .quarantineFailed(path: path, reason: reason, underlying: error)
-        }
+        let target = try linkDurableCopy(reason: reason)
         do {
             try fileSystem.unlink(path)
         } catch {
@@ -42,6 +36,14 @@ extension StateFile {
     /// step fails the copy is removed and ``StateStoreError/quarantineFailed(path:reason:underlying:)`` is thrown:
     /// the salvaged state is not used without its original kept.
     func keepCorruptCopy(reason: String) throws(StateStoreError) -> String {
+        let target = try linkDurableCopy(reason: reason)
+        pruneQuarantine()
+        return target
+    }
+
+    /// Links the file to the first free `<name>.corrupt-<UTC timestamp>[-N]` and fsyncs the directory; the copy is
+    /// removed again when the fsync fails.
+    private func linkDurableCopy(reason: String) throws(StateStoreError) -> String {
         let target = try linkQuarantineCopy(reason: reason)
         do {
             try fileSystem.fsyncDirectory(directory)
@@ -49,7 +51,6 @@ extension StateFile {
             try? fileSystem.unlink(target)
             throw .quarantineFailed(path: path, reason: reason, underlying: error)
         }
-        pruneQuarantine()
         return target
     }
 
