@@ -299,4 +299,18 @@ struct SalvageTests {
             #expect(!error.description.contains("The given data was not valid JSON"))
         }
     }
+
+    @Test func aNewerCompatibleFileIsSalvagedAndKeepsItsVersion() throws {
+        let text =
+            #"{"version":5,"minReaderVersion":4,"notes":["# + Self.note(0) + ","
+            + Self.note(1, ["kind": "7"]) + #"],"author":{"givenName":"A","familyName":"B"},"v5Only":true}"#
+        let (loaded, directory, file) = try load(text)
+        defer { directory.remove() }
+        #expect(loaded.report.source == .salvaged && loaded.report.isNewerCompatible)
+        #expect(loaded.model.notes.map(\.id) == ["n0"])
+        try file.save(loaded.model)
+        let saved = try jsonObject(try directory.read("notebook.json"))
+        #expect(saved["version"] as? Int == 5 && saved["minReaderVersion"] as? Int == 4)
+        #expect(saved["v5Only"] as? Bool == true)
+    }
 }

@@ -183,6 +183,24 @@ struct DaemonProcessTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: harness.stateDirectory + "/" + kept)) == original)
     }
 
+    @Test func aSalvagedFileIsSavedWithoutWaitingForAChange() async throws {
+        let harness = try DaemonHarness()
+        var text = String(decoding: try WorkspaceFixtures.data("versions/v4.json"), as: UTF8.self)
+        text = text.replacingOccurrences(of: #""alias": "margaret""#, with: #""alias": 42"#)
+        try harness.writeState(Data(text.utf8))
+        try harness.writeConfig(#"{"save": {"debounceMilliseconds": 50, "maximumDelayMilliseconds": 200}}"#)
+        let process = try harness.start()
+        #expect(await harness.becomesReady())
+        // Version 4, no repair: only the salvage makes the file on disk differ from the state served.
+        #expect(
+            await eventually {
+                (try? harness.stateBytes()).map { String(decoding: $0, as: UTF8.self) }?
+                    .contains(#""alias":"42""#) == true
+            })
+        process.send(SIGTERM)
+        #expect(await exitStatus(of: process, timeout: .seconds(10)) == 0)
+    }
+
     @Test func aNewerIncompatibleFileRefusesToStartAndStaysByteIdentical() async throws {
         let harness = try DaemonHarness()
         let newer = try WorkspaceFixtures.data("edge/newer-incompatible.json")

@@ -65,9 +65,10 @@ public final class Daemon: Sendable {
                 Self.log(event, path: file.path, logger: logger)
                 statusLine.observe(event)
             })
-        if loaded.report.migrated || !loaded.report.repairs.isEmpty {
-            // Bring the file on disk to the current version (the pre-migration backup is made first) without
-            // waiting for a client's change; the debounce applies as for any change.
+        if loaded.report.migrated || !loaded.report.repairs.isEmpty || loaded.report.salvage != nil {
+            // Bring the file on disk to the current version (the pre-migration backup is made first; a salvaged
+            // file's original is already kept) without waiting for a client's change; the debounce applies as for
+            // any change.
             _ = try? persistent.apply { (_: inout Workspace) in () }
         }
         let secrets = openSecretStore(configuration)
