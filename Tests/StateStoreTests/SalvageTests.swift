@@ -313,4 +313,21 @@ struct SalvageTests {
         #expect(saved["version"] as? Int == 5 && saved["minReaderVersion"] as? Int == 4)
         #expect(saved["v5Only"] as? Bool == true)
     }
+
+    @Test func halfTheRecordsBadAndHalfWithDuplicateKeys() throws {
+        let notes = (0..<10_000).map { index -> String in
+            switch index % 4 {
+            case 1: Self.note(index, ["title": "[]"])
+            case 3: #"{"id":"n\#(index)","title":"A","title":"B","kind":"text","tags":[]}"#
+            default: Self.note(index)
+            }
+        }
+        let codec = StateCodec(schema: try NotebookSchema.make())
+        let decoded = try codec.decode(Data(Self.notebook(notes).utf8), salvaging: true)
+        #expect(decoded.model.notes.count == 5_000)
+        let dropped = try #require(decoded.salvage?.droppedRecords)
+        #expect(dropped.count == 5_000)
+        #expect(dropped.map(\.path) == (0..<10_000).filter { $0 % 2 == 1 }.map { "notes[\($0)]" })
+        #expect(dropped[1].reason == #"duplicate key "title" in notes[3]"#)
+    }
 }

@@ -111,4 +111,20 @@ struct SalvageFixtureTests {
         #expect(salvaged.model.activeProjectID == nil)
         #expect(salvaged.repairs.contains { $0.contains("activeProjectID") })
     }
+
+    @Test func aDuplicateKeyInAPaneDropsOnlyThePane() throws {
+        let text = #"""
+            {"version": 4, "minReaderVersion": 4, "activeProjectID": null, "owner": {"alias": "a"}, "favorites": [],
+             "projects": [{"id": "11111111-1111-4111-8111-111111111111", "name": "kept", "layout": "quad",
+               "panes": [{"id": "21111111-1111-4111-8111-111111111111", "folder": "/a", "folder": "/b",
+                          "viewMode": "list"},
+                         {"id": "22222222-2222-4222-8222-222222222222", "folder": "/c", "viewMode": "list"}]}]}
+            """#
+        let salvaged = try workspaceCodec().decode(Data(text.utf8), salvaging: true)
+        let report = try #require(salvaged.salvage)
+        #expect(report.reason == #"duplicate key "folder" in projects[0].panes[0]"#)
+        #expect(report.droppedRecords.map(\.path) == ["projects[0].panes[0]"])
+        #expect(salvaged.model.projects.map(\.name) == ["kept"])
+        #expect(salvaged.model.projects[0].panes.map(\.folder) == ["/c"])
+    }
 }

@@ -18,7 +18,7 @@ final class LoadContext: Sendable {
     /// Whether this is a salvage pass (``StateSalvageable``) rather than the strict decode.
     let salvaging: Bool
     /// In a salvage: the objects holding a key twice, by path (`projects[1]`), with the key.
-    let duplicateKeys: [(path: String, key: String)]
+    let duplicateKeys: DuplicateKeyIndex
     private let unknownKeys = Mutex<[String: Int]>([:])
     private let defaultedFields = Mutex<[String: Int]>([:])
     let salvageLog = Mutex(SalvageLog())
@@ -33,7 +33,7 @@ final class LoadContext: Sendable {
         currentVersion = schema.currentVersion
         reservedRootKeys = [schema.versionKey, schema.minReaderVersionKey]
         self.salvaging = salvaging
-        self.duplicateKeys = duplicateKeys
+        self.duplicateKeys = DuplicateKeyIndex(duplicateKeys)
         var decoders = schema.stepsByVersion.mapValues { step in salvaging ? step.salvageDecode : step.decode }
         if salvaging {
             decoders[schema.currentVersion] = { @Sendable decoder in try Salvaging<Model>.decodeNested(from: decoder) }

@@ -7,17 +7,22 @@ struct SalvagedRecord<Element: Decodable>: Decodable {
 
     init(from decoder: any Decoder) throws {
         let context = LoadContext.of(decoder)
-        if let duplicate = context?.duplicateKey(within: decoder.codingPath) {
-            context?.recordDropped(at: decoder.codingPath, id: Self.id(in: decoder), reason: duplicate)
-            value = nil
-            return
-        }
+        let record: Element
         do {
-            value = try Salvaging<Element>(from: decoder).value
+            record = try Salvaging<Element>(from: decoder).value
         } catch {
             context?.recordDropped(
                 at: decoder.codingPath, id: Self.id(in: decoder), reason: DecodingErrorDescription.describe(error))
             value = nil
+            return
+        }
+        // JSONDecoder kept the first of two values under one key; the record goes unless a record inside it (read
+        // above, so already dropped) took the duplicate with it.
+        if let duplicate = context?.duplicateKeyNotDropped(within: decoder.codingPath) {
+            context?.recordDropped(at: decoder.codingPath, id: Self.id(in: decoder), reason: duplicate)
+            value = nil
+        } else {
+            value = record
         }
     }
 
