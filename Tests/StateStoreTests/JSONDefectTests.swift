@@ -65,6 +65,15 @@ private func duplicates(_ text: String) -> [String] {
     JSONDefectScanner.duplicateKeys(in: Data(text.utf8)).map { "\($0.path) \($0.key)" }
 }
 
+/// The duplicate keys of `data` found by the lean `duplicateKeys` (the load path's) and by the one that checks
+/// every value, as "path key" strings.
+private func leanAndCheckedDuplicates(_ data: Data) -> (lean: [String], checked: [String]) {
+    (
+        JSONDefectScanner.duplicateKeys(in: data).map { "\($0.path) \($0.key)" },
+        JSONDefectScanner.duplicateKeys(in: data, checkingValues: true).map { "\($0.path) \($0.key)" }
+    )
+}
+
 /// `count` arrays nested in one another.
 private func nestedArrays(_ count: Int) -> String {
     String(repeating: "[", count: count) + String(repeating: "]", count: count)
@@ -499,10 +508,37 @@ struct JSONDefectTests {
 
     @Test func duplicateKeysStopsAtTheFirstOtherDefect() {
         #expect(duplicates(#"{"a":1,"a":2,"b":x,"c":1,"c":2}"#) == [" a"])
-        #expect(duplicates(#"{"a":1,"b":"\q","a":2}"#).isEmpty)
+        let checked = JSONDefectScanner.duplicateKeys(in: Data(#"{"a":1,"b":"\q","a":2}"#.utf8), checkingValues: true)
+        #expect(checked.isEmpty, "checking values, it stops at the invalid escape")
+        #expect(duplicates(#"{"a":1,"b":"\q","a":2}"#) == [" a"], "the lean scan does not look into value strings")
         #expect(duplicates("").isEmpty)
         #expect(defect(#"{"a":"\q","a":2}"#)?.kind == .syntax(#"invalid escape \q"#), "the first in document order")
         #expect(defect(#"{"a":1,"a":"\q"}"#)?.kind == .duplicateKey("a"), "the first in document order")
+    }
+
+    @Test func theLeanDuplicateScanStopsSafelyOnMalformedInput() {
+        // Each is malformed; none holds a key twice before the point where the scan must stop.
+        let malformed = [
+            #"{"a":"x"#, #"{"a":"x\"#, #"{"a":"x\""#, #"{"a":"\"#, #"{"a":tru"a":1}"#, #"{"a":1"a":2}"#,
+            #"{"a":"\u00"a":2}"#, #"{"a":"x"y","a":2}"#, #"{"a" 1,"a":2}"#, #"{"a":1 "a":2}"#, #"{"a":[1 2],"a":3}"#,
+            #"{"a":x,"a":2}"#, #"{"a":{"b":1],"a":2}"#, #"[{"a":1},"a":2]"#, #"{"a":1,"b"#, #"{"a":1,"a"#,
+            #"{"a":1,"a\"#, #"{"\q":1,"\q":2}"#, #"{,"a":1,"a":2}"#, #"{"a":-,"b":2}"#, "{\"a\":\"x\u{1}\",\"b\":2",
+            "\"", "-", "t", "[", "{", "{\"", "}", "]", "[1,]]", #""\"#,
+        ]
+        for text in malformed {
+            let data = Data(text.utf8)
+            #expect(!decoderAccepts(data), "\(text) is malformed")
+            #expect(JSONDefectScanner.firstDefect(in: data) != nil, "\(text) is named by firstDefect")
+            #expect(duplicates(text).isEmpty, "\(text)")
+        }
+        let invalidUTF8 = Data(Array(#"{"a":""#.utf8) + [0xFF, 0xC3] + Array(#"","b":1}"#.utf8))
+        #expect(JSONDefectScanner.duplicateKeys(in: invalidUTF8).isEmpty)
+        #expect(JSONDefectScanner.duplicateKeys(in: Data(String(repeating: "[", count: 100_000).utf8)).isEmpty)
+        // Every prefix of a document without duplicate keys (all but the whole document malformed).
+        let document = Array(Self.crossCheckDocument.utf8)
+        for count in 0..<document.count {
+            #expect(JSONDefectScanner.duplicateKeys(in: Data(document[..<count])).isEmpty, "prefix of \(count) bytes")
+        }
     }
 
     // MARK: Descriptions
@@ -590,6 +626,12 @@ struct JSONDefectTests {
                 #expect(duplicated)
                 #expect(JSONDefectScanner.duplicateKeys(in: data).first?.key == key)
             }
+            let (lean, checked) = leanAndCheckedDuplicates(data)
+            if decoded {
+                #expect(lean == checked, "round \(round): lean and checking scans agree on what JSONDecoder reads")
+            } else {
+                #expect(lean.isEmpty, "round \(round): no duplicate in a malformed variant of a document without any")
+            }
             if decoded { accepted += 1 }
             if duplicated { withDuplicates += 1 }
         }
@@ -628,6 +670,7 @@ struct JSONDefectTests {
                 (found != nil) == duplicated,
                 "round \(round): \(String(decoding: bytes, as: UTF8.self)) scanner \(found?.description ?? "nil")")
             #expect(listed.isEmpty == !duplicated)
+            #expect(listed.map { "\($0.path) \($0.key)" } == leanAndCheckedDuplicates(data).checked, "round \(round)")
             if case .duplicateKey(let key) = found?.kind { #expect(listed.first?.key == key) }
             if duplicated { withDuplicates += 1 }
         }

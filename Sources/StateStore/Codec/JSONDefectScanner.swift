@@ -99,19 +99,32 @@ enum JSONDefectScanner {
     ///
     /// Like JSONDecoder, it accepts one trailing comma before `]` or `}`.
     static func firstDefect(in data: Data, depthLimit: Int = 512) -> JSONDefect? {
-        scan(data, depthLimit: depthLimit, collectingDuplicates: false).defect
+        scan(data, depthLimit: depthLimit, collectingDuplicates: false, checkingValues: true).defect
     }
 
     /// Every object that holds a key twice, as (path of the object, the key), in document order, for well-formed
-    /// input; stops at the first non-duplicate defect. A key held three times is listed once.
-    static func duplicateKeys(in data: Data, depthLimit: Int = 512) -> [(path: String, key: String)] {
-        scan(data, depthLimit: depthLimit, collectingDuplicates: true).duplicates
+    /// input. A key held three times is listed once.
+    ///
+    /// By default it is lean, for the load path, where JSONDecoder checks the bytes right after: it checks keys
+    /// and structure (brackets, commas, colons, nesting depth) only. Value strings are skipped to their closing
+    /// quote, unchecked (an escape is skipped by the byte after its backslash); numbers and `true`, `false` and
+    /// `null` are skipped to the next `,`, `]`, `}` or whitespace. On anything malformed that it notices it stops
+    /// and returns the duplicates found so far, and `firstDefect(in:)` names the defect. On well-formed input
+    /// its result is the one with `checkingValues`.
+    ///
+    /// With `checkingValues`, every value is checked as `firstDefect(in:)` checks it, and the listing stops at
+    /// the first defect that is not a duplicate key.
+    static func duplicateKeys(
+        in data: Data, depthLimit: Int = 512, checkingValues: Bool = false
+    ) -> [(path: String, key: String)] {
+        scan(data, depthLimit: depthLimit, collectingDuplicates: true, checkingValues: checkingValues).duplicates
     }
 
     /// Runs the scanner over `data`: it stops at the first defect, or (when `collectingDuplicates`) at the first
-    /// defect that is not a duplicate key, listing the duplicates.
+    /// defect that is not a duplicate key, listing the duplicates. Without `checkingValues`, values are skipped
+    /// rather than checked (see `duplicateKeys(in:depthLimit:checkingValues:)`).
     private static func scan(
-        _ data: Data, depthLimit: Int, collectingDuplicates: Bool
+        _ data: Data, depthLimit: Int, collectingDuplicates: Bool, checkingValues: Bool
     ) -> (defect: JSONDefect?, duplicates: [(path: String, key: String)]) {
         guard !data.isEmpty else {
             let defect = JSONDefect(kind: .syntax("the file is empty"), byteOffset: 0, line: 1, column: 1, path: "")
@@ -121,11 +134,13 @@ enum JSONDefectScanner {
             let bytes = raw.bindMemory(to: UInt8.self)
             var scanner = ScanState(
                 base: bytes.baseAddress!, count: bytes.count, depthLimit: depthLimit,
-                collectingDuplicates: collectingDuplicates)
+                collectingDuplicates: collectingDuplicates, checkingValues: checkingValues)
             do throws(Stop) {
                 try scanner.run()
                 return (nil, scanner.duplicates)
             } catch {
+                // A lean scan (duplicateKeys only) reports no defect.
+                guard checkingValues else { return (nil, scanner.duplicates) }
                 let (line, column) = location(of: error.offset, in: bytes)
                 let defect = JSONDefect(
                     kind: error.kind, byteOffset: error.offset, line: line, column: column, path: error.path)
@@ -224,7 +239,7 @@ private struct ScanState {
 
     /// One key of an open object: its hash and where its (unescaped) bytes are.
     struct Key {
-        /// FNV-1a of the unescaped bytes.
+        /// `ScanState.hash` of the unescaped bytes.
         var hash: UInt64
         /// Offset of the bytes in the input, or in `scratch` when `inScratch`.
         var start: Int
@@ -255,6 +270,8 @@ private struct ScanState {
     let depthLimit: Int
     /// Whether a duplicate key is listed and the scan goes on, rather than stopping the scan.
     let collectingDuplicates: Bool
+    /// Whether values are checked (strings, numbers, literals), rather than skipped unchecked.
+    let checkingValues: Bool
     /// The open arrays and objects, outermost first.
     var frames: [Frame] = []
     /// The keys of every open object, the innermost object's last.
@@ -270,11 +287,12 @@ private struct ScanState {
     static let linearKeys = 16
 
     /// A scanner over the `count` bytes at `base`.
-    init(base: UnsafePointer<UInt8>, count: Int, depthLimit: Int, collectingDuplicates: Bool) {
+    init(base: UnsafePointer<UInt8>, count: Int, depthLimit: Int, collectingDuplicates: Bool, checkingValues: Bool) {
         self.base = base
         end = count
         self.depthLimit = depthLimit
         self.collectingDuplicates = collectingDuplicates
+        self.checkingValues = checkingValues
         frames.reserveCapacity(64)
         keys.reserveCapacity(256)
     }
@@ -339,7 +357,7 @@ private struct ScanState {
             guard index < end else { throw endOfFile(path: valuePath()) }
             switch base[index] {
             case ASCII.quote:
-                index = try scanString(from: index, isKey: false)
+                index = checkingValues ? try scanString(from: index, isKey: false) : try skipString(from: index)
             case ASCII.openBrace:
                 try checkDepth(at: index)
                 frames.append(Frame(isObject: true, keysBase: keys.count, scratchBase: scratch.count))
@@ -364,13 +382,13 @@ private struct ScanState {
                     continue nextValue
                 }
             case ASCII.minus, ASCII.zero...ASCII.nine:
-                index = try scanNumber(from: index)
+                index = checkingValues ? try scanNumber(from: index) : skipScalar(from: index)
             case UInt8(ascii: "t"):
-                index = try scanLiteral("true", from: index)
+                index = checkingValues ? try scanLiteral("true", from: index) : skipScalar(from: index)
             case UInt8(ascii: "f"):
-                index = try scanLiteral("false", from: index)
+                index = checkingValues ? try scanLiteral("false", from: index) : skipScalar(from: index)
             case UInt8(ascii: "n"):
-                index = try scanLiteral("null", from: index)
+                index = checkingValues ? try scanLiteral("null", from: index) : skipScalar(from: index)
             default:
                 throw unexpected(at: index, "unexpected \(describeCharacter(at: index))", path: valuePath())
             }
@@ -510,6 +528,24 @@ private struct ScanState {
         return index
     }
 
+    /// The offset of the first `,`, `]`, `}` or whitespace byte after `start` (or the end): a number or literal
+    /// skipped unchecked.
+    @inline(__always)
+    func skipScalar(from start: Int) -> Int {
+        var index = start + 1
+        while index < end {
+            let byte = base[index]
+            // Space, tab, LF, CR, ',' below 64; ']' and '}' from 64 to 127.
+            if byte < 64 {
+                if (UInt64(1) << byte) & 0x0000_1001_0000_2600 != 0 { break }
+            } else if byte < 128 && (UInt64(1) << (byte &- 64)) & 0x2000_0000_2000_0000 != 0 {
+                break
+            }
+            index += 1
+        }
+        return index
+    }
+
     /// Whether `byte` is an ASCII digit.
     @inline(__always)
     func isDigit(_ byte: UInt8) -> Bool { byte &- ASCII.zero < 10 }
@@ -573,6 +609,62 @@ private struct ScanState {
                 index += 1
             }
         }
+    }
+
+    /// The offset after the closing quote of the string whose opening quote is at `start` when its text is
+    /// printable ASCII without escapes (as most keys are: valid, with the traits of `StringTraits()`), else nil.
+    @inline(__always)
+    func plainStringEnd(from start: Int) -> Int? {
+        var index = start + 1
+        while index &+ 8 <= end {
+            let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+            let special = Self.specialBytes(word)
+            if special != 0 {
+                index += special.trailingZeroBitCount >> 3
+                return base[index] == ASCII.quote ? index + 1 : nil
+            }
+            index += 8
+        }
+        while index < end {
+            let byte = base[index]
+            if byte == ASCII.quote { return index + 1 }
+            if byte < 0x20 || byte >= 0x80 || byte == ASCII.backslash { return nil }
+            index += 1
+        }
+        return nil
+    }
+
+    /// Skips the value string whose opening quote is at `start`, unchecked: it looks for the closing quote only,
+    /// and skips the byte after each backslash; returns the offset after the closing quote.
+    @inline(__always)
+    func skipString(from start: Int) throws(Stop) -> Int {
+        var index = start + 1
+        while true {
+            // Eight bytes at a time while none is a quote or a backslash.
+            while index &+ 8 <= end {
+                let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+                let special = Self.quotesAndBackslashes(word)
+                if special != 0 {
+                    index += special.trailingZeroBitCount >> 3
+                    break
+                }
+                index += 8
+            }
+            guard index < end else { throw endOfFile(path: "") }
+            let byte = base[index]
+            if byte == ASCII.quote { return index + 1 }
+            index += byte == ASCII.backslash ? 2 : 1
+        }
+    }
+
+    /// A mask with the top bit set in (at least) the first byte of `word` (in memory order) that is a quote or a
+    /// backslash, and zero when there is none.
+    @inline(__always)
+    static func quotesAndBackslashes(_ word: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let quotes = word ^ (ones &* 0x22)
+        let backslashes = word ^ (ones &* 0x5C)
+        return ((quotes &- ones) & ~quotes | (backslashes &- ones) & ~backslashes) & 0x8080_8080_8080_8080
     }
 
     /// A mask with the top bit set in (at least) the first byte of `word` (in memory order) that is a quote, a
@@ -693,7 +785,12 @@ private struct ScanState {
             throw unexpected(at: start, "expected an object key in double quotes", path: containerPath())
         }
         var traits = StringTraits()
-        let afterKey = try scanString(from: start, isKey: true, traits: &traits)
+        let afterKey: Int
+        if let plainEnd = plainStringEnd(from: start) {
+            afterKey = plainEnd
+        } else {
+            afterKey = try scanString(from: start, isKey: true, traits: &traits)
+        }
         frames[top].keyStart = start + 1
         frames[top].keyEnd = afterKey - 1
         frames[top].keyEscaped = traits.escaped
@@ -863,14 +960,33 @@ private struct ScanState {
         return value
     }
 
-    /// FNV-1a of `count` bytes at `start`.
+    /// A hash of `count` bytes at `start`, seeded with the count, read eight or four bytes at a time (the last
+    /// read overlapping the one before); only compared within one scan, so any function of the bytes does.
     @inline(__always)
     static func hash(_ start: UnsafePointer<UInt8>, _ count: Int) -> UInt64 {
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for offset in 0..<count {
-            hash = (hash ^ UInt64(start[offset])) &* 0x0000_0100_0000_01B3
+        let multiplier: UInt64 = 0x9E37_79B9_7F4A_7C15
+        let raw = UnsafeRawPointer(start)
+        var hash = 0xCBF2_9CE4_8422_2325 ^ UInt64(truncatingIfNeeded: count)
+        var tail: UInt64
+        if count >= 8 {
+            var offset = 0
+            while offset &+ 8 < count {
+                hash = (hash ^ raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) &* multiplier
+                hash ^= hash >> 29
+                offset &+= 8
+            }
+            tail = raw.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+        } else if count >= 4 {
+            tail =
+                UInt64(raw.loadUnaligned(as: UInt32.self))
+                | UInt64(raw.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)) << 32
+        } else if count > 0 {
+            tail = UInt64(start[0]) | UInt64(start[count >> 1]) << 8 | UInt64(start[count &- 1]) << 16
+        } else {
+            tail = 0
         }
-        return hash
+        hash = (hash ^ tail) &* multiplier
+        return hash ^ hash >> 32
     }
 
     // MARK: Reports
