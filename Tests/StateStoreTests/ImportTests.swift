@@ -93,6 +93,40 @@ struct ImportTests {
         #expect(again.model == loaded.model)
     }
 
+    @Test func aLegacyFileWithABadRecordIsSalvagedUnderTheSalvagePolicyAndRefusedOtherwise() throws {
+        let legacy =
+            Data(
+                #"{"notes":[{"id":"n1","title":"Kept","kind":0,"tags":[]},{"id":"n2","title":["bad"],"kind":0,"tags":[]}],"#
+                    .utf8) + Data(#""author":{"name":"Ada Lovelace","age":36}}"#.utf8)
+        let strict = try Setup()
+        defer { strict.directory.remove() }
+        try strict.directory.write("legacy/state.json", legacy)
+        let refused = try strict.file.load(importing: strict.source)
+        #expect(refused.report.importResult?.outcome == .refused)
+        #expect(!strict.stateExists && !strict.markerExists)
+
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try FileManager.default.createDirectory(atPath: directory.file("state"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: directory.file("legacy"), withIntermediateDirectories: true)
+        try directory.write("legacy/state.json", legacy)
+        let file = try notebookFile(
+            directory, name: "state/notebook.json",
+            configuration: StateFileConfiguration(corruptFilePolicy: .salvage))
+        let source = StateImport(
+            sourcePath: directory.file("legacy/state.json"), stagedCopyPath: nil,
+            markerPath: directory.file("state/imported-from-legacy"))
+        let loaded = try file.load(importing: source)
+        #expect(loaded.report.source == .imported)
+        #expect(loaded.report.importResult?.outcome == .imported)
+        #expect(loaded.model.notes.map(\.id) == ["n1"])
+        #expect(loaded.report.salvage?.droppedRecords.map(\.path) == ["notes[1]"])
+        #expect(loaded.report.salvage?.coercedFields.map(\.path) == ["author.age"])
+        #expect(loaded.report.salvage?.originalKeptAt == source.sourcePath)
+        #expect(try directory.read("legacy/state.json") == legacy, "the source is never modified")
+        #expect(FileManager.default.fileExists(atPath: source.markerPath))
+    }
+
     @Test func noLegacyFileMeansNothingHappens() throws {
         let setup = try Setup()
         defer { setup.directory.remove() }

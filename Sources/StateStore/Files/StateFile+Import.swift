@@ -15,6 +15,8 @@ extension StateFile {
     ///   when the source exists too).
     /// - A source that cannot be read or decoded, or comes from a newer release: nothing is written, no marker,
     ///   the initial state is used and the next load tries again (``ImportResult/Outcome-swift.enum/refused``).
+    ///   With ``CorruptFilePolicy/salvage``, a source whose records do not all decode is salvaged and imported
+    ///   (``LoadReport/salvage`` lists the changes; the source, never modified, is the original).
     ///
     /// The state file itself follows ``load()``'s policies. The outcome is in ``LoadReport/importResult``.
     /// - Throws: What ``load()`` throws; ``StateStoreError/writeFailed(_:)`` when the intent or the state file
@@ -69,7 +71,8 @@ extension StateFile {
         }
         let decoded: DecodedState<Model>
         do {
-            decoded = try decodeStored(bytes, path: source.sourcePath)
+            decoded = try decodeStored(
+                bytes, path: source.sourcePath, salvaging: configuration.corruptFilePolicy == .salvage)
         } catch {
             result.outcome = .refused
             result.reason = error.description
@@ -101,6 +104,11 @@ extension StateFile {
         report.source = .imported
         report.byteCount = bytes.count
         report.importResult = result
+        if var salvage = decoded.salvage {
+            // The source is never modified: it is the original, kept where it was.
+            salvage.originalKeptAt = source.sourcePath
+            report.salvage = salvage
+        }
         report.timings.total = load.clock.now - load.start
         return LoadedState(model: decoded.model, report: report)
     }
