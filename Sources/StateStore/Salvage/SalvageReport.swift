@@ -41,7 +41,7 @@ public struct SalvageReport: Sendable, Equatable {
     }
 
     /// A record left out.
-    public struct DroppedRecord: Sendable, Equatable, CustomStringConvertible {
+    public struct DroppedRecord: Codable, Sendable, Equatable, CustomStringConvertible {
         /// Where it was: `projects[2].panes[0]`.
         public var path: String
         /// Its `id` when one could be read, so that a person can find it in the original file.
@@ -63,7 +63,7 @@ public struct SalvageReport: Sendable, Equatable {
     }
 
     /// A value converted to the declared type.
-    public struct CoercedField: Sendable, Equatable, CustomStringConvertible {
+    public struct CoercedField: Codable, Sendable, Equatable, CustomStringConvertible {
         /// Where it was: `owner.age`.
         public var path: String
         /// The value as stored, as JSON: `36`.
@@ -83,7 +83,7 @@ public struct SalvageReport: Sendable, Equatable {
     }
 
     /// A field whose value could not be read and that took its default.
-    public struct DefaultedField: Sendable, Equatable, CustomStringConvertible {
+    public struct DefaultedField: Codable, Sendable, Equatable, CustomStringConvertible {
         /// Where it was: `favorites[0].createdAt`.
         public var path: String
         /// Why the stored value could not be read.

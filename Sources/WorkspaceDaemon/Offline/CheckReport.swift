@@ -16,47 +16,19 @@ public struct CheckReport: Codable, Sendable, Equatable {
         case newer
     }
 
-    /// A dropped record.
-    public struct DroppedRecord: Codable, Sendable, Equatable {
-        /// Its path in the stored file, such as `projects[2].panes[0]`.
-        public var path: String
-        /// Its id, when one could be read.
-        public var id: String?
-        /// Why it cannot be read.
-        public var reason: String
-    }
-
-    /// A converted value.
-    public struct CoercedField: Codable, Sendable, Equatable {
-        /// Its path in the stored file.
-        public var path: String
-        /// The stored value, as JSON.
-        public var from: String
-        /// The value read, as JSON.
-        public var to: String
-    }
-
-    /// A field that would take its default.
-    public struct DefaultedField: Codable, Sendable, Equatable {
-        /// Its path in the stored file.
-        public var path: String
-        /// Why its value cannot be read.
-        public var reason: String
-    }
-
     /// What a salvage would change.
     public struct Salvage: Codable, Sendable, Equatable {
-        /// Records that would be dropped.
-        public var droppedRecords: [DroppedRecord]
-        /// Values that would be converted.
-        public var coercedFields: [CoercedField]
-        /// Fields that would take their default.
-        public var defaultedFields: [DefaultedField]
+        /// Records that would be dropped, by path in the stored file, with their ids when readable.
+        public var droppedRecords: [SalvageReport.DroppedRecord]
+        /// Values that would be converted, as JSON before and after.
+        public var coercedFields: [SalvageReport.CoercedField]
+        /// Fields that would take their default, with why their value cannot be read.
+        public var defaultedFields: [SalvageReport.DefaultedField]
 
         init(_ report: SalvageReport) {
-            droppedRecords = report.droppedRecords.map { DroppedRecord(path: $0.path, id: $0.id, reason: $0.reason) }
-            coercedFields = report.coercedFields.map { CoercedField(path: $0.path, from: $0.from, to: $0.to) }
-            defaultedFields = report.defaultedFields.map { DefaultedField(path: $0.path, reason: $0.reason) }
+            droppedRecords = report.droppedRecords
+            coercedFields = report.coercedFields
+            defaultedFields = report.defaultedFields
         }
     }
 
