@@ -12,6 +12,13 @@ final class ConnectionRegistry: Sendable {
     }
 
     private let channels = Mutex<[ObjectIdentifier: Entry]>([:])
+    private let setups = Mutex(SetupCount())
+
+    /// Accepted connections whose set-up (the child initializer) has begun, and how many have finished.
+    struct SetupCount: Sendable, Equatable {
+        var begun = 0
+        var finished = 0
+    }
 
     /// Tracks a channel until it closes; `firstBytes` tells shutdown whether a request may still be on its way.
     func add(_ channel: any Channel, firstBytes: EventLoopFuture<Void>) {
@@ -26,6 +33,19 @@ final class ConnectionRegistry: Sendable {
     var open: [Entry] {
         channels.withLock { Array($0.values) }
     }
+
+    /// Counts a connection's set-up from the start of its child initializer until `done` completes.
+    ///
+    /// NIO hands a connection to the listener's pipeline only after its set-up, on the listener's loop, and closes
+    /// it (request unread: the client sees a reset) when the listener closed meanwhile; shutdown waits for these.
+    func settingUp<Value>(_ done: EventLoopFuture<Value>) -> EventLoopFuture<Value> {
+        setups.withLock { $0.begun += 1 }
+        done.whenComplete { _ in self.setups.withLock { $0.finished += 1 } }
+        return done
+    }
+
+    /// Set-ups begun and finished so far.
+    var setupCount: SetupCount { setups.withLock { $0 } }
 }
 
 /// Completes a promise once a connection's first bytes went down the pipeline (or when it closes), so a shutdown

@@ -120,6 +120,32 @@ public final class HTTPServer: Sendable {
         }
     }
 
+    /// Stops accepting, then waits until every connection already accepted has finished its set-up and been handed
+    /// to the listener's pipeline: NIO closes one whose set-up completes after the listener closed, under its
+    /// unread request. Bounded (about a second), for a set-up that never completes.
+    private func stopAccepting(_ listener: any Channel) async {
+        try? await listener.setOption(ChannelOptions.autoRead, value: false).get()
+        // Accepts of the last read are done; their set-up tasks are queued on the connections' loops.
+        try? await listener.eventLoop.submit {}.get()
+        var quietRounds = 0
+        var last = connections.setupCount
+        for _ in 0..<200 where quietRounds < 3 {
+            for loop in group.makeIterator() {
+                try? await loop.submit {}.get()
+            }
+            let now = connections.setupCount
+            if now.begun == now.finished && now == last {
+                quietRounds += 1
+            } else {
+                quietRounds = 0
+                if now.begun != now.finished { try? await Task.sleep(for: .milliseconds(5)) }
+            }
+            last = now
+        }
+        // A finished set-up hops to the listener's loop to be handed over: this runs after those hops.
+        try? await listener.eventLoop.submit {}.get()
+    }
+
     private func makeBootstrap() -> ServerBootstrap {
         let responder = self.responder
         let connections = self.connections
@@ -135,16 +161,18 @@ public final class HTTPServer: Sendable {
                     return channel.eventLoop.makeFailedFuture(error)
                 }
                 connections.add(channel, firstBytes: firstBytes.futureResult)
-                return PeerCredentials.read(from: channel).flatMapThrowing { peer in
-                    let pipeline = channel.pipeline.syncOperations
-                    if let idle = configuration.idleTimeout {
-                        try pipeline.addHandler(IdleStateHandler(readTimeout: TimeAmount(idle)))
-                    }
-                    try pipeline.configureHTTPServerPipeline(withPipeliningAssistance: true, withErrorHandling: false)
-                    try pipeline.addHandler(
-                        HTTPConnectionHandler(
-                            responder: responder, peer: peer, maximumBodySize: configuration.maximumBodySize))
-                }
+                return connections.settingUp(
+                    PeerCredentials.read(from: channel).flatMapThrowing { peer in
+                        let pipeline = channel.pipeline.syncOperations
+                        if let idle = configuration.idleTimeout {
+                            try pipeline.addHandler(IdleStateHandler(readTimeout: TimeAmount(idle)))
+                        }
+                        try pipeline.configureHTTPServerPipeline(
+                            withPipeliningAssistance: true, withErrorHandling: false)
+                        try pipeline.addHandler(
+                            HTTPConnectionHandler(
+                                responder: responder, peer: peer, maximumBodySize: configuration.maximumBodySize))
+                    })
             }
     }
 
@@ -156,6 +184,7 @@ public final class HTTPServer: Sendable {
             return state
         }
         guard case .running(let listener, let socketFile) = previous else { return }
+        await stopAccepting(listener)
         await Self.closeListener(listener)
         // NIO already unlinks a socket file it bound when the listener closes; this covers the rest, and never
         // touches a file that has since been replaced by someone else's.
