@@ -130,9 +130,7 @@ public final class HTTPServer: Sendable {
         var quietRounds = 0
         var last = connections.setupCount
         for _ in 0..<200 where quietRounds < 3 {
-            for loop in group.makeIterator() {
-                try? await loop.submit {}.get()
-            }
+            await drainEventLoops()
             let now = connections.setupCount
             if now.begun == now.finished && now == last {
                 quietRounds += 1
@@ -144,6 +142,13 @@ public final class HTTPServer: Sendable {
         }
         // A finished set-up hops to the listener's loop to be handed over: this runs after those hops.
         try? await listener.eventLoop.submit {}.get()
+    }
+
+    /// Runs an empty task on every event loop: whatever was queued on them before has run.
+    private func drainEventLoops() async {
+        for loop in group.makeIterator() {
+            try? await loop.submit {}.get()
+        }
     }
 
     private func makeBootstrap() -> ServerBootstrap {
@@ -199,9 +204,7 @@ public final class HTTPServer: Sendable {
         var handled = Set<ObjectIdentifier>()
         var quietRounds = 0
         for _ in 0..<50 where quietRounds < 3 {
-            for loop in group.makeIterator() {
-                try? await loop.submit {}.get()
-            }
+            await drainEventLoops()
             let entries = connections.open.filter { !handled.contains(ObjectIdentifier($0.channel)) }
             quietRounds = entries.isEmpty ? quietRounds + 1 : 0
             for entry in entries {

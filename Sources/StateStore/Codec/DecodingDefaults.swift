@@ -21,7 +21,7 @@ extension KeyedDecodingContainer {
         in decoder: any Decoder
     ) throws -> Value {
         if let value = try decodeIfPresent(type, forKey: key) { return value }
-        if let context = decoder.userInfo[LoadContext.userInfoKey] as? LoadContext {
+        if let context = LoadContext.of(decoder) {
             context.recordDefaulted(key.stringValue, at: codingPath)
         }
         return defaultValue()
@@ -41,7 +41,7 @@ extension KeyedDecodingContainer {
     ///   - key: The field's key.
     ///   - decoder: The decoder passed to the model's `init(from:)`, which carries the load's context.
     public func defaulted<Value>(_ value: Value, forKey key: Key, in decoder: any Decoder) -> Value {
-        if let context = decoder.userInfo[LoadContext.userInfoKey] as? LoadContext {
+        if let context = LoadContext.of(decoder) {
             context.recordDefaulted(key.stringValue, at: codingPath)
         }
         return value

@@ -86,7 +86,7 @@ public struct UnknownFields: Sendable, Hashable {
     ) throws -> [String: JSONValue] {
         guard !keys.isEmpty else { return [:] }
         // Only records with unknown keys pay for the context lookup and the coding path.
-        let context = decoder.userInfo[LoadContext.userInfoKey] as? LoadContext
+        let context = LoadContext.of(decoder)
         let codingPath = container.codingPath
         let reserved: Set<String> = codingPath.isEmpty ? (context?.reservedRootKeys ?? []) : []
         var values: [String: JSONValue] = [:]

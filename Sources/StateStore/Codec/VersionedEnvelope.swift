@@ -10,7 +10,7 @@ struct DecodingEnvelope: Decodable {
     let payload: any Sendable
 
     init(from decoder: any Decoder) throws {
-        guard let context = decoder.userInfo[LoadContext.userInfoKey] as? LoadContext else {
+        guard let context = LoadContext.of(decoder) else {
             preconditionFailure("DecodingEnvelope needs a LoadContext in userInfo")
         }
         let root = try decoder.container(keyedBy: AnyCodingKey.self)

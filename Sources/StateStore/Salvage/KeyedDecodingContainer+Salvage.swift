@@ -51,9 +51,7 @@ extension KeyedDecodingContainer {
         _ type: Element.Type, forKey key: Key, in decoder: any Decoder
     ) -> [Element]? {
         do {
-            guard contains(key), try !decodeNil(forKey: key) else { return nil }
-            var container = try nestedUnkeyedContainer(forKey: key)
-            return try container.salvageRecords(Element.self)
+            return try recordsIfPresent(Element.self, forKey: key)
         } catch {
             LoadContext.of(decoder)?.recordSalvageDefault(key.stringValue, at: codingPath, error: error)
             return nil
@@ -67,14 +65,18 @@ extension KeyedDecodingContainer {
         in decoder: any Decoder
     ) -> [Element] {
         do {
-            guard contains(key), try !decodeNil(forKey: key) else {
-                return defaulted(defaultValue(), forKey: key, in: decoder)
-            }
-            var container = try nestedUnkeyedContainer(forKey: key)
-            return try container.salvageRecords(Element.self)
+            if let records = try recordsIfPresent(Element.self, forKey: key) { return records }
+            return defaulted(defaultValue(), forKey: key, in: decoder)
         } catch {
             LoadContext.of(decoder)?.recordSalvageDefault(key.stringValue, at: codingPath, error: error)
             return defaultValue()
         }
+    }
+
+    /// The records of the array at `key`; `nil` when the key is missing or `null`. Throws when it is not an array.
+    private func recordsIfPresent<Element: Decodable>(_ type: Element.Type, forKey key: Key) throws -> [Element]? {
+        guard contains(key), try !decodeNil(forKey: key) else { return nil }
+        var container = try nestedUnkeyedContainer(forKey: key)
+        return try container.salvageRecords(Element.self)
     }
 }
