@@ -31,6 +31,10 @@ from pathlib import Path
 
 from harness import Failure, Machine, Response, check, wait_for
 
+# Scenario modules (scenario_*.py beside this file) import their helpers from here as `systemtest`: the same module
+# whether this file runs as a script or is imported.
+sys.modules.setdefault("systemtest", sys.modules[__name__])
+
 REPO = Path(__file__).resolve().parents[2]
 FIXTURES = REPO / "Tests/WorkspaceModelTests/Fixtures"
 UNIT = "workspaced.service"
@@ -1117,6 +1121,16 @@ SCENARIOS = [
 ]
 
 
+def load_scenario_modules() -> None:
+    """Adds the scenarios of every scenario_*.py beside this file (each lists its own in a SCENARIOS list)."""
+    import importlib
+
+    for path in sorted(Path(__file__).resolve().parent.glob("scenario_*.py")):
+        module = importlib.import_module(path.stem)
+        SCENARIOS.extend(module.SCENARIOS)
+    SCENARIOS.sort(key=lambda entry: entry[0])
+
+
 # -- running --------------------------------------------------------------------------------------------------
 
 
@@ -1159,6 +1173,7 @@ def main(argv: list[str]) -> int:
         return 0
     # A SIGTERM (an interrupted `make test`) unwinds like Ctrl-C so every machine is powered off and removed.
     signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
+    load_scenario_modules()
     selected = [int(arg) for arg in argv] or [number for number, _, _ in SCENARIOS]
     work = Path(tempfile.mkdtemp(prefix="workspaced-systemtest-"))
     started = time.monotonic()
