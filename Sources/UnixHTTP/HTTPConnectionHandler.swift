@@ -7,7 +7,7 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
 
-    private enum State {
+    enum State {
         /// Between requests.
         case idle
         /// Head received, collecting the body.
@@ -16,12 +16,14 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
         case responding
         /// A refusal was sent and the connection will close; further input is ignored.
         case closing
+        /// A streamed body is being written by its producer; the connection closes when it ends.
+        case streaming(StreamedBody)
     }
 
     private let responder: HTTPResponder
     private let peer: PeerCredentials
     private let maximumBodySize: Int
-    private var state = State.idle
+    var state = State.idle
 
     init(responder: HTTPResponder, peer: PeerCredentials, maximumBodySize: Int) {
         self.responder = responder
@@ -74,6 +76,12 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
         }
         promise.futureResult.assumeIsolated().whenSuccess { response in
             guard case .responding = self.state else { return }
+            if let stream = response.bodyStream {
+                self.startStreaming(
+                    stream, response: response, version: head.version, omitBody: head.method == .HEAD,
+                    context: context)
+                return
+            }
             self.state = .idle
             self.write(
                 response, version: head.version, keepAlive: head.isKeepAlive, omitBody: head.method == .HEAD,
@@ -143,7 +151,7 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
             } else {
                 context.close(promise: nil)
             }
-        case .responding, .closing:
+        case .responding, .closing, .streaming:
             context.close(promise: nil)
         }
     }
@@ -154,6 +162,17 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
             if case .idle = state { context.close(promise: nil) }
             return
         }
+        if event is HTTPServerShutdownEvent {
+            if case .streaming(let body) = state { endStreamForShutdown(body, context: context) }
+        }
         context.fireUserInboundEventTriggered(event)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        if case .streaming(let body) = state {
+            state = .closing
+            body.stop()
+        }
+        context.fireChannelInactive()
     }
 }

@@ -182,7 +182,9 @@ public final class HTTPServer: Sendable {
     }
 
     /// Stops accepting, lets in-flight requests finish (up to the grace period), closes every connection and
-    /// removes the socket file this server created. Safe to call more than once.
+    /// removes the socket file this server created. Streamed responses (``HTTPBodyStream``) do not get the grace
+    /// period: their producers are cancelled at once and their connections closed within about a second. Safe to
+    /// call more than once.
     public func shutdown() async {
         let previous = state.withLock { state in
             defer { state = .stopped }
@@ -213,7 +215,12 @@ public final class HTTPServer: Sendable {
                 open.append(channel)
                 let once = Once()
                 let quiesce: @Sendable () -> Void = {
-                    once.run { channel.pipeline.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent()) }
+                    once.run {
+                        // Streamed bodies end now (NIO's pipelining handler consumes the quiesce event and would
+                        // wait for their end); then the connection closes once its response is done.
+                        channel.pipeline.fireUserInboundEventTriggered(HTTPServerShutdownEvent())
+                        channel.pipeline.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent())
+                    }
                 }
                 entry.firstBytes.whenComplete { _ in quiesce() }
                 channel.eventLoop.scheduleTask(in: .seconds(2)) { quiesce() }

@@ -8,7 +8,7 @@ public struct UnixHTTPClient: Sendable {
     public var socketPath: String
     /// The longest a request may take, connecting included.
     public var timeout: Duration
-    private let group: any EventLoopGroup
+    let eventLoopGroup: any EventLoopGroup
 
     /// Creates a client; nothing connects until ``send(method:path:headers:body:)``.
     ///
@@ -22,7 +22,7 @@ public struct UnixHTTPClient: Sendable {
     ) {
         self.socketPath = socketPath
         self.timeout = timeout
-        self.group = eventLoopGroup
+        self.eventLoopGroup = eventLoopGroup
     }
 
     /// Sends one request and returns the complete response, whatever its status.
@@ -32,15 +32,8 @@ public struct UnixHTTPClient: Sendable {
     public func send(
         method: HTTPMethod, path: String, headers: HTTPHeaders = [:], body: [UInt8] = []
     ) async throws(UnixHTTPClientError) -> HTTPClientResponse {
-        guard path.hasPrefix("/") else { throw .invalidRequest(reason: "the path \(path) does not start with /") }
-        var head = HTTPRequestHead(version: .http1_1, method: method, uri: path, headers: headers)
-        if !head.headers.contains(name: "Host") { head.headers.add(name: "Host", value: "localhost") }
-        if !head.headers.contains(name: "Content-Length") && !head.headers.contains(name: "Transfer-Encoding") {
-            head.headers.add(name: "Content-Length", value: String(body.count))
-        }
-        if !head.headers.contains(name: "Connection") { head.headers.add(name: "Connection", value: "close") }
-
-        let eventLoop = group.next()
+        let head = try Self.requestHead(method: method, path: path, headers: headers, bodyCount: body.count)
+        let eventLoop = eventLoopGroup.next()
         let promise = eventLoop.makePromise(of: HTTPClientResponse.self)
         let timeout = TimeAmount(self.timeout)
         let bootstrap = ClientBootstrap(group: eventLoop)
@@ -70,7 +63,21 @@ public struct UnixHTTPClient: Sendable {
         }
     }
 
-    private func connectError(_ error: any Error) -> UnixHTTPClientError {
+    /// The head of a request: `Host: localhost`, `Content-Length` and `Connection: close` unless given.
+    static func requestHead(
+        method: HTTPMethod, path: String, headers: HTTPHeaders, bodyCount: Int
+    ) throws(UnixHTTPClientError) -> HTTPRequestHead {
+        guard path.hasPrefix("/") else { throw .invalidRequest(reason: "the path \(path) does not start with /") }
+        var head = HTTPRequestHead(version: .http1_1, method: method, uri: path, headers: headers)
+        if !head.headers.contains(name: "Host") { head.headers.add(name: "Host", value: "localhost") }
+        if !head.headers.contains(name: "Content-Length") && !head.headers.contains(name: "Transfer-Encoding") {
+            head.headers.add(name: "Content-Length", value: String(bodyCount))
+        }
+        if !head.headers.contains(name: "Connection") { head.headers.add(name: "Connection", value: "close") }
+        return head
+    }
+
+    func connectError(_ error: any Error) -> UnixHTTPClientError {
         switch error {
         case let error as IOError:
             return .unreachable(path: socketPath, errno: error.errnoCode, reason: errnoDescription(error.errnoCode))
