@@ -186,6 +186,7 @@ public struct StateCodec<Model: Codable & Sendable>: Sendable {
     ///
     /// The same model always gives the same bytes.
     /// - Parameters:
+    ///   - model: The state to encode.
     ///   - version: The version to stamp; the current one unless a newer compatible file is written back.
     ///   - minReaderVersion: The minimum reader version to stamp; the schema's unless written back.
     public func encode(_ model: Model, version: Int? = nil, minReaderVersion: Int? = nil) throws -> Data {

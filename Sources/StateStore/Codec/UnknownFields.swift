@@ -3,7 +3,7 @@
 /// With `@StateModel` (the StateModel product) a model declares `var unknownFields = UnknownFields()` and the
 /// generated code does the rest, in one pass. By hand, a model type that must not lose fields written by other
 /// releases stores one of these, calls
-/// ``init(from:knownKeys:)`` in its `init(from:)`, and calls ``encode(to:)`` first in its `encode(to:)` so that
+/// ``init(from:knownKeys:)`` in its `init(from:)`, and calls ``encode(to:)-(Encoder)`` first in its `encode(to:)` so that
 /// the keys it declares are written after, and win over, anything captured:
 ///
 /// ```swift

@@ -27,8 +27,11 @@ public struct DurableWriter: Sendable {
 
     /// Durably replaces the content of `path` with `data`.
     ///
-    /// - Parameter temporaryPrefix: The name prefix of the temporary file; ``temporaryPrefix(for:)`` of `path`
-    ///   unless given (a state file's backup copies use the state file's, so that its load sweeps them).
+    /// - Parameters:
+    ///   - data: The new content.
+    ///   - path: The file to replace (or create).
+    ///   - temporaryPrefix: The name prefix of the temporary file; ``temporaryPrefix(for:)`` of `path` unless
+    ///     given (a state file's backup copies use the state file's, so that its load sweeps them).
     /// - Throws: ``DurableWriteError`` naming the stage that failed.
     public func write(_ data: Data, to path: String, temporaryPrefix: String? = nil) throws(DurableWriteError) {
         let directory = Self.directory(of: path)

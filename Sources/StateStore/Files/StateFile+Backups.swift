@@ -94,17 +94,24 @@ extension StateFile {
     }
 
     /// Keeps the original bytes of a migrated file as `<name>.v<version>.bak` (or, when that exists,
-    /// `<name>.v<version>.<UTC timestamp>.bak`) and prunes old pre-migration backups.
-    func keepPreMigrationBackup(version: Int) throws(StateStoreError) {
-        if (try? fileSystem.attributes(of: path)) == nil { return }
+    /// `<name>.v<version>.<UTC timestamp>.bak`) and prunes old pre-migration backups. Returns the backup's path;
+    /// `nil` when there was no file to keep or the pruning removed it at once (`backupsKept` 0).
+    @discardableResult
+    func keepPreMigrationBackup(version: Int) throws(StateStoreError) -> String? {
+        if (try? fileSystem.attributes(of: path)) == nil { return nil }
         let plain = fileName + ".v\(version)"
-        if try !keepCopy(at: directory + "/" + plain + ".bak") {
-            _ = try keepUnique(base: plain + "." + UTCTimestamp.string(from: now()), suffix: ".bak")
+        var kept = directory + "/" + plain + ".bak"
+        if try !keepCopy(at: kept) {
+            kept =
+                directory + "/" + (try keepUnique(base: plain + "." + UTCTimestamp.string(from: now()), suffix: ".bak"))
         }
         let preMigration = ((try? backups()) ?? []).filter { $0.kind == .preMigration }
+        var keptRemains = true
         for old in preMigration.dropFirst(configuration.backupsKept) {
             try? fileSystem.unlink(old.path)
+            if old.path == kept { keptRemains = false }
         }
+        return keptRemains ? kept : nil
     }
 
     /// Keeps the state file as `<base>[-N]<suffix>` without replacing anything; returns the name used.

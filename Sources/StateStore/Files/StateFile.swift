@@ -33,11 +33,16 @@ public final class StateFile<Model: Codable & Sendable>: Sendable {
         var writeVersion: Int?
         var writeMinReaderVersion: Int?
         var pendingBackupVersion: Int?
+        var preMigrationBackupPath: String?
     }
 
     /// A state file at `path` for `schema`.
     ///
     /// - Parameters:
+    ///   - path: The state file; its directory holds the lock file, temporary files, backups and quarantined
+    ///     copies.
+    ///   - schema: The versions, migrations, initial state and repairs of the model.
+    ///   - configuration: The policies for corrupt files, what is kept, and how files are written.
     ///   - sealing: Opens the stored bytes before decoding and seals them before writing (encryption); `nil`
     ///     stores the JSON as it is.
     ///   - fileSystem: The seam for every file operation; tests inject failures through it.
@@ -74,7 +79,8 @@ public final class StateFile<Model: Codable & Sendable>: Sendable {
     ///
     /// A missing file gives the initial state. A corrupt file is salvaged, quarantined or refused by policy
     /// (``CorruptFilePolicy``); a salvaged file's original bytes are kept as a quarantined copy first. A newer file
-    /// loads only when its `minReaderVersion` allows; otherwise ``StateStoreError/newerVersion`` is thrown and
+    /// loads only when its `minReaderVersion` allows; otherwise
+    /// ``StateStoreError/newerVersion(path:stored:minReaderVersion:current:)`` is thrown and
     /// the file is never written.
     public func load() throws(StateStoreError) -> LoadedState<Model> {
         var load = try beginLoad()
@@ -218,8 +224,11 @@ public final class StateFile<Model: Codable & Sendable>: Sendable {
         let (refusal, pendingBackup) = state.withLock { ($0.refusal, $0.pendingBackupVersion) }
         if let refusal { throw .notWritable(path: path, reason: refusal) }
         if let pendingBackup {
-            try keepPreMigrationBackup(version: pendingBackup)
-            state.withLock { $0.pendingBackupVersion = nil }
+            let kept = try keepPreMigrationBackup(version: pendingBackup)
+            state.withLock {
+                $0.pendingBackupVersion = nil
+                $0.preMigrationBackupPath = kept
+            }
         }
         do {
             try writer.write(data, to: path)
@@ -232,6 +241,10 @@ public final class StateFile<Model: Codable & Sendable>: Sendable {
     public func save(_ model: Model) throws(StateStoreError) {
         try write(try encode(model))
     }
+
+    /// Where the first write after the last load's migration kept the original file (`<name>.v<old>.bak`);
+    /// `nil` before that write, after a load that migrated nothing, or when the file no longer existed.
+    public var preMigrationBackupPath: String? { state.withLock { $0.preMigrationBackupPath } }
 
     /// Releases the lock; the file can no longer be written through this object until it is loaded again.
     public func unlock() {
@@ -252,6 +265,7 @@ public final class StateFile<Model: Codable & Sendable>: Sendable {
             $0.writeVersion = writeVersion
             $0.writeMinReaderVersion = minReader
             $0.pendingBackupVersion = pendingBackup
+            $0.preMigrationBackupPath = nil
         }
     }
 

@@ -34,6 +34,9 @@ public final class PersistentState<Model: Codable & Sendable>: Sendable {
     /// Takes ownership of `model`, freshly loaded from `file` (revision 0, considered durable).
     ///
     /// - Parameters:
+    ///   - file: The file the state was loaded from and is saved to.
+    ///   - model: The loaded model.
+    ///   - configuration: The debounce, maximum delay and retry backoff of the saves.
     ///   - scheduler: The clock and timers; tests pass a manual one.
     ///   - observer: Told about saves, failures and recoveries, one event at a time in save order.
     public init(
@@ -77,12 +80,16 @@ public final class PersistentState<Model: Codable & Sendable>: Sendable {
     /// A change that throws changes nothing and gets no revision. To make that so, a throwing change runs on a
     /// copy, which copies every collection it touches; a change that cannot throw (`Failure == Never`) runs in
     /// place.
+    /// - Parameters:
+    ///   - validatesBeforeMutating: The change promises to throw only before it modifies anything (it validates
+    ///     first), so it runs in place without a copy even though it can throw. A change that breaks the promise
+    ///     leaves its partial modification in the state without a revision; leave it `false` for changes made of
+    ///     several steps that can each fail.
+    ///   - change: Modifies the model; runs under the lock, so it must be short and must not call back into this
+    ///     state.
+    /// - Returns: What `change` returned, and the revision it was given.
     /// - Throws: ``PersistenceError/closed(path:)`` after ``close()``, or the change's own error, unchanged.
     @discardableResult
-    /// - Parameter validatesBeforeMutating: The change promises to throw only before it modifies anything (it
-    ///   validates first), so it runs in place without a copy even though it can throw. A change that breaks the
-    ///   promise leaves its partial modification in the state without a revision; leave it `false` for changes
-    ///   made of several steps that can each fail.
     public func apply<Value: Sendable, Failure: Error>(
         validatesBeforeMutating: Bool = false,
         _ change: (inout Model) throws(Failure) -> Value

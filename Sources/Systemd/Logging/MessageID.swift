@@ -4,7 +4,8 @@ import Logging
 /// A 128-bit journal `MESSAGE_ID`: identifies one kind of event so operators can `journalctl MESSAGE_ID=…`.
 ///
 /// Written as 32 lower-case hex digits (the form `journalctl --new-id128` prints). Attach one to a log call with
-/// the ``MessageID/metadataKey`` metadata key, most easily through ``Logging/Logger/Metadata/messageID(_:)``:
+/// the ``MessageID/metadataKey`` metadata key, most easily through `Logger.Metadata.messageID(_:)`
+/// (``Swift/Dictionary/messageID(_:)``):
 ///
 /// ```swift
 /// logger.notice("workspace created", metadata: .messageID(MessageID("7c7e8f0a5b1d4c2e9f3a6b8d0e1f2a3b")!))

@@ -12,7 +12,9 @@ public enum StderrFormat {
     /// `TIME LEVEL label: message key=value …`; continuation lines of a multi-line message are indented by
     /// two spaces.
     ///
-    /// - Parameter timestamp: the time as it should appear, for example `12:03:04.567`.
+    /// - Parameters:
+    ///   - record: the event.
+    ///   - timestamp: the time as it should appear, for example `12:03:04.567`.
     public static func human(_ record: LogRecord, timestamp: String) -> String {
         let lines = record.message.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
         let message = lines.joined(separator: "\n  ")
