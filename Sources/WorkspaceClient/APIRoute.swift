@@ -101,12 +101,14 @@ extension APIRoute {
     public static let createToken = APIRoute(.POST, "/v1/tokens", [201, 400, 401, 403, 405, 413, 503])
     /// `DELETE /v1/tokens/{id}` (root only): revokes the token.
     public static let revokeToken = APIRoute(.DELETE, "/v1/tokens/{id}", [200, 400, 401, 403, 404, 405, 503])
+    /// `GET /v1/events`: newline-delimited JSON events as they happen (503 once the daemon is stopping).
+    public static let events = APIRoute(.GET, "/v1/events", [200, 401, 403, 405, 503])
 
     /// Every operation, in docs/api.md's order.
     public static let all: [APIRoute] = [
         status, workspace, flush, projects, createProject, project, updateProject, deleteProject, createPane,
         updatePane, deletePane, createTab, deleteTab, focusTab, favorites, addFavorite, deleteFavorite,
-        activeProject, setActiveProject, owner, updateOwner, tokens, createToken, revokeToken,
+        activeProject, setActiveProject, owner, updateOwner, tokens, createToken, revokeToken, events,
     ]
 }
 

@@ -13,7 +13,7 @@ public struct WorkspaceClient: Sendable {
     public var timeout: Duration
     /// An API token (`wsd_…`) sent as `Authorization: Bearer`; `nil` to be judged by peer credentials alone.
     public var token: String?
-    private let http: UnixHTTPClient
+    let http: UnixHTTPClient
     /// Configured once and shared: `JSONEncoder` and `JSONDecoder` are thread-safe.
     private static let encoder = APICoding.encoder
     private static let decoder = APICoding.decoder

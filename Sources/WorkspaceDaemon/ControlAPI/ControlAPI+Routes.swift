@@ -10,14 +10,24 @@ extension ControlAPI {
         var router = HTTPRouter()
         let routes: [(APIRoute, HTTPRouter.Handler)] =
             readRoutes() + projectRoutes() + paneAndTabRoutes() + favoriteAndOwnerRoutes() + tokenRoutes()
+            + eventRoutes()
         for (route, handler) in routes {
             do {
-                try router.register(route.method, route.pattern, handler: handler)
+                try router.register(route.method, route.pattern, handler: Self.namingChanges(route, handler))
             } catch {
                 preconditionFailure("invalid route \(route): \(error)")
             }
         }
         return router
+    }
+
+    /// `handler`, telling ``change(_:status:singleStep:_:)`` which operation its `change` event names when
+    /// `route` changes the workspace.
+    private static func namingChanges(
+        _ route: APIRoute, _ handler: @escaping HTTPRouter.Handler
+    ) -> HTTPRouter.Handler {
+        guard let operation = route.changeOperation else { return handler }
+        return { request in await ChangeEventContext.$operation.withValue(operation) { await handler(request) } }
     }
 
     private func readRoutes() -> [(APIRoute, HTTPRouter.Handler)] {

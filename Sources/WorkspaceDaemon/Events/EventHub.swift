@@ -1,0 +1,120 @@
+import Foundation
+import Synchronization
+import WorkspaceClient
+
+/// Fans the daemon's events (``WorkspaceClient/WorkspaceEvent``) out to every reader of `GET /v1/events` without
+/// ever waiting for one.
+///
+/// ``publish(_:)`` takes a lock for as long as it takes to append the event to each reader's buffer and returns:
+/// it never blocks on a reader and never allocates per reader beyond its fixed buffer. Each reader
+/// (``EventSubscription``) has a buffer of ``bufferSize`` events; when a reader falls that far behind its oldest
+/// unread event is dropped, and the next thing it reads is a `lagged` event with the exact number it missed,
+/// followed by the newest events. Publishing never waits and one reader's state never affects another's.
+///
+/// ```swift
+/// let hub = EventHub()
+/// let subscription = hub.subscribe()!          // nil once the hub is closed
+/// hub.publish(.configReloaded(logLevel: "info"))
+/// for await event in subscription { print(event.type) }   // ends after close()
+/// ```
+public final class EventHub: Sendable {
+    /// A reader's buffer when none is given: 256 events (tens of kilobytes per reader).
+    public static let defaultBufferSize = 256
+
+    /// How many unread events a reader's buffer holds before the oldest is dropped.
+    public let bufferSize: Int
+    private let now: @Sendable () -> Date
+    private let state = Mutex(State())
+
+    private struct State {
+        var sequence: UInt64 = 0
+        var nextID: UInt64 = 0
+        var subscribers: [UInt64: SubscriberQueue] = [:]
+        var closed = false
+    }
+
+    /// A hub whose readers each buffer `bufferSize` events (at least one), timing events with `now`.
+    public init(bufferSize: Int = EventHub.defaultBufferSize, now: @escaping @Sendable () -> Date = { Date() }) {
+        self.bufferSize = max(1, bufferSize)
+        self.now = now
+    }
+
+    /// Gives `kind` the next sequence number and the current time and hands it to every reader; never waits.
+    /// Does nothing once the hub is closed.
+    public func publish(_ kind: WorkspaceEventKind) {
+        let (event, waiters) = state.withLock {
+            state -> (WorkspaceEvent?, [CheckedContinuation<WorkspaceEvent?, Never>]) in
+            guard !state.closed else { return (nil, []) }
+            state.sequence += 1
+            let event = WorkspaceEvent(sequence: state.sequence, time: now(), kind: kind)
+            var waiters: [CheckedContinuation<WorkspaceEvent?, Never>] = []
+            for index in state.subscribers.values.indices {
+                if let waiter = state.subscribers.values[index].deliver(event) { waiters.append(waiter) }
+            }
+            return (event, waiters)
+        }
+        for waiter in waiters { waiter.resume(returning: event) }
+    }
+
+    /// A new reader, receiving every event published from now on; `nil` once the hub is closed.
+    public func subscribe() -> EventSubscription? {
+        state.withLock { state -> EventSubscription? in
+            guard !state.closed else { return nil }
+            state.nextID += 1
+            state.subscribers[state.nextID] = SubscriberQueue(capacity: bufferSize)
+            return EventSubscription(hub: self, id: state.nextID, startSequence: state.sequence)
+        }
+    }
+
+    /// Ends every reader once it has read what it holds, and refuses new readers and events (the daemon stops).
+    public func close() {
+        let waiters = state.withLock { state in
+            state.closed = true
+            return state.subscribers.values.indices.compactMap { state.subscribers.values[$0].finish() }
+        }
+        for waiter in waiters { waiter.resume(returning: nil) }
+    }
+
+    /// The readers now.
+    public var subscriberCount: Int { state.withLock { $0.subscribers.count } }
+
+    /// The sequence number of the latest event (0 before the first).
+    public var lastSequence: UInt64 { state.withLock { $0.sequence } }
+
+    /// The next event for reader `id`: at once when one is there, else when one is published, `nil` once the
+    /// reader is finishing and drained.
+    func next(for id: UInt64) async -> WorkspaceEvent? {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let ready = state.withLock { state -> WorkspaceEvent?? in
+                    guard state.subscribers[id] != nil else { return .some(nil) }
+                    switch state.subscribers[id]!.take(now: now()) {
+                    case .event(let event): return .some(event)
+                    case .end: return .some(nil)
+                    case .wait:
+                        state.subscribers[id]!.park(continuation)
+                        return .none
+                    }
+                }
+                if let ready { continuation.resume(returning: ready) }
+            }
+        } onCancel: {
+            finish(id)
+        }
+    }
+
+    /// Reader `id` accepts no more events (its task was cancelled); it still reads what it holds.
+    func finish(_ id: UInt64) {
+        let waiter = state.withLock { $0.subscribers[id]?.finish() }
+        waiter?.resume(returning: nil)
+    }
+
+    /// Forgets reader `id` (its subscription is gone).
+    func remove(_ id: UInt64) {
+        let waiter = state.withLock { state -> CheckedContinuation<WorkspaceEvent?, Never>? in
+            guard var queue = state.subscribers.removeValue(forKey: id) else { return nil }
+            return queue.finish()
+        }
+        waiter?.resume(returning: nil)
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+import Glibc
+import Logging
+import StateStore
+import StateStoreTesting
+import UnixHTTP
+import WorkspaceClient
+import WorkspaceDaemon
+import WorkspaceModel
+
+/// The control API on a real Unix socket, in process: a fresh state in a temporary directory (manual scheduler:
+/// no timed saves), an event hub with a chosen buffer, and an ``UnixHTTP/HTTPServer`` serving the API's router.
+final class EventsServer: Sendable {
+    let directory: String
+    let file: StateFile<Workspace>
+    let state: PersistentState<Workspace>
+    let events: EventHub
+    let api: ControlAPI
+    let server: HTTPServer
+
+    var socketPath: String { directory + "/c.sock" }
+
+    /// A client of the socket.
+    var client: WorkspaceClient { WorkspaceClient(socketPath: socketPath, timeout: .seconds(30)) }
+
+    /// Serves the API; each reader buffers `bufferSize` events; shutdown waits up to `grace` for requests.
+    init(bufferSize: Int = EventHub.defaultBufferSize, grace: Duration = .seconds(10)) async throws {
+        directory = "/tmp/wsd-ev-" + UUID().uuidString.prefix(8)
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        file = StateFile(path: directory + "/workspace.json", schema: try WorkspaceSchema.make())
+        events = EventHub(bufferSize: bufferSize)
+        state = PersistentState(
+            file: file, loaded: try file.load(), scheduler: ManualPersistenceScheduler(),
+            observer: { [events] in events.observe($0) })
+        var logger = Logger(label: "events-test")
+        logger.logLevel = .warning
+        api = ControlAPI(
+            state: state, statePath: file.path, uptime: { .seconds(1) }, logger: logger, events: events)
+        server = HTTPServer(
+            configuration: HTTPServerConfiguration(socketPath: directory + "/c.sock", shutdownGracePeriod: grace),
+            router: api.router(), logger: logger)
+        try await server.start()
+    }
+
+    /// Shuts the server down and closes the state.
+    func stop() async {
+        await server.shutdown()
+        try? state.close()
+    }
+
+    deinit {
+        try? state.close()
+        file.unlock()
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+}
+
+/// A raw client of the events route that sends its request and then reads only when told to, like a watcher that
+/// stopped reading its socket. Reads run on a thread of their own, off the cooperative pool.
+final class StalledWatcher: @unchecked Sendable {
+    private let descriptor: Int32
+    private var buffer: [UInt8] = []
+
+    /// Connects and sends `GET /v1/events`.
+    init(socketPath: String) throws {
+        descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        var timeout = timeval(tv_sec: 20, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: socketPath.utf8) }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        guard connected == 0 else {
+            let code = errno
+            close(descriptor)
+            throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
+        }
+        let request = Array("GET /v1/events HTTP/1.1\r\nHost: localhost\r\n\r\n".utf8)
+        _ = request.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    }
+
+    deinit { close(descriptor) }
+
+    /// One event as read off the wire.
+    struct Event: Sendable {
+        var type: String
+        var sequence: Int
+        var revision: Int?
+        var missed: Int?
+    }
+
+    /// Reads until `done` holds for the events read so far (each line of the body that is a JSON object), the
+    /// connection ends, or the receive timeout passes; returns the events and whether the connection ended.
+    func read(until done: @escaping @Sendable ([Event]) -> Bool) async -> (events: [Event], ended: Bool) {
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread {
+                var chunk = [UInt8](repeating: 0, count: 65536)
+                while true {
+                    let events = self.parsed()
+                    if done(events) {
+                        continuation.resume(returning: (events, false))
+                        return
+                    }
+                    let count = chunk.withUnsafeMutableBytes { recv(self.descriptor, $0.baseAddress, $0.count, 0) }
+                    guard count > 0 else {
+                        continuation.resume(returning: (self.parsed(), count == 0 || errno == ECONNRESET))
+                        return
+                    }
+                    self.buffer += chunk[..<count]
+                }
+            }
+        }
+    }
+
+    /// The JSON objects among the lines received (each event is one chunk: `{…}\n` between chunk framing).
+    private func parsed() -> [Event] {
+        // Split the bytes, not a String: "\r\n" is one Character and would not split at its "\n".
+        buffer.split(separator: UInt8(ascii: "\n")).compactMap { line in
+            guard line.first == UInt8(ascii: "{"),
+                let object = (try? JSONSerialization.jsonObject(with: Data(line))) as? [String: Any],
+                let type = object["type"] as? String, let sequence = object["sequence"] as? Int
+            else { return nil }
+            return Event(
+                type: type, sequence: sequence, revision: object["revision"] as? Int, missed: object["missed"] as? Int)
+        }
+    }
+}
