@@ -39,13 +39,19 @@ public struct StatusResponse: Codable, Sendable, Equatable {
     /// The secret store: token authentication enabled or disabled and why, and the key's source (`nil` from a
     /// release without one).
     public var secrets: SecretsStatus?
+    /// The last load of the state file: migration, backup, quarantine, salvage, repairs, time (`nil` from a
+    /// release that does not report it).
+    public var load: LoadStatus?
+    /// When the saves began to fail, while they fail; `nil` while they succeed.
+    public var savesFailingSince: Date?
 
     /// A status with every field.
     public init(
         daemonVersion: String, schemaVersion: Int, statePath: String, revision: UInt64, durableRevision: UInt64,
         dirty: Bool, lastSaveAt: Date?, lastSaveMilliseconds: Double?, lastError: String?, lastErrorAt: Date?,
         consecutiveFailures: Int, savesPerformed: Int, changesCoalesced: UInt64, uptimeSeconds: Double,
-        installation: InstallationStatus? = nil, secrets: SecretsStatus? = nil
+        installation: InstallationStatus? = nil, secrets: SecretsStatus? = nil, load: LoadStatus? = nil,
+        savesFailingSince: Date? = nil
     ) {
         self.daemonVersion = daemonVersion
         self.schemaVersion = schemaVersion
@@ -63,6 +69,8 @@ public struct StatusResponse: Codable, Sendable, Equatable {
         self.uptimeSeconds = uptimeSeconds
         self.installation = installation
         self.secrets = secrets
+        self.load = load
+        self.savesFailingSince = savesFailingSince
     }
 }
 

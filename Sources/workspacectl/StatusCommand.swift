@@ -6,7 +6,7 @@ struct StatusCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "status", abstract: "Show the daemon's health: versions, state file, revisions, saves, uptime.")
 
-    @OptionGroup var connection: ConnectionOptions
+    @OptionGroup(title: ConnectionOptions.title) var connection: ConnectionOptions
 
     func run() async throws {
         try await connection.perform({ try await $0.status() }) {
@@ -30,11 +30,14 @@ struct StatusCommand: AsyncParsableCommand {
             rows.append(("last save", "none since start"))
         }
         if let error = status.lastError {
-            let when = status.lastErrorAt.map { " at " + Formatting.moment($0) } ?? ""
+            let when =
+                status.savesFailingSince.map { " (failing since " + Formatting.moment($0) + ")" }
+                ?? status.lastErrorAt.map { " at " + Formatting.moment($0) } ?? ""
             rows.append(("last error", "\(error)\(when), \(status.consecutiveFailures) failed save(s) in a row"))
         } else {
             rows.append(("last error", "none"))
         }
+        rows += loadRows(status)
         rows.append(("saves", "\(status.savesPerformed) performed, \(status.changesCoalesced) change(s) coalesced"))
         rows.append(("uptime", Formatting.duration(status.uptimeSeconds)))
         rows += secretsRows(status)

@@ -419,7 +419,10 @@ def scenario_5_reload(suite: Suite) -> str:
         write_config(machine, default_config(logLevel="debug", debounce=100, maximum_delay=1_000))
         machine.systemctl("reload", UNIT)
         wait_for("STATUS after the reload",
-                 lambda: "configuration reloaded; log level debug" in active(machine)["StatusText"])
+                 lambda: "configuration reloaded at" in active(machine)["StatusText"])
+        line = active(machine)["StatusText"]
+        check(line.startswith("serving ") and "(log level debug)" in line,
+              f"the reload's STATUS does not keep the load summary: {line!r}")
         entries = unit_journal(machine, f"MESSAGE_ID={CONFIG_RELOADED}")
         check(entries and entries[-1].get("LOG_LEVEL") == "debug", "no 'configuration reloaded' entry at debug")
         # The new debounce: a plain (not durable) change is on disk within about 100 ms, not a minute.

@@ -32,7 +32,10 @@ struct BodyLimitTests {
 
         try harness.writeConfig(#"{"api": {"maximumBodyBytes": 4096}}"#)
         process.send(SIGHUP)
-        #expect(await harness.waitForMessageAsync { $0.contains("STATUS=configuration reloaded") })
+        #expect(
+            await harness.waitForMessageAsync {
+                $0.contains("STATUS=serving ") && $0.contains("configuration reloaded at")
+            })
         #expect(await eventually { process.output.contains("api.maximumBodyBytes change only on restart") })
         let stillOver = try await curlAsync(
             harness.socketPath, "POST", "/v1/favorites", body: Self.favorite("over", size: 2048))
@@ -40,9 +43,14 @@ struct BodyLimitTests {
         process.send(SIGTERM)
         #expect(await exitStatus(of: process, timeout: .seconds(10)) == 0)
 
+        // The reload's own datagrams also say READY=1 and "STATUS=serving …": only a READY=1 sent after the
+        // restart began means the new process is ready.
+        let before = harness.messages().count
         let restarted = try harness.start(output: "restarted.log")
-        let serving = { harness.messages().filter { $0.contains("STATUS=serving") }.count }
-        #expect(await eventually(timeout: .seconds(20)) { serving() == 2 }, "\(restarted.output)")
+        let readyAgain = {
+            harness.messages().dropFirst(before).contains { $0.split(separator: "\n").contains("READY=1") }
+        }
+        #expect(await eventually(timeout: .seconds(20)) { readyAgain() }, "\(restarted.output)")
         let fitsNow = try await curlAsync(
             harness.socketPath, "POST", "/v1/favorites", body: Self.favorite("now", size: 2048))
         #expect(fitsNow.status == 201, "\(fitsNow.body)")

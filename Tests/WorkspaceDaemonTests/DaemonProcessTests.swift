@@ -90,7 +90,11 @@ struct DaemonProcessTests {
         #expect(await harness.becomesReady())
         try harness.writeConfig(#"{"logLevel": "debug", "save": {"debounceMilliseconds": 10}}"#)
         process.send(SIGHUP)
-        #expect(await harness.waitForMessageAsync { $0.contains("STATUS=configuration reloaded; log level debug") })
+        #expect(
+            await harness.waitForMessageAsync {
+                $0.contains("STATUS=serving ") && $0.contains("configuration reloaded at")
+                    && $0.contains("(log level debug)")
+            })
         let reloading = harness.messages().firstIndex { $0.contains("RELOADING=1") }
         let reloaded = harness.messages().firstIndex { $0.contains("configuration reloaded") }
         #expect(reloading != nil && reloading! < reloaded!)
@@ -98,7 +102,7 @@ struct DaemonProcessTests {
         process.send(SIGHUP)
         #expect(
             await harness.waitForMessageAsync {
-                $0.contains("STATUS=configuration rejected") && $0.contains("logLevel")
+                $0.contains("STATUS=serving ") && $0.contains("configuration rejected at") && $0.contains("logLevel")
             })
         #expect(
             await exitStatus(of: process, timeout: .milliseconds(200)) == nil, "a bad reload does not stop the daemon")

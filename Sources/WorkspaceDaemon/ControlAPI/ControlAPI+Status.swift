@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import StateStore
 import WorkspaceClient
 import WorkspaceModel
@@ -25,7 +26,11 @@ extension ControlAPI {
             savesPerformed: status.savesPerformed,
             changesCoalesced: status.changesCoalesced,
             uptimeSeconds: Double(seconds.seconds) + Double(seconds.attoseconds) / 1e18,
-            installation: installationStatus(), secrets: secretsStatus())
+            installation: installationStatus(), secrets: secretsStatus(),
+            load: load.map {
+                LoadStatus(report: $0.report, loadedAt: $0.loadedAt, backupPath: state.file.preMigrationBackupPath)
+            },
+            savesFailingSince: status.lastError == nil ? nil : savesFailingSince())
     }
 
     /// Saves now and returns once everything accepted is durable (the flush blocks a Dispatch thread, not the

@@ -21,9 +21,15 @@ public final class ControlAPI: Sendable {
     let logger: Logger
     /// The secret store (API tokens, the installation record), or why it is unavailable.
     let secrets: SecretStoreOpening
+    /// What the last load did, for `/v1/status`; `nil` when the API serves a state it did not see loaded.
+    let load: LoadStatusSource?
+    /// Since when the saves fail, while they do.
+    let savesFailingSince: @Sendable () -> Date?
     /// Serializes "check the revision, then apply" so `If-Match` is exact; held for the change only, never
     /// across a durability wait.
     let gate = Mutex(())
+    /// The events of `GET /v1/events`; every change is published to it as it is applied.
+    public let events: EventHub
 
     /// An API over `state`.
     ///
@@ -32,15 +38,22 @@ public final class ControlAPI: Sendable {
     ///   - uptime: How long the daemon has run.
     ///   - secrets: The opened secret store, for the token routes and `/v1/status` (none by default: the token
     ///     routes answer 503 and bearer tokens are refused).
+    ///   - load: The report of the load that produced `state` and when it finished, for `/v1/status`.
+    ///   - savesFailingSince: Since when the saves fail, while they do (the daemon's STATUS line keeps it).
+    ///   - events: Where changes are published for `GET /v1/events` (the daemon's hub also carries its saves).
     public init(
         state: PersistentState<Workspace>, statePath: String, uptime: @escaping @Sendable () -> Duration,
-        logger: Logger, secrets: SecretStoreOpening = .notOpened()
+        logger: Logger, secrets: SecretStoreOpening = .notOpened(), load: LoadStatusSource? = nil,
+        savesFailingSince: @escaping @Sendable () -> Date? = { nil }, events: EventHub = EventHub()
     ) {
         self.state = state
         self.statePath = statePath
         self.uptime = uptime
         self.logger = logger
         self.secrets = secrets
+        self.load = load
+        self.savesFailingSince = savesFailingSince
+        self.events = events
     }
 
     /// Runs `body`, turning an ``APIFailure`` into its JSON response.
@@ -96,10 +109,13 @@ public final class ControlAPI: Sendable {
                 }
             }
             do {
-                return try state.apply(validatesBeforeMutating: singleStep) {
+                let applied = try state.apply(validatesBeforeMutating: singleStep) {
                     (workspace: inout Workspace) throws(WorkspaceError) -> Value in
                     try body(&workspace)
                 }
+                // Under the gate, so the events come in revision order.
+                publishChange(applied, request: request)
+                return applied
             } catch let error as WorkspaceError {
                 throw APIFailure(error)
             } catch let error as PersistenceError {

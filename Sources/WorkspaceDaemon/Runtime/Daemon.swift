@@ -54,8 +54,10 @@ public final class Daemon: Sendable {
         let configuration = self.configuration
         let file = try openStateFile(configuration)
         let loaded = try load(file)
+        let loadedAt = Date()
         logLoadReport(loaded.report)
         logImport(loaded.report)
+        let events = EventHub()
         let persistent = PersistentState(
             file: file, loaded: loaded,
             configuration: PersistenceConfiguration(
@@ -64,6 +66,7 @@ public final class Daemon: Sendable {
             observer: { [logger, statusLine] event in
                 Self.log(event, path: file.path, logger: logger)
                 statusLine.observe(event)
+                events.observe(event)
             })
         if loaded.report.migrated || !loaded.report.repairs.isEmpty || loaded.report.salvage != nil {
             // Bring the file on disk to the current version (the pre-migration backup is made first; a salvaged
@@ -74,7 +77,8 @@ public final class Daemon: Sendable {
         let secrets = openSecretStore(configuration)
         let api = ControlAPI(
             state: persistent, statePath: file.path, uptime: { [startedAt] in ContinuousClock.now - startedAt },
-            logger: logger, secrets: secrets)
+            logger: logger, secrets: secrets, load: LoadStatusSource(report: loaded.report, loadedAt: loadedAt),
+            savesFailingSince: { [statusLine] in statusLine.failingSince }, events: events)
         serving()
         let server: HTTPServer?
         switch environment.transport {

@@ -1,9 +1,12 @@
+import Foundation
 import Logging
 import StateStore
 import Systemd
 
 extension RunningDaemon {
-    /// Re-reads the configuration on SIGHUP: RELOADING=1, then READY=1 with a STATUS saying what happened.
+    /// Re-reads the configuration on SIGHUP: RELOADING=1, then READY=1 with a STATUS saying what happened. That line
+    /// keeps the load summary (the ready line, with the reload appended), and while saves fail it stays the failing
+    /// line.
     ///
     /// A bad configuration keeps the old one in force and says so in STATUS and the journal. The log level and
     /// the save timings and the access lists apply at once; the state directory, the socket path and the request body
@@ -17,7 +20,11 @@ extension RunningDaemon {
             logger.warning(
                 "configuration rejected, keeping the previous one: \(error)",
                 metadata: DaemonEvent.configRejected.metadata(["error": "\(error)"]))
-            send { try notifier.ready(status: "configuration rejected (\(error)); running with the previous one") }
+            let line = daemon.statusLine.replaceNormal(
+                readyStatus()
+                    + "; configuration rejected at \(SaveStatusLine.clock(Date())) UTC (\(error)); running with the "
+                    + "previous one")
+            send { try notifier.ready(status: line) }
             return
         }
         let old = daemon.current.withLock { configuration -> DaemonConfiguration in
@@ -51,6 +58,11 @@ extension RunningDaemon {
             metadata: DaemonEvent.configReloaded.metadata([
                 "log_level": "\(new.logLevel)", "debounce": "\(new.saveDebounce)",
             ]))
-        send { try notifier.ready(status: "configuration reloaded; log level \(new.logLevel)") }
+        events.publish(.configReloaded(logLevel: "\(new.logLevel)"))
+        // The load summary stays: the ready line again, noting the reload (or the failing line while saves fail).
+        let line = daemon.statusLine.replaceNormal(
+            readyStatus()
+                + "; configuration reloaded at \(SaveStatusLine.clock(Date())) UTC (log level \(new.logLevel))")
+        send { try notifier.ready(status: line) }
     }
 }

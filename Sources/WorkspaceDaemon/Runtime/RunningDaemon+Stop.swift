@@ -4,7 +4,8 @@ import Systemd
 import WorkspaceClient
 
 extension RunningDaemon {
-    /// Stops on SIGTERM or SIGINT: STOPPING=1, stop the watchdog, refuse further changes, flush synchronously.
+    /// Stops on SIGTERM or SIGINT: STOPPING=1 and a `stopping` event, stop the watchdog, refuse further changes,
+    /// flush synchronously, then end the event streams (after the final save's events).
     ///
     /// Runs on the caller's thread (the signal queue) and returns once the state is durable or the flush failed.
     /// A second call does nothing and returns the first one's status.
@@ -14,9 +15,11 @@ extension RunningDaemon {
         if let done = stopStatus.withLock({ $0 }) { return done }
         send { try notifier.stopping(status: "flushing") }
         logger.info("received signal \(signal); stopping")
+        events.publish(.stopping(signal: signal))
         watchdog?.stop()
         let workspace = flush()
         let secrets = closeSecretStore()
+        events.close()
         let status = workspace == .success ? secrets : workspace
         stopStatus.withLock { $0 = status }
         return status

@@ -39,6 +39,9 @@ public final class RunningDaemon: Sendable {
         self.watchdog = watchdog
     }
 
+    /// The events of `GET /v1/events`: changes, saves, reloads and the stop.
+    public var events: EventHub { api.events }
+
     var logger: Logger { daemon.logger }
     var notifier: any ServiceNotifier { daemon.notifier }
 

@@ -14,6 +14,7 @@ final class SaveStatusLine: Sendable {
     private struct State {
         var normal: String?
         var failingSince: Date?
+        var failingReason: String?
     }
 
     private let notifier: any ServiceNotifier
@@ -31,22 +32,43 @@ final class SaveStatusLine: Sendable {
         state.withLock { $0.normal = line }
     }
 
+    /// Since when the saves fail, while they do.
+    var failingSince: Date? { state.withLock { $0.failingSince } }
+
+    /// Makes `line` the one to return to after a recovery, and returns the line to show now: `line`, or the failing
+    /// line while saves fail (a reload must not hide a failure).
+    func replaceNormal(_ line: String) -> String {
+        state.withLock { state in
+            state.normal = line
+            guard let since = state.failingSince, let reason = state.failingReason else { return line }
+            return Self.failingLine(since: since, reason: reason)
+        }
+    }
+
     /// Updates the line for a persistence event (an observer of the state's engine).
     func observe(_ event: PersistenceEvent) {
         let line: String? = state.withLock { state in
             switch event {
             case .saveFailed(let error, _, _):
                 let since = state.failingSince ?? now()
+                let reason = Self.reason(error)
                 state.failingSince = since
-                return "saving FAILED since \(Self.clock(since)) UTC: \(Self.reason(error))"
+                state.failingReason = reason
+                return Self.failingLine(since: since, reason: reason)
             case .saveRecovered:
                 state.failingSince = nil
+                state.failingReason = nil
                 return state.normal
             case .saved:
                 return nil
             }
         }
         if let line { try? notifier.status(line) }
+    }
+
+    /// The line while saves fail.
+    static func failingLine(since: Date, reason: String) -> String {
+        "saving FAILED since \(clock(since)) UTC: \(reason)"
     }
 
     /// `HH:MM:SS` in UTC.

@@ -92,11 +92,14 @@ struct LifecycleTests {
         #expect(world.daemon.configuration.saveDebounce == .milliseconds(10))
         let datagrams = world.datagrams
         let reloading = try #require(datagrams.lastIndex { $0.contains("RELOADING=1") })
-        let reloaded = try #require(datagrams.lastIndex { $0.contains("STATUS=configuration reloaded") })
+        let reloaded = try #require(
+            datagrams.lastIndex { $0.contains("STATUS=serving ") && $0.contains("configuration reloaded at") })
         #expect(reloading < reloaded && datagrams[reloaded].contains("READY=1"))
         try Data(#"{"logLevel": "chatty"}"#.utf8).write(to: URL(fileURLWithPath: world.configPath))
         await world.signal(.reload)
-        #expect(world.datagrams.last?.contains("STATUS=configuration rejected") == true)
+        #expect(
+            world.datagrams.last.map { $0.contains("STATUS=serving ") && $0.contains("configuration rejected at") }
+                == true, "the load summary stays in STATUS after a rejected reload")
         #expect(world.daemon.configuration.logLevel == .debug, "a bad file keeps the running configuration")
         await world.signal(.stop(signal: SIGTERM))
         #expect(await run.value == .success)
@@ -121,7 +124,8 @@ struct LifecycleTests {
             }
         }
         let datagrams = world.datagrams
-        let reloaded = try #require(datagrams.firstIndex { $0.contains("STATUS=configuration reloaded") })
+        let reloaded = try #require(
+            datagrams.firstIndex { $0.contains("STATUS=serving ") && $0.contains("configuration reloaded at") })
         let stopping = try #require(datagrams.firstIndex { $0.contains("STOPPING=1") })
         #expect(reloaded < stopping, "the reload finished before the stop began")
         #expect(!datagrams[stopping...].contains { $0.contains("RELOADING=1") }, "no reload after the stop")
