@@ -3,7 +3,15 @@ import Foundation
 import WorkspaceClient
 
 /// The options every subcommand takes: where the daemon is and how to print.
+///
+/// `Workspacectl` and every subcommand include this group. The argument parser decodes it once, for the root
+/// command, from the whole command line, and hands that value to each subcommand's group: the options are accepted
+/// before or after the subcommand at any level, and one given twice takes its last value, so one after the
+/// subcommand wins over one before it.
 struct ConnectionOptions: ParsableArguments {
+    /// The heading of these options in every `--help`.
+    static let title = "Connection options (before or after the subcommand; the last given wins)"
+
     @Option(
         help: ArgumentHelp(
             "The daemon's control socket (default: $WORKSPACED_SOCKET, else \(WorkspaceClient.defaultSocketPath)).",

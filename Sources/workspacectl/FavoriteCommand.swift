@@ -7,9 +7,12 @@ struct FavoriteCommand: AsyncParsableCommand {
         commandName: "favorite", abstract: "List, add or remove favorite places.",
         subcommands: [List.self, Add.self, Remove.self], defaultSubcommand: List.self)
 
+    /// The connection options, also accepted here (see ``ConnectionOptions``).
+    @OptionGroup(title: ConnectionOptions.title) var connection: ConnectionOptions
+
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List the favorites.")
-        @OptionGroup var connection: ConnectionOptions
+        @OptionGroup(title: ConnectionOptions.title) var connection: ConnectionOptions
 
         func run() async throws {
             try await connection.perform({ try await $0.favorites() }) { favorites in
@@ -20,7 +23,7 @@ struct FavoriteCommand: AsyncParsableCommand {
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Add a favorite place.")
-        @OptionGroup var connection: ConnectionOptions
+        @OptionGroup(title: ConnectionOptions.title) var connection: ConnectionOptions
         @OptionGroup var change: ChangeFlags
         @Argument(help: "1–256 characters, no control characters.") var name: String
         @Argument(help: "An absolute path.", completion: .directory) var path: String
@@ -34,14 +37,16 @@ struct FavoriteCommand: AsyncParsableCommand {
 
     struct Remove: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Remove a favorite.")
-        @OptionGroup var connection: ConnectionOptions
+        @OptionGroup(title: ConnectionOptions.title) var connection: ConnectionOptions
         @OptionGroup var change: ChangeFlags
-        @Argument(help: "The favorite's id.") var id: IDArgument
+        @Argument(help: IDArgument.help(.favorite)) var id: IDArgument
 
         func run() async throws {
-            try await connection.perform({
-                try await $0.removeFavorite(id: id.id, durable: change.durable, ifMatch: change.ifMatch)
-            }) { "removed favorite \(id.id) at \(Formatting.revision($0))" }
+            try await connection.perform(resolving: id, as: .favorite) {
+                try await $0.removeFavorite(id: $1, durable: change.durable, ifMatch: change.ifMatch)
+            } human: {
+                "removed favorite \($1) at \(Formatting.revision($0))"
+            }
         }
     }
 }

@@ -1,14 +1,23 @@
 import ArgumentParser
+import WorkspaceClient
 import WorkspaceModel
 
-/// A record id on the command line: a UUID in any letter case.
+/// A record id on the command line: a full id (a UUID in any letter case) or a unique prefix of one (at least 4
+/// hexadecimal digits, hyphens ignored), resolved by ``ConnectionOptions/perform(resolving:as:_:human:)``.
 struct IDArgument: ExpressibleByArgument, Sendable {
-    /// The parsed id.
-    let id: WorkspaceID
+    /// The id or prefix as parsed.
+    let reference: IDReference
 
     init?(argument: String) {
-        guard let id = WorkspaceID(argument) else { return nil }
-        self.id = id
+        guard let reference = IDReference(argument) else { return nil }
+        self.reference = reference
+    }
+
+    /// The help for an id argument naming a record of `kind`, e.g. "The project's id, or a unique prefix of it".
+    static func help(_ kind: RecordKind) -> ArgumentHelp {
+        ArgumentHelp(
+            "The \(kind)'s id, or a unique prefix of it (at least \(IDReference.minimumPrefixLength) hex digits).",
+            valueName: "\(kind)-id")
     }
 }
 

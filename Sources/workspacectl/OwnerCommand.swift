@@ -7,9 +7,12 @@ struct OwnerCommand: AsyncParsableCommand {
         commandName: "owner", abstract: "Show or set the workspace's owner.", subcommands: [Show.self, Set.self],
         defaultSubcommand: Show.self)
 
+    /// The connection options, also accepted here (see ``ConnectionOptions``).
+    @OptionGroup(title: ConnectionOptions.title) var connection: ConnectionOptions
+
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Show the owner's alias and email.")
-        @OptionGroup var connection: ConnectionOptions
+        @OptionGroup(title: ConnectionOptions.title) var connection: ConnectionOptions
 
         func run() async throws {
             try await connection.perform({ try await $0.owner() }) { Formatting.owner($0) }
@@ -18,7 +21,7 @@ struct OwnerCommand: AsyncParsableCommand {
 
     struct Set: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Set the owner's alias and/or email.")
-        @OptionGroup var connection: ConnectionOptions
+        @OptionGroup(title: ConnectionOptions.title) var connection: ConnectionOptions
         @OptionGroup var change: ChangeFlags
         @Option(help: "A new alias.") var alias: String?
         @Option(help: "A new email (local@domain; empty to clear).") var email: String?

@@ -7,41 +7,48 @@ struct PaneCommand: AsyncParsableCommand {
         commandName: "pane", abstract: "Add, remove, or set the folder and view mode of panes.",
         subcommands: [Add.self, Remove.self, Set.self])
 
+    /// The connection options, also accepted here (see ``ConnectionOptions``).
+    @OptionGroup(title: ConnectionOptions.title) var connection: ConnectionOptions
+
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Add a pane to a project.")
-        @OptionGroup var connection: ConnectionOptions
+        @OptionGroup(title: ConnectionOptions.title) var connection: ConnectionOptions
         @OptionGroup var change: ChangeFlags
-        @Argument(help: "The project's id.") var project: IDArgument
+        @Argument(help: IDArgument.help(.project)) var project: IDArgument
         @Argument(help: "An absolute path.", completion: .directory) var folder: String
         @Option(help: "list, icons or columns (default list).") var viewMode: ViewModeArgument?
 
         func run() async throws {
-            try await connection.perform({
+            try await connection.perform(resolving: project, as: .project) {
                 try await $0.addPane(
-                    projectID: project.id, folder: folder, viewMode: viewMode?.viewMode, durable: change.durable,
+                    projectID: $1, folder: folder, viewMode: viewMode?.viewMode, durable: change.durable,
                     ifMatch: change.ifMatch)
-            }) { "added pane \($0.value.map { "\($0.id)" } ?? "?") at \(Formatting.revision($0))" }
+            } human: { change, _ in
+                "added pane \(change.value.map { "\($0.id)" } ?? "?") at \(Formatting.revision(change))"
+            }
         }
     }
 
     struct Remove: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Remove a pane with its tabs.")
-        @OptionGroup var connection: ConnectionOptions
+        @OptionGroup(title: ConnectionOptions.title) var connection: ConnectionOptions
         @OptionGroup var change: ChangeFlags
-        @Argument(help: "The pane's id.") var id: IDArgument
+        @Argument(help: IDArgument.help(.pane)) var id: IDArgument
 
         func run() async throws {
-            try await connection.perform({
-                try await $0.removePane(id: id.id, durable: change.durable, ifMatch: change.ifMatch)
-            }) { "removed pane \(id.id) at \(Formatting.revision($0))" }
+            try await connection.perform(resolving: id, as: .pane) {
+                try await $0.removePane(id: $1, durable: change.durable, ifMatch: change.ifMatch)
+            } human: {
+                "removed pane \($1) at \(Formatting.revision($0))"
+            }
         }
     }
 
     struct Set: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Set a pane's folder and/or view mode.")
-        @OptionGroup var connection: ConnectionOptions
+        @OptionGroup(title: ConnectionOptions.title) var connection: ConnectionOptions
         @OptionGroup var change: ChangeFlags
-        @Argument(help: "The pane's id.") var id: IDArgument
+        @Argument(help: IDArgument.help(.pane)) var id: IDArgument
         @Option(help: "A new absolute path.", completion: .directory) var folder: String?
         @Option(help: "list, icons or columns.") var viewMode: ViewModeArgument?
 
@@ -50,11 +57,13 @@ struct PaneCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
-            try await connection.perform({
+            try await connection.perform(resolving: id, as: .pane) {
                 try await $0.updatePane(
-                    id: id.id, folder: folder, viewMode: viewMode?.viewMode, durable: change.durable,
+                    id: $1, folder: folder, viewMode: viewMode?.viewMode, durable: change.durable,
                     ifMatch: change.ifMatch)
-            }) { "updated pane \(id.id) at \(Formatting.revision($0))" }
+            } human: {
+                "updated pane \($1) at \(Formatting.revision($0))"
+            }
         }
     }
 }

@@ -8,9 +8,12 @@ struct ProjectCommand: AsyncParsableCommand {
         subcommands: [List.self, Get.self, Create.self, Rename.self, SetLayout.self, Delete.self],
         defaultSubcommand: List.self)
 
+    /// The connection options, also accepted here (see ``ConnectionOptions``).
+    @OptionGroup(title: ConnectionOptions.title) var connection: ConnectionOptions
+
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List the projects with their panes and tabs.")
-        @OptionGroup var connection: ConnectionOptions
+        @OptionGroup(title: ConnectionOptions.title) var connection: ConnectionOptions
 
         func run() async throws {
             try await connection.perform({ try await $0.projects() }) { projects in
@@ -21,17 +24,21 @@ struct ProjectCommand: AsyncParsableCommand {
 
     struct Get: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "show", abstract: "Show one project.")
-        @OptionGroup var connection: ConnectionOptions
-        @Argument(help: "The project's id.") var id: IDArgument
+        @OptionGroup(title: ConnectionOptions.title) var connection: ConnectionOptions
+        @Argument(help: IDArgument.help(.project)) var id: IDArgument
 
         func run() async throws {
-            try await connection.perform({ try await $0.project(id: id.id) }) { Formatting.project($0) }
+            try await connection.perform(resolving: id, as: .project) {
+                try await $0.project(id: $1)
+            } human: { project, _ in
+                Formatting.project(project)
+            }
         }
     }
 
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Create a project without panes.")
-        @OptionGroup var connection: ConnectionOptions
+        @OptionGroup(title: ConnectionOptions.title) var connection: ConnectionOptions
         @OptionGroup var change: ChangeFlags
         @Argument(help: "1–256 characters, no control characters.") var name: String
         @Option(help: "single, split or quad.") var layout = LayoutArgument(argument: "single")!
@@ -46,43 +53,49 @@ struct ProjectCommand: AsyncParsableCommand {
 
     struct Rename: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Rename a project.")
-        @OptionGroup var connection: ConnectionOptions
+        @OptionGroup(title: ConnectionOptions.title) var connection: ConnectionOptions
         @OptionGroup var change: ChangeFlags
-        @Argument(help: "The project's id.") var id: IDArgument
+        @Argument(help: IDArgument.help(.project)) var id: IDArgument
         @Argument(help: "The new name.") var name: String
 
         func run() async throws {
-            try await connection.perform({
-                try await $0.renameProject(id: id.id, name: name, durable: change.durable, ifMatch: change.ifMatch)
-            }) { "renamed project \(id.id) at \(Formatting.revision($0))" }
+            try await connection.perform(resolving: id, as: .project) {
+                try await $0.renameProject(id: $1, name: name, durable: change.durable, ifMatch: change.ifMatch)
+            } human: {
+                "renamed project \($1) at \(Formatting.revision($0))"
+            }
         }
     }
 
     struct SetLayout: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "layout", abstract: "Change a project's layout.")
-        @OptionGroup var connection: ConnectionOptions
+        @OptionGroup(title: ConnectionOptions.title) var connection: ConnectionOptions
         @OptionGroup var change: ChangeFlags
-        @Argument(help: "The project's id.") var id: IDArgument
+        @Argument(help: IDArgument.help(.project)) var id: IDArgument
         @Argument(help: "single, split or quad.") var layout: LayoutArgument
 
         func run() async throws {
-            try await connection.perform({
+            try await connection.perform(resolving: id, as: .project) {
                 try await $0.setProjectLayout(
-                    id: id.id, layout: layout.layout, durable: change.durable, ifMatch: change.ifMatch)
-            }) { "project \(id.id) now uses \(layout.layout.rawValue) at \(Formatting.revision($0))" }
+                    id: $1, layout: layout.layout, durable: change.durable, ifMatch: change.ifMatch)
+            } human: {
+                "project \($1) now uses \(layout.layout.rawValue) at \(Formatting.revision($0))"
+            }
         }
     }
 
     struct Delete: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Delete a project with its panes and tabs.")
-        @OptionGroup var connection: ConnectionOptions
+        @OptionGroup(title: ConnectionOptions.title) var connection: ConnectionOptions
         @OptionGroup var change: ChangeFlags
-        @Argument(help: "The project's id.") var id: IDArgument
+        @Argument(help: IDArgument.help(.project)) var id: IDArgument
 
         func run() async throws {
-            try await connection.perform({
-                try await $0.deleteProject(id: id.id, durable: change.durable, ifMatch: change.ifMatch)
-            }) { "deleted project \(id.id) at \(Formatting.revision($0))" }
+            try await connection.perform(resolving: id, as: .project) {
+                try await $0.deleteProject(id: $1, durable: change.durable, ifMatch: change.ifMatch)
+            } human: {
+                "deleted project \($1) at \(Formatting.revision($0))"
+            }
         }
     }
 }

@@ -6,7 +6,7 @@ struct ShowCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "show", abstract: "Show the whole workspace: projects, panes, tabs, favorites, owner.")
 
-    @OptionGroup var connection: ConnectionOptions
+    @OptionGroup(title: ConnectionOptions.title) var connection: ConnectionOptions
 
     func run() async throws {
         try await connection.perform({ try await $0.workspace() }) { Self.render($0) }
@@ -31,7 +31,7 @@ struct FlushCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "flush", abstract: "Save now; returns once everything accepted so far is on disk.")
 
-    @OptionGroup var connection: ConnectionOptions
+    @OptionGroup(title: ConnectionOptions.title) var connection: ConnectionOptions
 
     func run() async throws {
         try await connection.perform({ try await $0.flush() }) { "flushed at \(Formatting.revision($0))" }

@@ -7,9 +7,12 @@ struct TokenCommand: AsyncParsableCommand {
         commandName: "token", abstract: "Create, list or revoke API tokens (as root).",
         subcommands: [List.self, Create.self, Revoke.self], defaultSubcommand: List.self)
 
+    /// The connection options, also accepted here (see ``ConnectionOptions``).
+    @OptionGroup(title: ConnectionOptions.title) var connection: ConnectionOptions
+
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List the tokens, revoked ones included.")
-        @OptionGroup var connection: ConnectionOptions
+        @OptionGroup(title: ConnectionOptions.title) var connection: ConnectionOptions
 
         func run() async throws {
             try await connection.perform({ try await $0.tokens() }) { tokens in
@@ -21,7 +24,7 @@ struct TokenCommand: AsyncParsableCommand {
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Create a token and print it (it is shown this once).")
-        @OptionGroup var connection: ConnectionOptions
+        @OptionGroup(title: ConnectionOptions.title) var connection: ConnectionOptions
         @Argument(help: "What the token is for: 1–256 characters, no control characters.") var name: String
         @Option(help: "read (GET and HEAD only) or write (reads and changes).") var scope: ScopeArgument
 
@@ -38,7 +41,7 @@ struct TokenCommand: AsyncParsableCommand {
 
     struct Revoke: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Revoke a token: it is refused from now on.")
-        @OptionGroup var connection: ConnectionOptions
+        @OptionGroup(title: ConnectionOptions.title) var connection: ConnectionOptions
         @Argument(help: "The token's id (12 hex digits, as listed).") var id: String
 
         func run() async throws {

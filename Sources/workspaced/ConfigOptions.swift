@@ -55,3 +55,44 @@ struct ConfigOptions: ParsableArguments {
             configFile: config, environment: ProcessInfo.processInfo.environment, overrides: overrides)
     }
 }
+
+/// Where an offline tool (`check`, `migrate`, `backups`) finds the state: `--state-directory`, else the directory
+/// the daemon is configured with, found as the daemon finds it (`--config` or the default config file,
+/// `WORKSPACED_STATE_DIRECTORY`, `$STATE_DIRECTORY`, `/var/lib/workspaced`). Same flag names as the daemon's.
+struct StateDirectoryOptions: ParsableArguments {
+    @Option(
+        help: ArgumentHelp(
+            "The config file to find the state directory in, when --state-directory is not given (default "
+                + "$CONFIGURATION_DIRECTORY/config.json, else /etc/workspaced/config.json).", valueName: "file"),
+        completion: .file())
+    var config: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Directory of workspace.json (default: the configured one, as the daemon finds it).", valueName: "dir"),
+        completion: .directory)
+    var stateDirectory: String?
+
+    /// Whether either flag was given.
+    var isGiven: Bool { config != nil || stateDirectory != nil }
+
+    /// The state directory (`--state-directory`, else `earlierFlag`, the value of a flag's earlier name, else the
+    /// configured one); an invalid configuration is reported (naming the key) and exits 78, as the daemon.
+    func resolve(tool: String, earlierFlag: String? = nil) async throws -> String {
+        try await Self.resolve(
+            explicit: stateDirectory ?? earlierFlag,
+            sources: ConfigurationSources(configFile: config, environment: ProcessInfo.processInfo.environment),
+            tool: tool)
+    }
+
+    /// ``OfflineTools/stateDirectory(explicit:sources:)``, reporting a refused configuration on standard error as
+    /// `workspaced TOOL: …` and exiting 78.
+    static func resolve(explicit: String?, sources: ConfigurationSources, tool: String) async throws -> String {
+        do {
+            return try await OfflineTools.stateDirectory(explicit: explicit, sources: sources)
+        } catch {
+            FileHandle.standardError.write(Data("workspaced \(tool): \(error)\n".utf8))
+            throw ExitCode(ConfigurationError.exitCode)
+        }
+    }
+}

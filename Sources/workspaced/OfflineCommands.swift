@@ -29,19 +29,27 @@ struct CheckConfig: AsyncParsableCommand {
 }
 
 /// Inspects a state file.
-struct Check: ParsableCommand {
+struct Check: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Report what loading a state file would do, and what a salvage would drop; exit 0 loadable as it is, "
-            + "65 not loadable as it is (salvageable or corrupt), 75 newer than this release.")
+        abstract: "Report what loading the state file would do, and what a salvage would drop; exit 0 loadable as it "
+            + "is, 65 not loadable as it is (salvageable or corrupt), 75 newer than this release.",
+        discussion: """
+            The state file is workspace.json in the configured state directory (found as the daemon finds it), \
+            or in --state-directory; --state FILE inspects any other file (a quarantined or legacy file, a backup).
+            """)
 
-    @Option(help: "The state file.")
-    var state: String
+    @OptionGroup var location: StateDirectoryOptions
+
+    @OptionGroup var file: StateFileOption
 
     @Flag(help: "Print the report as JSON (on standard output, whatever the exit status).")
     var json = false
 
-    func run() throws {
-        let outcome = OfflineTools.check(statePath: state, json: json)
+    func validate() throws { try file.validate(against: location) }
+
+    func run() async throws {
+        let path = try await file.statePath(location, tool: "check")
+        let outcome = OfflineTools.check(statePath: path, json: json)
         guard json else { return try finish(outcome) }
         print(outcome.text)
         if outcome.status != 0 { throw ExitCode(outcome.status) }
@@ -49,35 +57,86 @@ struct Check: ParsableCommand {
 }
 
 /// Migrates a state file offline.
-struct Migrate: ParsableCommand {
+struct Migrate: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Migrate a state file to the current version in place, keeping the pre-migration backup.")
+        abstract: "Migrate the state file to the current version in place, keeping the pre-migration backup.",
+        discussion: """
+            The state file is workspace.json in the configured state directory (found as the daemon finds it), \
+            or in --state-directory, or --state FILE.
+            """)
 
-    @Option(help: "The state file.")
-    var state: String
+    @OptionGroup var location: StateDirectoryOptions
+
+    @OptionGroup var file: StateFileOption
 
     @Flag(help: "Print the migrated JSON and write nothing.")
     var dryRun = false
 
-    func run() throws { try finish(OfflineTools.migrate(statePath: state, dryRun: dryRun)) }
+    func validate() throws { try file.validate(against: location) }
+
+    func run() async throws {
+        let path = try await file.statePath(location, tool: "migrate")
+        try finish(OfflineTools.migrate(statePath: path, dryRun: dryRun))
+    }
+}
+
+/// `--state FILE`: a state file named directly, instead of `workspace.json` in the state directory.
+struct StateFileOption: ParsableArguments {
+    @Option(
+        help: ArgumentHelp(
+            "A state file to use instead of workspace.json in the state directory.", valueName: "file"),
+        completion: .file())
+    var state: String?
+
+    /// Refuses `--state` with `--state-directory` or `--config`: they name the file two ways.
+    func validate(against location: StateDirectoryOptions) throws {
+        if state != nil && location.isGiven {
+            throw ValidationError("give --state FILE, or --state-directory/--config, not both")
+        }
+    }
+
+    /// `--state`, else `workspace.json` in the state directory `location` names.
+    func statePath(_ location: StateDirectoryOptions, tool: String) async throws -> String {
+        if let state { return state }
+        return OfflineTools.statePath(inStateDirectory: try await location.resolve(tool: tool))
+    }
 }
 
 /// Lists or restores backups.
-struct Backups: ParsableCommand {
+struct Backups: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "List the backups in a state directory, or restore one (with the daemon stopped).")
+        abstract: "List the backups in the state directory, or restore one (with the daemon stopped).",
+        discussion: """
+            The state directory is the configured one (found as the daemon finds it), or --state-directory. \
+            --json prints {"stateDirectory", "stateFile", "backups": [{"name", "path", "kind", "version", \
+            "size", "modifiedAt"}]}, newest first (docs/operations.md).
+            """)
 
-    @Option(help: "The state directory.")
-    var stateDir: String
+    @OptionGroup var location: StateDirectoryOptions
 
-    @Option(help: "The backup to restore, as listed.")
+    /// The flag's earlier name, still accepted.
+    @Option(name: .customLong("state-dir"), help: .hidden)
+    var stateDir: String?
+
+    @Option(help: ArgumentHelp("The backup to restore, as listed.", valueName: "name"))
     var restore: String?
 
-    func run() throws {
+    @Flag(help: "Print the list as JSON (an empty list when there are none).")
+    var json = false
+
+    func validate() throws {
+        if stateDir != nil && location.stateDirectory != nil {
+            throw ValidationError("give --state-directory once (--state-dir is its earlier name)")
+        }
+        if json && restore != nil { throw ValidationError("--json lists the backups; it does not go with --restore") }
+    }
+
+    func run() async throws {
+        let directory = try await location.resolve(tool: "backups", earlierFlag: stateDir)
         if let restore {
-            try finish(OfflineTools.restoreBackup(named: restore, stateDirectory: stateDir))
+            try finish(OfflineTools.restoreBackup(named: restore, stateDirectory: directory))
         } else {
-            try finish(OfflineTools.listBackups(stateDirectory: stateDir))
+            try finish(OfflineTools.listBackups(stateDirectory: directory, json: json))
         }
     }
 }

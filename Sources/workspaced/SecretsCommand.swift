@@ -21,14 +21,11 @@ struct SecretsCommand: AsyncParsableCommand {
             completion: .file())
         var key: String?
 
-        /// The configured state directory (flags, environment, config file, default).
+        /// `--state-directory`, else the configured state directory (environment, config file, default), as for
+        /// the other offline tools.
         func stateDirectory() async throws -> String {
-            do {
-                return try await ConfigurationLoader.load(options.sources()).stateDirectory
-            } catch {
-                FileHandle.standardError.write(Data("workspaced secrets: \(error)\n".utf8))
-                throw ExitCode(ConfigurationError.exitCode)
-            }
+            try await StateDirectoryOptions.resolve(
+                explicit: options.stateDirectory, sources: options.sources(), tool: "secrets")
         }
     }
 

@@ -55,9 +55,6 @@ enum CheckRendering {
 
     /// The report as indented JSON with sorted keys.
     static func json(_ report: CheckReport) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(report) else { return "{}" }
-        return String(decoding: data, as: UTF8.self)
+        OfflineJSON.text(report)
     }
 }

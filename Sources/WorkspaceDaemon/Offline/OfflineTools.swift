@@ -111,11 +111,18 @@ public enum OfflineTools {
         }
     }
 
-    /// Lists the backups next to `workspace.json` in `directory`.
-    public static func listBackups(stateDirectory directory: String) -> Outcome {
-        let file = readOnlyFile(directory + "/" + WorkspaceSchema.fileName)
+    /// Lists the backups next to `workspace.json` in `directory`, newest first: one tab-separated line each, or
+    /// with `json` a ``BackupsReport`` (whose list is empty when there are none). A directory that cannot be read
+    /// is 74 with the error as text, also with `json`.
+    public static func listBackups(stateDirectory directory: String, json: Bool = false) -> Outcome {
+        let file = readOnlyFile(statePath(inStateDirectory: directory))
         do {
             let backups = try file.backups()
+            if json {
+                let report = BackupsReport(
+                    stateDirectory: directory, stateFile: file.path, backups: backups.map(BackupsReport.Backup.init))
+                return Outcome(text: OfflineJSON.text(report), status: 0)
+            }
             guard !backups.isEmpty else { return Outcome(text: "no backups in \(directory)", status: 0) }
             let formatter = ISO8601DateFormatter()
             return Outcome(
@@ -131,7 +138,7 @@ public enum OfflineTools {
 
     /// Restores the backup `name` in `directory` as the state file (the current one is kept as a backup).
     public static func restoreBackup(named name: String, stateDirectory directory: String) -> Outcome {
-        let file = lockedFile(directory + "/" + WorkspaceSchema.fileName)
+        let file = lockedFile(statePath(inStateDirectory: directory))
         do {
             try file.restoreBackup(named: name)
             return Outcome(text: "restored \(name) as \(file.path); it is migrated at the next start", status: 0)
