@@ -11,6 +11,7 @@ struct Workspaced: AsyncParsableCommand {
         version: Release.version,
         subcommands: [
             Run.self, CheckConfig.self, Check.self, Migrate.self, Backups.self, StageLegacy.self, SecretsCommand.self,
+            ConfigurationManual.self,
         ],
         defaultSubcommand: Run.self
     )

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// The shipped units pass `systemd-analyze verify` silently (it exits 0 on warnings, so any output fails) and
+/// The shipped units pass `systemd-analyze verify` silently (their `man:` links aside: see verifyPrintsNothing) (it exits 0 on warnings, so any output fails) and
 /// the service scores ≤ 1.0 on `systemd-analyze security --offline=true`.
 @Suite("systemd units")
 struct UnitFileTests {
@@ -42,8 +42,10 @@ struct UnitFileTests {
     func verifyPrintsNothing() throws {
         let directory = try installedUnits()
         defer { try? FileManager.default.removeItem(atPath: directory) }
+        // --man=no: the man pages that Documentation= names are generated from the release binaries at install
+        // time, so they are not on this host; system scenarios 1 and 16 verify the installed units with them.
         let (status, output) = try analyze([
-            "verify", directory + "/workspaced.service", directory + "/workspaced.socket",
+            "verify", "--man=no", directory + "/workspaced.service", directory + "/workspaced.socket",
         ])
         #expect(status == 0)
         #expect(output.isEmpty, "\(output)")
