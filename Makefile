@@ -1,9 +1,18 @@
 # workspaced — build, test and run on Debian 12 as root.
-#   make run    build and run the daemon in the foreground on ./.workspaced/
-#   make test   install what the tests need, build, lint and run every test
+#   make run        build and run the daemon in the foreground on ./.workspaced/
+#   make test       install what the tests need, build, lint and run every test
+#   make install    install the release build (PREFIX=/usr/local); make uninstall removes it again
+#   make deb        build .build/deb/workspaced_<version>_<arch>.deb
 SWIFT        ?= swift
 BUILD_FLAGS  ?=
-APT_PACKAGES := libsystemd-dev pkg-config strace systemd curl socat util-linux
+# The release binaries carry Swift's runtime (--static-swift-stdlib): installed or packaged they need only Debian's
+# own libraries (libc6, libstdc++6, libgcc-s1, libsystemd0), not the toolchain under /opt/swift.
+RELEASE_FLAGS ?= -c release --static-swift-stdlib
+# Everything `make test` runs besides swift itself: the build (libsystemd-dev, pkg-config, binutils, git for the
+# package mirror), the tests (strace, curl, socat, util-linux, mount, systemd), the API fuzzing (python3 with
+# venv), the system tests (python3, man-db and groff-base for the man page scenario, dpkg-dev for `make deb`).
+APT_PACKAGES := libsystemd-dev pkg-config binutils git strace systemd curl socat util-linux mount python3 python3-venv \
+                man-db groff-base dpkg-dev
 
 PREFIX       ?= /usr/local
 DESTDIR      ?=
@@ -13,14 +22,32 @@ CONFDIR      ?= /etc/workspaced
 BASHCOMPDIR  ?= $(PREFIX)/share/bash-completion/completions
 ZSHCOMPDIR   ?= $(PREFIX)/share/zsh/site-functions
 FISHCOMPDIR  ?= $(PREFIX)/share/fish/vendor_completions.d
+MANDIR       ?= $(PREFIX)/share/man
 RUN_DIR      := $(CURDIR)/.workspaced
+# What `make install` puts in place besides the docs directory and the config (see uninstall).
+INSTALLED     = $(PREFIX)/bin/workspaced $(PREFIX)/bin/workspacectl $(UNITDIR)/workspaced.service \
+                $(UNITDIR)/workspaced.socket $(CATALOGDIR)/workspaced.catalog $(BASHCOMPDIR)/workspacectl \
+                $(ZSHCOMPDIR)/_workspacectl $(FISHCOMPDIR)/workspacectl.fish $(MANDIR)/man8/workspaced.8 \
+                $(MANDIR)/man1/workspacectl.1 $(MANDIR)/man5/workspaced.json.5
 
-.PHONY: all build release deps lint test unit-tests bench run install clean
+# The Debian package: its version is the release's (Sources/WorkspaceClient/Release.swift) unless given
+# (DEB_VERSION=0.2.0+2 for a second build of it); dpkg-deb compresses with DEB_COMPRESSION (xz, gzip, zstd, none).
+DEB_VERSION     ?= $(shell sed -n 's/^ *public static let version = "\([^"]*\)".*/\1/p' \
+                     Sources/WorkspaceClient/Release.swift)
+DEB_ARCH        ?= $(shell dpkg --print-architecture 2>/dev/null || echo amd64)
+DEB_DIR         ?= $(CURDIR)/.build/deb
+DEB_COMPRESSION ?= xz
+DEB_FILE         = $(DEB_DIR)/workspaced_$(DEB_VERSION)_$(DEB_ARCH).deb
+
+.PHONY: all build release deps lint test unit-tests bench run install uninstall deb clean
 
 all: build
 
-# Installs the system packages the build and the tests need when they are missing (root on Debian only).
+# Installs the system packages the build and the tests need when they are missing (root on Debian only); names
+# them otherwise. The Swift toolchain itself does not come from apt: it is only checked for.
 deps:
+	@command -v $(SWIFT) >/dev/null || \
+	  { echo "missing: $(SWIFT) (the Swift 6 toolchain from swift.org, e.g. in /opt/swift/usr/bin)" >&2; exit 1; }
 	@missing=""; for p in $(APT_PACKAGES); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' || missing="$$missing $$p"; \
 	done; \
@@ -55,15 +82,15 @@ system-test:
 	python3 Tests/System/systemtest.py
 
 bench: deps
-	$(SWIFT) build -c release --product StateStoreCrashTester
-	$(SWIFT) run -c release StateStoreBenchmarks 50000 11
-	$(SWIFT) run -c release StateStoreBenchmarks persistence
-	$(SWIFT) build -c release --product workspaced
-	$(SWIFT) run -c release ControlAPIBenchmark --rounds 7
+	$(SWIFT) build $(RELEASE_FLAGS) --product StateStoreCrashTester
+	$(SWIFT) run $(RELEASE_FLAGS) StateStoreBenchmarks 50000 11
+	$(SWIFT) run $(RELEASE_FLAGS) StateStoreBenchmarks persistence
+	$(SWIFT) build $(RELEASE_FLAGS) --product workspaced
+	$(SWIFT) run $(RELEASE_FLAGS) ControlAPIBenchmark --rounds 7
 
 release: deps
-	$(SWIFT) build -c release --product workspaced
-	$(SWIFT) build -c release --product workspacectl
+	$(SWIFT) build $(RELEASE_FLAGS) --product workspaced
+	$(SWIFT) build $(RELEASE_FLAGS) --product workspacectl
 
 # Runs the daemon in the foreground with its state and socket under ./.workspaced/ (Ctrl-C flushes and stops).
 run: build
@@ -73,30 +100,61 @@ run: build
 	$(SWIFT) run $(BUILD_FLAGS) workspaced run --config "$(CURDIR)/config/workspaced.json" \
 	  --state-directory "$(RUN_DIR)" --control-socket "$(RUN_DIR)/control.sock"
 
-# Installs the binaries, workspacectl's shell completions, units, catalog, default config (never over an existing
-# one) and docs; reloads systemd when it runs and DESTDIR is empty.
+# Installs the binaries, workspacectl's shell completions, the man pages (generated from the binaries and the
+# configuration keys: Scripts/man-pages.sh), units, catalog, default config (never over an existing one) and docs;
+# reloads systemd when it runs and DESTDIR is empty.
 install: release
 	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(UNITDIR)" "$(DESTDIR)$(CATALOGDIR)" \
 	  "$(DESTDIR)$(CONFDIR)" "$(DESTDIR)$(PREFIX)/share/doc/workspaced" "$(DESTDIR)$(BASHCOMPDIR)" \
 	  "$(DESTDIR)$(ZSHCOMPDIR)" "$(DESTDIR)$(FISHCOMPDIR)"
-	install -m 0755 "$$($(SWIFT) build -c release --show-bin-path)/workspaced" "$(DESTDIR)$(PREFIX)/bin/workspaced"
-	install -m 0755 "$$($(SWIFT) build -c release --show-bin-path)/workspacectl" "$(DESTDIR)$(PREFIX)/bin/workspacectl"
-	ctl="$$($(SWIFT) build -c release --show-bin-path)/workspacectl" && \
+	bin="$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)" && \
+	  install -m 0755 "$$bin/workspaced" "$$bin/workspacectl" "$(DESTDIR)$(PREFIX)/bin/"
+	ctl="$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/workspacectl" && \
 	  "$$ctl" --generate-completion-script bash > "$(DESTDIR)$(BASHCOMPDIR)/workspacectl" && \
 	  "$$ctl" --generate-completion-script zsh > "$(DESTDIR)$(ZSHCOMPDIR)/_workspacectl" && \
 	  "$$ctl" --generate-completion-script fish > "$(DESTDIR)$(FISHCOMPDIR)/workspacectl.fish"
 	chmod 0644 "$(DESTDIR)$(BASHCOMPDIR)/workspacectl" "$(DESTDIR)$(ZSHCOMPDIR)/_workspacectl" \
 	  "$(DESTDIR)$(FISHCOMPDIR)/workspacectl.fish"
+	SWIFT="$(SWIFT)" Scripts/man-pages.sh "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)" "$(DESTDIR)$(MANDIR)"
 	for unit in workspaced.service workspaced.socket; do \
 	  sed 's|/usr/local/|$(PREFIX)/|g' "systemd/$$unit" > "$(DESTDIR)$(UNITDIR)/$$unit" && \
 	  chmod 0644 "$(DESTDIR)$(UNITDIR)/$$unit" || exit 1; done
-	install -m 0644 systemd/workspaced.catalog "$(DESTDIR)$(CATALOGDIR)/workspaced.catalog"
+	sed 's|/usr/local/|$(PREFIX)/|g' systemd/workspaced.catalog > "$(DESTDIR)$(CATALOGDIR)/workspaced.catalog"
+	chmod 0644 "$(DESTDIR)$(CATALOGDIR)/workspaced.catalog"
 	@if [ -e "$(DESTDIR)$(CONFDIR)/config.json" ]; then \
 	  echo "keeping the existing $(DESTDIR)$(CONFDIR)/config.json"; \
 	else install -m 0644 config/workspaced.json "$(DESTDIR)$(CONFDIR)/config.json"; fi
 	install -m 0644 README.md docs/*.md "$(DESTDIR)$(PREFIX)/share/doc/workspaced/"
 	@if [ -z "$(DESTDIR)" ] && [ -d /run/systemd/system ]; then \
 	  systemctl daemon-reload && journalctl --update-catalog; fi
+
+# Undoes `make install` with the same PREFIX and DESTDIR: stops and disables the units (DESTDIR empty, systemd
+# running), removes every file install put in place and the docs directory. The config goes only while it is still
+# the shipped default (an edited one is kept, and said so); the state (/var/lib/workspaced) is never touched.
+uninstall:
+	@if [ -z "$(DESTDIR)" ] && [ -d /run/systemd/system ]; then \
+	  systemctl disable --now workspaced.socket workspaced.service >/dev/null 2>&1 || true; fi
+	rm -f $(foreach file,$(INSTALLED),"$(DESTDIR)$(file)")
+	rm -rf "$(DESTDIR)$(PREFIX)/share/doc/workspaced"
+	@if [ ! -e "$(DESTDIR)$(CONFDIR)/config.json" ]; then :; \
+	elif cmp -s config/workspaced.json "$(DESTDIR)$(CONFDIR)/config.json"; then \
+	  rm -f "$(DESTDIR)$(CONFDIR)/config.json"; \
+	else echo "keeping the edited $(DESTDIR)$(CONFDIR)/config.json"; fi
+	@rmdir "$(DESTDIR)$(CONFDIR)" 2>/dev/null || true
+	@echo "the state directory (/var/lib/workspaced, /var/lib/private/workspaced) is kept"
+	@if [ -z "$(DESTDIR)" ] && [ -d /run/systemd/system ]; then \
+	  systemctl daemon-reload && journalctl --update-catalog; fi
+
+# A Debian package of the release build (PREFIX=/usr, units in /lib/systemd/system, /etc/workspaced/config.json a
+# conffile) with the maintainer scripts of packaging/deb; Scripts/build-deb.sh says how.
+deb: release
+	rm -rf "$(DEB_DIR)/root-$(DEB_VERSION)"
+	$(MAKE) -s --no-print-directory install DESTDIR="$(DEB_DIR)/root-$(DEB_VERSION)" PREFIX=/usr \
+	  UNITDIR=/lib/systemd/system CATALOGDIR=/usr/lib/systemd/catalog CONFDIR=/etc/workspaced \
+	  ZSHCOMPDIR=/usr/share/zsh/vendor-completions
+	DEB_COMPRESSION="$(DEB_COMPRESSION)" Scripts/build-deb.sh "$(DEB_DIR)/root-$(DEB_VERSION)" "$(DEB_VERSION)" \
+	  "$(DEB_ARCH)" "$(DEB_FILE)"
+	rm -rf "$(DEB_DIR)/root-$(DEB_VERSION)"
 
 clean:
 	rm -rf .build
