@@ -38,6 +38,10 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-syntax.git", from: "603.0.1"),
         // Expansion and diagnostic tests for the macro (inline snapshots of the generated code); tests only.
         .package(url: "https://github.com/pointfreeco/swift-macro-testing.git", from: "0.7.0"),
+        // `swift package generate-documentation` for the StateStore and Systemd DocC catalogs (Scripts/build-docs.sh,
+        // `make docs`). A command plug-in: it and its tools (snippet-extract, SymbolKit) are built only when the
+        // plug-in runs, never by `swift build` or `swift build --build-tests`, so it costs the test build nothing.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // Versioned, migrating, durably written state files. Foundation and swift-crypto's SHA-256 (import
@@ -136,9 +140,18 @@ let package = Package(
             ]
         ),
         .testTarget(name: "UnixHTTPTests", dependencies: ["UnixHTTP", "TestSupport"]),
+        // The service the StateStore getting-started guide quotes (StateStore.docc): built by every test build, run
+        // and checked against the guide by StateStoreTests, so the guide cannot drift from the API; not shipped.
+        .executableTarget(
+            name: "StateStoreExample",
+            dependencies: ["StateStore", "Systemd", .product(name: "Logging", package: "swift-log")],
+            exclude: ["Fixtures"]
+        ),
         .testTarget(
             name: "StateStoreTests",
-            dependencies: ["StateStore", "StateStoreTesting", "StateStoreSample", "StateModel"],
+            dependencies: [
+                "StateStore", "StateStoreTesting", "StateStoreSample", "StateModel", "StateStoreExample", "TestSupport",
+            ],
             resources: [.copy("Fixtures")]
         ),
         // The workspace.json model, its four shipped versions and safe mutations; shared by the daemon and its API.
@@ -175,13 +188,15 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        // The client against a stub server, and workspacectl's exit codes and output.
+        // The client against a stub server, workspacectl's exit codes and output, and its argument parsing
+        // (`Workspacectl.parseAsRoot`, hence the executable module and ArgumentParser).
         .testTarget(
             name: "WorkspaceClientTests",
             dependencies: [
-                "WorkspaceClient", "TestSupport", "UnixHTTP", "WorkspaceModel",
+                "WorkspaceClient", "TestSupport", "UnixHTTP", "WorkspaceModel", "workspacectl",
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // Changes per second through the control socket ÷ the no-op route, p50/p99 (printed; run it in release).

@@ -1,0 +1,137 @@
+import Foundation
+import StateStore
+import StateStoreTesting
+import TestSupport
+import Testing
+
+@testable import StateStoreExample
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The example service the DocC guides quote (Sources/StateStoreExample): the guides quote it character for
+/// character, its fixtures migrate, and it runs: migrates, counts its start, says READY, flushes on SIGTERM.
+@Suite("StateStoreExample: the service the guides quote", .timeLimit(.minutes(1)))
+struct StateStoreExampleTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    static let example = root.appendingPathComponent("Sources/StateStoreExample")
+    static let fixtures = example.appendingPathComponent("Fixtures")
+
+    /// The articles whose Swift code blocks are all quoted from the example's sources or from this file.
+    static let quotingArticles = [
+        "Sources/StateStore/StateStore.docc/GettingStarted.md",
+        "Sources/StateStore/StateStore.docc/TestingMigrations.md",
+        "Sources/Systemd/Systemd.docc/JournalFields.md",
+    ]
+
+    @Test(arguments: quotingArticles)
+    func everySwiftBlockOfTheArticleIsTextOfTheExample(article: String) throws {
+        let text = try String(contentsOf: Self.root.appendingPathComponent(article), encoding: .utf8)
+        let blocks = Self.swiftBlocks(in: text)
+        #expect(!blocks.isEmpty, "\(article) quotes no Swift code")
+        let names = try FileManager.default.contentsOfDirectory(atPath: Self.example.path)
+            .filter { $0.hasSuffix(".swift") }
+        #expect(names.count >= 3)
+        let sources =
+            try names.map { try String(contentsOf: Self.example.appendingPathComponent($0), encoding: .utf8) }
+            + [try String(contentsOfFile: #filePath, encoding: .utf8)]
+        for block in blocks {
+            #expect(
+                sources.contains { $0.contains(block) },
+                "\(article) quotes code that is not in Sources/StateStoreExample or \(#fileID):\n\(block)")
+        }
+    }
+
+    /// The text of every ```` ```swift ```` fenced block, its lines joined with newlines.
+    static func swiftBlocks(in markdown: String) -> [String] {
+        var blocks: [String] = []
+        var current: [Substring]?
+        for line in markdown.split(separator: "\n", omittingEmptySubsequences: false) {
+            if current == nil, line == "```swift" {
+                current = []
+            } else if let lines = current, line == "```" {
+                blocks.append(lines.joined(separator: "\n"))
+                current = nil
+            } else {
+                current?.append(line)
+            }
+        }
+        return blocks
+    }
+
+    @Test func everyShippedVersionOfTheExampleLoadsRoundTripsAndMigratesOnce() throws {
+        let verifier = FixtureVerifier(schema: try StartsSchema.make())
+        let results = try verifier.verifyDirectory(Self.fixtures)  // v1.json, v2.json: one per version
+        #expect(results.map(\.storedVersion) == [1, 2])
+        #expect(results[0].decoded.stepsApplied == [1...2])
+        #expect(results[0].decoded.fieldsDefaulted == ["lastStartedAt": 1])
+        #expect(results[0].decoded.model == Starts(starts: 3, lastStartedAt: nil))
+    }
+
+    @Test func aChangeIsSavedOnceTheDebounceHasPassed() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.file("starts.json")
+        let scheduler = ManualPersistenceScheduler()
+        let file = StateFile(path: path, schema: try StartsSchema.make())
+        let state = PersistentState(file: file, loaded: try file.load(), scheduler: scheduler)
+        let applied = try state.apply { $0.starts += 1 }
+        scheduler.advance(by: .milliseconds(499))
+        #expect(state.status.durableRevision == 0 && !state.status.isSaving)
+        scheduler.advance(by: .milliseconds(1))  // the debounce is over: the save starts in the background
+        try await state.waitUntilDurable(applied.revision)
+        let reader = StateFile(
+            path: path, schema: try StartsSchema.make(), configuration: StateFileConfiguration(locking: .none))
+        #expect(try reader.load().model.starts == 1)
+        try state.close()
+    }
+
+    @Test func theExampleMigratesCountsItsStartsAndFlushesOnStop() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let original = try Data(contentsOf: Self.fixtures.appendingPathComponent("v1.json"))
+        try directory.write("starts.json", original)
+        let notify = try NotifyListener(path: directory.file("notify.sock"))
+        for (signal, start) in [(SIGTERM, 4), (SIGINT, 5)] {
+            let process = try RunningProcess(
+                ProductPaths.executable("StateStoreExample"), [],
+                environment: ["STATE_DIRECTORY": directory.path, "NOTIFY_SOCKET": notify.path],
+                outputPath: directory.file("output-\(start).log"))
+            var datagrams = await Self.datagrams(from: notify) { $0.contains("READY=1") }
+            #expect(
+                datagrams.contains { $0.contains("READY=1") && $0.contains("STATUS=start number \(start)") },
+                "\(datagrams); output: \(process.output)")
+            process.send(signal)
+            #expect(await process.waitForExit(timeout: .seconds(30)) == 0, "output: \(process.output)")
+            datagrams += notify.drain().map(\.text)
+            #expect(datagrams.contains { $0.contains("STOPPING=1") })
+            #expect(process.output.contains("flushed on stop: revision 1 is on disk"), "\(process.output)")
+            let stored = try StateCodec(schema: try StartsSchema.make()).decode(directory.read("starts.json"))
+            #expect(stored.storedVersion == 2 && stored.model.starts == start && stored.model.lastStartedAt != nil)
+            #expect(try directory.read("starts.json.v1.bak") == original)
+        }
+        let outputs = try (4...5).map {
+            try String(contentsOfFile: directory.file("output-\($0).log"), encoding: .utf8)
+        }
+        #expect(outputs[0].contains("migrated version 1 to 2"), "\(outputs[0])")
+        #expect(outputs[1].contains("loaded version 2"), "\(outputs[1])")
+    }
+
+    @Test func theExampleEventsHaveDistinctMessageIDs() {
+        #expect(Set(ExampleEvent.allCases.map(\.messageID)).count == ExampleEvent.allCases.count)
+    }
+
+    /// The datagrams received until one satisfies `done` (or 30 s pass), polled without holding a thread.
+    static func datagrams(from notify: NotifyListener, until done: (String) -> Bool) async -> [String] {
+        var received: [String] = []
+        let deadline = ContinuousClock.now + .seconds(30)
+        while ContinuousClock.now < deadline {
+            received += notify.drain().map(\.text)
+            if received.contains(where: done) { break }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        return received
+    }
+}
