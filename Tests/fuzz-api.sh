@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Property-based fuzzing of the control API: schemathesis (from PyPI) generates requests from docs/openapi.yaml
 # and sends them to a live workspaced through socat (TCP on 127.0.0.1 -> the Unix socket). Fails on any 5xx and
-# on any response that breaks the schema (body, status code, content type).
+# on any response that breaks the schema (body, status code, content type). `GET /v1/events` is a stream that
+# stays open until the daemon stops, so schemathesis skips it (it would wait out --request-timeout on every
+# example); a bounded curl checks its head and first event instead.
 #
 #   Tests/fuzz-api.sh            skips with a message when not root or when schemathesis cannot be installed
 #   CI=true Tests/fuzz-api.sh    never skips: a missing tool is a failure
@@ -80,9 +82,20 @@ echo "fuzz-api: schemathesis against workspaced (pid $DAEMON_PID) via 127.0.0.1:
 status=0
 cd "$WORK" # schemathesis writes its .schemathesis/ state into the working directory
 "$VENV/bin/schemathesis" run "$ROOT/docs/openapi.yaml" --url "http://127.0.0.1:$PORT" \
+    --exclude-operation-id watchEvents \
     --checks not_a_server_error,response_schema_conformance,status_code_conformance,content_type_conformance \
     --max-examples "$MAX_EXAMPLES" --max-time "$MAX_TIME" --workers 1 --request-timeout 30 \
     --generation-database none --no-color "${SEED_ARGS[@]}" || status=$?
+# The event stream, bounded: its head and its first line (a `subscribed` event), then curl gives up (exit 28).
+events_status=0
+curl -s -N -D "$WORK/events.head" -o "$WORK/events.body" --max-time 2 --unix-socket "$WORK/c.sock" \
+    http://localhost/v1/events || events_status=$?
+if [ "$events_status" != 28 ] || ! grep -qi '^content-type: application/x-ndjson' "$WORK/events.head" ||
+    ! head -n 1 "$WORK/events.body" | grep -q '"type":"subscribed"'; then
+    echo "fuzz-api: GET /v1/events did not stream (curl exit $events_status):" >&2
+    cat "$WORK/events.head" "$WORK/events.body" >&2 || true
+    status=1
+fi
 if grep -qiE "fatal|crash" "$WORK/daemon.log"; then
     echo "fuzz-api: the daemon logged a crash:" >&2
     cat "$WORK/daemon.log" >&2
