@@ -180,20 +180,24 @@ let package = Package(
         .testTarget(name: "SystemdTests", dependencies: ["Systemd", "TestSupport"], exclude: ["Scripts"]),
         // Helpers shared by the process-level tests (a notify socket listener); linked only into tests.
         .target(name: "TestSupport"),
-        // The operator's command-line client: one subcommand per API operation, human or JSON output.
-        .executableTarget(
-            name: "workspacectl",
+        // The operator's command-line client: one subcommand per API operation, human or JSON output. A library, so
+        // that tests parse and run the commands in-process without importing an executable's main module (a test
+        // target that did made SwiftPM emit that module twice, and the second emit failed now and then).
+        .target(
+            name: "WorkspacectlCommands",
             dependencies: [
                 "WorkspaceClient", "WorkspaceModel",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // The thin `workspacectl` executable over WorkspacectlCommands.
+        .executableTarget(name: "workspacectl", dependencies: ["WorkspacectlCommands"]),
         // The client against a stub server, workspacectl's exit codes and output, and its argument parsing
-        // (`Workspacectl.parseAsRoot`, hence the executable module and ArgumentParser).
+        // (`Workspacectl.parseAsRoot`, hence WorkspacectlCommands and ArgumentParser).
         .testTarget(
             name: "WorkspaceClientTests",
             dependencies: [
-                "WorkspaceClient", "TestSupport", "UnixHTTP", "WorkspaceModel", "workspacectl",
+                "WorkspaceClient", "TestSupport", "UnixHTTP", "WorkspaceModel", "WorkspacectlCommands",
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

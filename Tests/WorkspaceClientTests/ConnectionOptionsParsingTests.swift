@@ -3,7 +3,7 @@ import Foundation
 import Testing
 import WorkspaceClient
 
-@testable import workspacectl
+@testable import WorkspacectlCommands
 
 @Suite("workspacectl's connection options before and after the subcommand")
 struct ConnectionOptionsParsingTests {

@@ -1,10 +1,11 @@
 import ArgumentParser
 import WorkspaceClient
 
-/// `workspacectl`: reads and changes the workspace through workspaced's control socket.
-@main
-struct Workspacectl: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
+/// `workspacectl`: reads and changes the workspace through workspaced's control socket. The `workspacectl`
+/// executable runs it (`await Workspacectl.main()`); tests parse and run it in-process.
+public struct Workspacectl: AsyncParsableCommand {
+    /// The command's name, help, version and subcommands.
+    public static let configuration = CommandConfiguration(
         commandName: "workspacectl",
         abstract: "Read and change the workspace kept by workspaced, through its control socket.",
         discussion: """
@@ -28,4 +29,7 @@ struct Workspacectl: AsyncParsableCommand {
     /// The connection options given before the subcommand (and, the parser reading them anywhere, after it);
     /// every subcommand's own ``ConnectionOptions`` group is this same value.
     @OptionGroup(title: ConnectionOptions.title) var connection: ConnectionOptions
+
+    /// The command before parsing (argument-parser fills in the options).
+    public init() {}
 }
