@@ -1,6 +1,5 @@
 import NIOCore
 import NIOHTTP1
-import NIOPosix
 
 extension UnixHTTPClient {
     /// Sends one request and returns as soon as the response head arrives; the body is read as the server writes
@@ -13,33 +12,8 @@ extension UnixHTTPClient {
         method: HTTPMethod, path: String, headers: HTTPHeaders = [:], body: [UInt8] = []
     ) async throws(UnixHTTPClientError) -> HTTPClientStreamingResponse {
         let head = try Self.requestHead(method: method, path: path, headers: headers, bodyCount: body.count)
-        let eventLoop = eventLoopGroup.next()
-        let promise = eventLoop.makePromise(of: HTTPClientStreamingResponse.self)
-        let timeout = TimeAmount(self.timeout)
-        let bootstrap = ClientBootstrap(group: eventLoop)
-            .connectTimeout(timeout)
-            .channelInitializer { [head] channel in
-                channel.eventLoop.makeCompletedFuture {
-                    let pipeline = channel.pipeline.syncOperations
-                    try pipeline.addHTTPClientHandlers()
-                    try pipeline.addHandler(
-                        HTTPClientStreamHandler(head: head, body: body, timeout: timeout, promise: promise))
-                }
-            }
-        do {
-            _ = try await bootstrap.connect(unixDomainSocketPath: socketPath).get()
-        } catch {
-            promise.fail(error)
-            throw connectError(error)
-        }
-        do {
-            return try await promise.futureResult.get()
-        } catch is ClientTimeout {
-            throw .timedOut(path: socketPath, after: self.timeout)
-        } catch let error as MalformedResponse {
-            throw .malformedResponse(reason: error.reason)
-        } catch {
-            throw .malformedResponse(reason: "\(error)")
+        return try await exchange { timeout, promise in
+            HTTPClientStreamHandler(head: head, body: body, timeout: timeout, promise: promise)
         }
     }
 }

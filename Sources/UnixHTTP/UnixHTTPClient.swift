@@ -33,17 +33,27 @@ public struct UnixHTTPClient: Sendable {
         method: HTTPMethod, path: String, headers: HTTPHeaders = [:], body: [UInt8] = []
     ) async throws(UnixHTTPClientError) -> HTTPClientResponse {
         let head = try Self.requestHead(method: method, path: path, headers: headers, bodyCount: body.count)
+        return try await exchange { timeout, promise in
+            HTTPClientExchangeHandler(head: head, body: body, timeout: timeout, promise: promise)
+        }
+    }
+
+    /// Connects and installs the handler that `makeHandler` makes for the exchange (given the timeout and the
+    /// promise it completes), then waits for that promise: the one path of ``send(method:path:headers:body:)``
+    /// and ``open(method:path:headers:body:)``, which differ only in what they wait for.
+    func exchange<Response: Sendable, Handler: ChannelHandler>(
+        _ makeHandler: @escaping @Sendable (TimeAmount, EventLoopPromise<Response>) -> Handler
+    ) async throws(UnixHTTPClientError) -> Response {
         let eventLoop = eventLoopGroup.next()
-        let promise = eventLoop.makePromise(of: HTTPClientResponse.self)
+        let promise = eventLoop.makePromise(of: Response.self)
         let timeout = TimeAmount(self.timeout)
         let bootstrap = ClientBootstrap(group: eventLoop)
             .connectTimeout(timeout)
-            .channelInitializer { [head] channel in
+            .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     let pipeline = channel.pipeline.syncOperations
                     try pipeline.addHTTPClientHandlers()
-                    try pipeline.addHandler(
-                        HTTPClientExchangeHandler(head: head, body: body, timeout: timeout, promise: promise))
+                    try pipeline.addHandler(makeHandler(timeout, promise))
                 }
             }
         do {
