@@ -158,7 +158,7 @@ let package = Package(
         .target(name: "WorkspaceModel", dependencies: ["StateStore", "StateModel"]),
         .testTarget(
             name: "WorkspaceModelTests",
-            dependencies: ["WorkspaceModel", "StateStoreTesting"],
+            dependencies: ["WorkspaceModel", "StateStoreTesting", "TestSupport"],
             resources: [.copy("Fixtures")]
         ),
         // The secret store: the installation record and the API tokens in an AES-256-GCM sealed, versioned state
@@ -173,7 +173,7 @@ let package = Package(
         // deletion-resistance rules and rekey.
         .testTarget(
             name: "WorkspaceSecretsTests",
-            dependencies: ["WorkspaceSecrets", "StateStore", "StateStoreTesting"],
+            dependencies: ["WorkspaceSecrets", "StateStore", "StateStoreTesting", "TestSupport"],
             resources: [.copy("Fixtures")]
         ),
         // Scripts/ holds the shell wrapper that starts a private journald; the tests run it, it is not Swift.

@@ -1,5 +1,6 @@
 import Foundation
 import StateStore
+import TestSupport
 import Testing
 
 /// A one-version model holding dates, to exercise the codec's date coding alone.

@@ -1,19 +1,8 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import WorkspaceSecrets
-
-/// A deterministic generator for reproducible tokens.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 @Suite("Token format, parsing and the constant-time compare")
 struct TokenFormatTests {
@@ -38,7 +27,7 @@ struct TokenFormatTests {
     }
 
     @Test func theDescriptionNamesTheIDAndNeverTheSecret() {
-        var generator = SplitMix64(state: 1)
+        var generator = SplitMix64(seed: 1)
         let token = BearerToken.generate(using: &generator)
         let secretPart = String(token.text.dropFirst(17))
         #expect("\(token)" == "token \(token.id)")
