@@ -19,8 +19,8 @@ public struct LoadStatus: Codable, Sendable, Equatable {
     public var migratedTo: Int?
     /// The migration steps that ran, in order, as `from->to`.
     public var steps: [String]
-    /// Where the original of a migrated file was kept (`<name>.v<old>.bak`); `nil` until the first save after the
-    /// migration writes it, and when nothing was migrated.
+    /// Where the original of a migrated file was kept (`<name>.v<old>.bak`); `nil` when nothing was migrated, and
+    /// while the save after the migration (made before READY=1) has not succeeded.
     public var backupPath: String?
     /// Where a corrupt file was moved (policy `quarantine`); `nil` otherwise.
     public var quarantinePath: String?

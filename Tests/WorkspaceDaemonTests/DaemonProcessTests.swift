@@ -59,10 +59,8 @@ struct DaemonProcessTests {
         let process = try harness.start()
         #expect(await harness.becomesReady())
         #expect(
-            await eventually {
-                (try? harness.stateBytes()).map { String(decoding: $0, as: UTF8.self).contains(#""version":4"#) }
-                    ?? false
-            })
+            String(decoding: try harness.stateBytes(), as: UTF8.self).contains(#""version":4"#),
+            "the migrated state is saved before READY=1")
         let backup = try Data(contentsOf: URL(fileURLWithPath: harness.statePath + ".v1.bak"))
         #expect(backup == original)
         let saved = try JSONSerialization.jsonObject(with: harness.stateBytes()) as? [String: Any]
@@ -76,10 +74,15 @@ struct DaemonProcessTests {
         try harness.writeState(try WorkspaceFixtures.data("versions/v2.json"))
         let process = try harness.start()
         #expect(await harness.becomesReady())
-        #expect(!String(decoding: try harness.stateBytes(), as: UTF8.self).contains(#""version":4"#))
+        // The harness's debounce is a minute: this change is acknowledged, in memory only, until the stop.
+        let created = try await curlAsync(
+            harness.socketPath, "POST", "/v1/favorites", body: #"{"name":"Unsaved","path":"/unsaved"}"#,
+            headers: ["Content-Type: application/json"])
+        #expect(created.status == 201, "\(created.body)")
+        #expect(!String(decoding: try harness.stateBytes(), as: UTF8.self).contains("/unsaved"))
         process.send(SIGTERM)
         #expect(await exitStatus(of: process, timeout: .seconds(10)) == 0)
-        #expect(String(decoding: try harness.stateBytes(), as: UTF8.self).contains(#""version":4"#))
+        #expect(String(decoding: try harness.stateBytes(), as: UTF8.self).contains("/unsaved"))
         #expect(harness.messages().contains { $0.contains("STOPPING=1") })
         #expect(process.output.contains("flushed on stop"))
     }

@@ -69,10 +69,18 @@ public final class Daemon: Sendable {
                 events.observe(event)
             })
         if loaded.report.migrated || !loaded.report.repairs.isEmpty || loaded.report.salvage != nil {
-            // Bring the file on disk to the current version (the pre-migration backup is made first; a salvaged
-            // file's original is already kept) without waiting for a client's change; the debounce applies as for
-            // any change.
+            // Bring the file on disk to the current version before READY=1 (the pre-migration backup is made
+            // first; a salvaged file's original is already kept), so that a service reported started runs on a
+            // durable, current file.
             _ = try? persistent.apply { (_: inout Workspace) in () }
+            do {
+                try persistent.flushSynchronously()
+            } catch {
+                // The original file is untouched; the failure was logged by the observer (save failed) and shows
+                // in STATUS=; the save is retried like any other. Refusing to start would only loop.
+                logger.warning(
+                    "the migrated state could not be saved before start-up finished; serving it and retrying: \(error)")
+            }
         }
         let secrets = openSecretStore(configuration)
         let api = ControlAPI(
