@@ -42,10 +42,12 @@ final class DaemonHarness {
 
     func stateBytes() throws -> Data { try Data(contentsOf: URL(fileURLWithPath: statePath)) }
 
-    /// Starts `workspaced run` (or other arguments) with the harness's paths.
+    /// Starts `workspaced run` (or other arguments) with the harness's paths; `launcher`, when given, runs it
+    /// (e.g. `strace … --`), and is the process returned.
     @discardableResult
     func start(
-        _ extra: [String] = [], environment: [String: String] = [:], output: String = "out.log"
+        _ extra: [String] = [], environment: [String: String] = [:], output: String = "out.log",
+        launcher: [String] = []
     ) throws
         -> RunningProcess
     {
@@ -53,8 +55,9 @@ final class DaemonHarness {
         variables.merge(environment) { $1 }
         let arguments =
             ["run", "--config", configPath, "--state-directory", stateDirectory, "--control-socket", socketPath] + extra
+        let command = launcher + [Self.binary] + arguments
         let running = try RunningProcess(
-            Self.binary, arguments, environment: variables, outputPath: root + "/" + output)
+            command[0], Array(command.dropFirst()), environment: variables, outputPath: root + "/" + output)
         process = running
         return running
     }
