@@ -32,8 +32,8 @@ struct Run: AsyncParsableCommand {
             environment: DaemonEnvironment(notifier: notifier, logger: logger, logLevel: logLevel))
         let lifecycle = DaemonLifecycle(queue: signals.queue)
         signals.setHandler { event in lifecycle.handle(event) }
-        #if WORKSPACED_TEST_HOOKS
-        let testHooks = TestHooks(lifecycle: lifecycle)
+        #if DEBUG
+        let testHooks = TestHooks.installedIfAsked(lifecycle: lifecycle)
         defer { withExtendedLifetime(testHooks) {} }
         #endif
         let status = await lifecycle.run(daemon)

@@ -1,10 +1,11 @@
-#if WORKSPACED_TEST_HOOKS
+#if DEBUG
 import Dispatch
 import Glibc
 import WorkspaceDaemon
 
-/// Test-only fault injection, compiled only with `-Xswiftc -DWORKSPACED_TEST_HOOKS` (the system tests' watchdog
-/// build, `Tests/System`); a release build has none of it.
+/// Test-only fault injection, compiled into debug builds only and installed only when the environment has
+/// `WORKSPACED_TEST_HOOKS=1` (the system tests' watchdog scenario runs the debug binary so); a release build has
+/// none of it.
 ///
 /// SIGUSR2 hangs the state owner: a background read that never returns holds the owner's lock, so the
 /// watchdog's health check never answers, the daemon stops pinging and systemd restarts it with
@@ -12,6 +13,12 @@ import WorkspaceDaemon
 final class TestHooks: Sendable {
     /// Kept only to keep the source alive; never changed after `init`.
     private nonisolated(unsafe) let source: any DispatchSourceSignal
+
+    /// The hooks when `WORKSPACED_TEST_HOOKS=1` is set, else `nil` (SIGUSR2 keeps its default action).
+    static func installedIfAsked(lifecycle: DaemonLifecycle) -> TestHooks? {
+        guard getenv("WORKSPACED_TEST_HOOKS").map({ String(cString: $0) }) == "1" else { return nil }
+        return TestHooks(lifecycle: lifecycle)
+    }
 
     /// Installs the SIGUSR2 source for the daemon `lifecycle` runs.
     init(lifecycle: DaemonLifecycle) {

@@ -77,7 +77,7 @@ class Suite:
     def __init__(self, work: Path):
         self.work = work
         self.stage = work / "stage"
-        self.hooks_binary = REPO / ".build-testhooks/release/workspaced"
+        self.hooks_binary = REPO / ".build/debug/workspaced"
 
     def machine(self) -> Machine:
         return Machine(self.work)
@@ -454,11 +454,12 @@ def scenario_5_reload(suite: Suite) -> str:
 
 
 def scenario_6_watchdog(suite: Suite) -> str:
-    """A hung state owner (test build, SIGUSR2) stops the pings: systemd restarts it with Result=watchdog."""
+    """A hung state owner (the debug build with WORKSPACED_TEST_HOOKS=1; SIGUSR2) stops the pings: systemd
+    restarts it with Result=watchdog."""
     check(suite.hooks_binary.exists(), f"the test-hooks build is missing: {suite.hooks_binary}")
     with suite.installed() as machine:
         machine.write("/usr/local/bin/workspaced", suite.hooks_binary.read_bytes(), mode=0o755)
-        machine.write(f"{DROP_INS}/watchdog.conf", "[Service]\nWatchdogSec=2\n")
+        machine.write(f"{DROP_INS}/watchdog.conf", "[Service]\nWatchdogSec=2\nEnvironment=WORKSPACED_TEST_HOOKS=1\n")
         machine.systemctl("daemon-reload")
         machine.systemctl("start", UNIT)
         before = active(machine)
@@ -1152,12 +1153,11 @@ def unavailable() -> str | None:
 
 
 def build(work: Path, hooks: bool) -> None:
-    """The release build installed into a staging tree, and (for the watchdog scenario) the test-hooks build."""
+    """The release build installed into a staging tree, and (for the watchdog scenario) the debug build, which
+    has the test hooks (Sources/workspaced/TestHooks.swift; `make unit-tests` has built it already)."""
     steps = [["make", "-s", "-C", str(REPO), "install", f"DESTDIR={work / 'stage'}", "PREFIX=/usr/local"]]
     if hooks:
-        steps.append(["swift", "build", "-c", "release", "--product", "workspaced", "-Xswiftc",
-                      "-DWORKSPACED_TEST_HOOKS", "--scratch-path", str(REPO / ".build-testhooks"),
-                      "--package-path", str(REPO)])
+        steps.append(["swift", "build", "--product", "workspaced", "--package-path", str(REPO)])
     for step in steps:
         started = time.monotonic()
         result = subprocess.run(step, capture_output=True, text=True, check=False, cwd=REPO)
