@@ -1,0 +1,105 @@
+import Foundation
+import TestSupport
+import WorkspaceDaemon
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A ``DaemonHarness`` whose daemon runs with the fault shim preloaded on its state directory, and the checks every
+/// cell of the fault matrix makes.
+final class FaultWorld {
+    let harness: DaemonHarness
+    let shim: FaultShim
+
+    init() throws {
+        harness = try DaemonHarness()
+        shim = FaultShim(root: harness.root, directory: harness.stateDirectory)
+        try harness.writeConfig(#"{"save": {"debounceMilliseconds": 20, "maximumDelayMilliseconds": 100}}"#)
+    }
+
+    /// Starts the daemon with the shim loaded.
+    @discardableResult
+    func start(output: String = "out.log") throws -> RunningProcess {
+        try harness.start(environment: try shim.environment(), output: output)
+    }
+
+    /// Starts it and waits for READY=1 or its exit; returns the exit status when it exited.
+    func startOutcome(output: String) async throws -> (process: RunningProcess, exit: Int32?) {
+        let before = readyCount()
+        let process = try start(output: output)
+        _ = await eventually(timeout: .seconds(40)) {
+            readyCount() > before || process.wait(timeout: .zero) != nil
+        }
+        return (process, process.wait(timeout: .zero))
+    }
+
+    func readyCount() -> Int { harness.messages().filter { $0.split(separator: "\n").contains("READY=1") }.count }
+
+    /// `GET /v1/status` as a JSON object. Drains the notify socket first: the daemon sends a STATUS= line on the
+    /// thread that finishes a save, and blocks there once the socket's queue is full (systemd always reads it).
+    func status() async throws -> [String: Any] {
+        _ = harness.messages()
+        let response = try await curlAsync(harness.socketPath, "GET", "/v1/status")
+        guard response.status == 200,
+            let object = try JSONSerialization.jsonObject(with: Data(response.body.utf8)) as? [String: Any]
+        else { throw TestSupportError(description: "GET /v1/status: \(response)") }
+        return object
+    }
+
+    /// Whether the last save failed (`consecutiveFailures` > 0 with a `lastError`).
+    func savesFailing() async -> Bool {
+        guard let status = try? await status() else { return false }
+        return (status["consecutiveFailures"] as? Int ?? 0) > 0 && status["lastError"] is String
+    }
+
+    /// Whether everything accepted is saved and the last save succeeded.
+    func savedAndHealthy() async -> Bool {
+        guard let status = try? await status() else { return false }
+        return status["dirty"] as? Bool == false && status["consecutiveFailures"] as? Int == 0
+    }
+
+    /// `POST /v1/favorites`, durable or not.
+    func addFavorite(_ name: String, durable: Bool = false) async throws -> (status: Int, body: String) {
+        try await curlAsync(
+            harness.socketPath, "POST", "/v1/favorites" + (durable ? "?durable=true" : ""),
+            body: #"{"name":"\#(name)","path":"/srv/\#(name)"}"#)
+    }
+
+    /// Names in the state directory.
+    func directoryNames() -> [String] {
+        (try? FileManager.default.contentsOfDirectory(atPath: harness.stateDirectory)) ?? []
+    }
+
+    /// Temporary files (`.<name>.tmp-…`) left in the state directory.
+    func temporaryFiles() -> [String] { directoryNames().filter { $0.hasPrefix(".") && $0.contains(".tmp-") } }
+
+    /// The state file's bytes, or `nil` when there is none.
+    func stateBytes() -> Data? { try? harness.stateBytes() }
+
+    /// How many lines of `output` carry `event`'s MESSAGE_ID.
+    static func count(_ event: DaemonEvent, in output: String) -> Int {
+        output.split(separator: "\n").filter { $0.contains("message-id=\(event.messageID)") }.count
+    }
+
+    /// `data` as text ("" for `nil`).
+    static func text(_ data: Data?) -> String { data.map { String(decoding: $0, as: UTF8.self) } ?? "" }
+
+    /// Whether `data` is a JSON object with a `version`.
+    static func isStateFile(_ data: Data?) -> Bool {
+        guard let data, let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            return false
+        }
+        return object["version"] is Int
+    }
+}
+
+/// Polls the async `condition` every 20 ms until it holds or `timeout` passes; whether it held.
+func eventuallyAsync(timeout: Duration = .seconds(30), _ condition: () async -> Bool) async -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while await !condition() {
+        if ContinuousClock.now >= deadline { return false }
+        try? await Task.sleep(for: .milliseconds(20))
+    }
+    return true
+}
