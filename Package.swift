@@ -113,11 +113,14 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
+        // A load-time constructor that makes a SIGTERM before `main` a clean exit and ignores an early SIGHUP, for
+        // `workspaced run` only (Sources/CEarlySignals/early_signals.c).
+        .target(name: "CEarlySignals"),
         // The daemon binary: argument parsing only; everything else is in WorkspaceDaemon.
         .executableTarget(
             name: "workspaced",
             dependencies: [
-                "WorkspaceDaemon", "Systemd",
+                "WorkspaceDaemon", "Systemd", "CEarlySignals",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -126,7 +129,7 @@ let package = Package(
             name: "WorkspaceDaemonTests",
             dependencies: [
                 "WorkspaceDaemon", "StateStore", "StateStoreTesting", "Systemd", "WorkspaceModel", "TestSupport",
-                "UnixHTTP", "WorkspaceSecrets", .product(name: "NIOHTTP1", package: "swift-nio"),
+                "UnixHTTP", "WorkspaceSecrets", "WorkspaceClient", .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
         // HTTP/1.1 server and client over Unix domain sockets; transport only, it knows nothing of workspaces.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CEarlySignals
 import Foundation
 import Glibc
 import Logging
@@ -13,9 +14,11 @@ struct Run: AsyncParsableCommand {
 
     func run() async throws {
         // First, before anything can take time: until these exist a SIGTERM would kill the process unflushed.
+        // (Before these, the load-time handlers of CEarlySignals made a SIGTERM a clean exit.)
         let signals = SignalSources()
         let logLevel = DaemonLogging.bootstrap(level: .info)
         let logger = Logger(label: "workspaced")
+        logger.debug("early signal handlers were installed: \(workspaced_early_signals_installed() != 0)")
         let notifier = LibsystemdNotifier()
         let sources = options.sources()
         let configuration: DaemonConfiguration
