@@ -66,14 +66,37 @@ build: deps
 lint:
 	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests
 
+# The reliability tests (fault matrix, SIGKILL and SIGTERM torture) append their rows to RELIABILITY_ROWS. They
+# run on their own after the other tests: twenty daemons and sixteen clients at once would load two cores enough to
+# stretch the timings the other tests measure.
+RELIABILITY_ROWS   := $(CURDIR)/.build/reliability-summary.tsv
+RELIABILITY_SUITES := TortureTests|FaultMatrixTests
+
 unit-tests: deps
 	$(SWIFT) build --build-tests $(BUILD_FLAGS)
-	$(SWIFT) test --skip-build $(BUILD_FLAGS)
+	@mkdir -p .build && rm -f "$(RELIABILITY_ROWS)"
+	$(SWIFT) test --skip-build $(BUILD_FLAGS) --skip '$(RELIABILITY_SUITES)'
+	WSD_RELIABILITY_SUMMARY="$(RELIABILITY_ROWS)" $(SWIFT) test --skip-build $(BUILD_FLAGS) \
+	  --filter '$(RELIABILITY_SUITES)'
 
-# The system tests run last: their closing line ("N passed, N failed") ends the output.
+# The system tests run last; the reliability summary table (test, rounds, failures, duration) ends the output.
 test: deps lint unit-tests
 	$(MAKE) fuzz-api
 	$(MAKE) system-test
+	@python3 Scripts/reliability-summary.py "$(RELIABILITY_ROWS)"
+
+# The long variants of the reliability tests on the daemon binary (docs/reliability.md): the SIGKILL and SIGTERM
+# torture with KILL_ROUNDS and TERM_ROUNDS rounds, and the fault matrix; ends with the summary table.
+KILL_ROUNDS ?= 1000
+TERM_ROUNDS ?= 300
+.PHONY: soak
+soak: deps
+	$(SWIFT) build --build-tests $(BUILD_FLAGS)
+	@mkdir -p .build && rm -f "$(RELIABILITY_ROWS)"
+	WSD_RELIABILITY_SUMMARY="$(RELIABILITY_ROWS)" WSD_TORTURE_KILL_ROUNDS=$(KILL_ROUNDS) \
+	  WSD_TORTURE_TERM_ROUNDS=$(TERM_ROUNDS) $(SWIFT) test --skip-build $(BUILD_FLAGS) \
+	  --filter '$(RELIABILITY_SUITES)'
+	@python3 Scripts/reliability-summary.py "$(RELIABILITY_ROWS)"
 
 # Boots a real systemd per scenario in throw-away namespaces and tests the installed daemon (Tests/System);
 # needs root: otherwise it says why and skips, unless CI=true.

@@ -14,6 +14,16 @@ func eventually(timeout: Duration = .seconds(30), _ condition: () -> Bool) async
     return true
 }
 
+/// Polls the async `condition` every 20 ms until it holds or `timeout` passes; whether it held.
+func eventuallyAsync(timeout: Duration = .seconds(30), _ condition: () async -> Bool) async -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while await !condition() {
+        if ContinuousClock.now >= deadline { return false }
+        try? await Task.sleep(for: .milliseconds(20))
+    }
+    return true
+}
+
 /// Waits up to `timeout` for `process` to exit without blocking a thread; its exit status, or `nil`.
 func exitStatus(of process: RunningProcess, timeout: Duration) async -> Int32? {
     await process.waitForExit(timeout: timeout)

@@ -24,11 +24,14 @@ struct FaultMatrixTests {
 
     @Test("background and durable saves", arguments: Fault.Errno.allCases)
     func everyCallOfASaveFailing(errno: Fault.Errno) async throws {
+        let ledger = MatrixLedger("fault matrix: background and durable saves × \(errno.name)")
+        defer { ledger.record() }
         let world = try FaultWorld()
-        let process = try world.start()
+        let process = try await world.start()
         try #require(await world.harness.becomesReady(), "\(process.output)")
         #expect(try await world.addFavorite("seed", durable: true).status == 201)
         for operation in Fault.Operation.durableReplace {
+            let cell = ledger.cell()
             let fault = Fault(operation: operation, errno: errno, substring: Self.stateFile)
             let before = try #require(world.stateBytes(), "no state file before \(fault)")
             let failedBefore = FaultWorld.count(.saveFailed, in: process.output)
@@ -37,40 +40,41 @@ struct FaultMatrixTests {
 
             // A plain change is accepted; its background save fails.
             let plain = "\(operation.rawValue)-plain"
-            #expect(try await world.addFavorite(plain).status == 201, "\(fault)")
+            cell.check(try await world.addFavorite(plain).status == 201, "\(fault)")
             if await !eventually(timeout: .seconds(10), { world.shim.count(fault) > 0 }) {
                 let status = (try? await world.status()).map { "\($0)" } ?? "no status"
-                Issue.record("\(fault) never injected; status \(status); \(process.output.suffix(300))")
+                cell.fail("\(fault) never injected; status \(status); \(process.output.suffix(300))")
             }
-            #expect(await eventuallyAsync(timeout: .seconds(10)) { await world.savesFailing() }, "\(fault): status")
-            #expect(
+            cell.check(await eventuallyAsync(timeout: .seconds(10)) { await world.savesFailing() }, "\(fault): status")
+            cell.check(
                 await eventually(timeout: .seconds(10)) {
                     FaultWorld.count(.saveFailed, in: process.output) > failedBefore
                 }, "\(fault): no save-failed MESSAGE_ID")
             // A durable change is refused, never acknowledged.
             let durable = try await world.addFavorite("\(operation.rawValue)-durable", durable: true)
-            #expect(durable.status == 503 && durable.body.contains("not_durable"), "\(fault): \(durable)")
+            cell.check(durable.status == 503 && durable.body.contains("not_durable"), "\(fault): \(durable)")
             // The file: untouched, or after the rename the old or the new version.
             let during = world.stateBytes()
             if operation.afterRename {
-                #expect(
+                cell.check(
                     during == before || (FaultWorld.isStateFile(during) && FaultWorld.text(during).contains(plain)),
                     "\(fault): neither the old nor a new version")
             } else {
-                #expect(during == before, "\(fault): the state file changed")
+                cell.check(during == before, "\(fault): the state file changed")
             }
             // Reads are served, with the accepted change.
             let read = try await curlAsync(world.harness.socketPath, "GET", "/v1/favorites")
-            #expect(read.status == 200 && read.body.contains(plain), "\(fault): \(read)")
+            cell.check(read.status == 200 && read.body.contains(plain), "\(fault): \(read)")
 
             // Lifted: the retry succeeds without a restart and leaves no temporary file.
             try world.shim.lift()
-            #expect(
+            cell.check(
                 await eventuallyAsync(timeout: .seconds(40)) { await world.savedAndHealthy() }, "\(fault): no recovery")
             let after = FaultWorld.text(world.stateBytes())
-            #expect(after.contains(plain) && after.contains("\(operation.rawValue)-durable"), "\(fault)")
-            #expect(world.temporaryFiles().isEmpty, "\(fault): left \(world.temporaryFiles())")
-            #expect(FaultWorld.count(.saveRecovered, in: process.output) > recoveredBefore, "\(fault): no recovery log")
+            cell.check(after.contains(plain) && after.contains("\(operation.rawValue)-durable"), "\(fault)")
+            cell.check(world.temporaryFiles().isEmpty, "\(fault): left \(world.temporaryFiles())")
+            cell.check(
+                FaultWorld.count(.saveRecovered, in: process.output) > recoveredBefore, "\(fault): no recovery log")
         }
         process.send(SIGTERM)
         #expect(await exitStatus(of: process, timeout: .seconds(20)) == 0, "\(process.output)")
@@ -78,45 +82,51 @@ struct FaultMatrixTests {
 
     @Test("the save after a migration and the pre-migration backup", arguments: Fault.Errno.allCases)
     func everyCallOfTheMigrationSaveFailing(errno: Fault.Errno) async throws {
+        let ledger = MatrixLedger("fault matrix: save after a migration, pre-migration backup × \(errno.name)")
+        defer { ledger.record() }
         let original = try WorkspaceFixtures.data("versions/v1.json")
         let faults =
             Fault.Operation.durableReplace.map { Fault(operation: $0, errno: errno, substring: Self.stateFile) }
             + [Fault(operation: .link, errno: errno, substring: ".bak")]
         for fault in faults {
+            let cell = ledger.cell()
             let world = try FaultWorld()
             try world.harness.writeState(original)
             try world.shim.set(fault)
             let (process, exit) = try await world.startOutcome(output: "migration.log")
             // The start goes on: the migrated state is served, the failed save is retried.
-            #expect(exit == nil, "\(fault): exited \(exit ?? 0): \(process.output)")
-            #expect(world.shim.count(fault) > 0, "\(fault) never injected")
-            #expect(
+            cell.check(exit == nil, "\(fault): exited \(exit ?? 0): \(process.output)")
+            cell.check(world.shim.count(fault) > 0, "\(fault) never injected")
+            cell.check(
                 await eventuallyAsync(timeout: .seconds(10)) { await world.savesFailing() },
                 "\(fault): status does not show the failure")
-            #expect(FaultWorld.count(.saveFailed, in: process.output) > 0, "\(fault): no save-failed MESSAGE_ID")
+            cell.check(FaultWorld.count(.saveFailed, in: process.output) > 0, "\(fault): no save-failed MESSAGE_ID")
             if fault.operation.afterRename {
-                #expect(FaultWorld.isStateFile(world.stateBytes()), "\(fault): not a state file")
+                cell.check(FaultWorld.isStateFile(world.stateBytes()), "\(fault): not a state file")
             } else {
-                #expect(world.stateBytes() == original, "\(fault): the original changed before it was kept")
+                cell.check(world.stateBytes() == original, "\(fault): the original changed before it was kept")
             }
-            #expect(try await curlAsync(world.harness.socketPath, "GET", "/v1/workspace").status == 200)
+            cell.check(try await curlAsync(world.harness.socketPath, "GET", "/v1/workspace").status == 200)
             try world.shim.lift()
-            #expect(
+            cell.check(
                 await eventuallyAsync(timeout: .seconds(40)) { await world.savedAndHealthy() }, "\(fault): no recovery")
             let backup = world.harness.stateDirectory + "/" + Self.stateFile + ".v1.bak"
-            #expect(
+            cell.check(
                 FileManager.default.contents(atPath: backup) == original, "\(fault): the backup is not the original")
-            #expect(world.stateBytes() != original && FaultWorld.isStateFile(world.stateBytes()), "\(fault)")
-            #expect(world.temporaryFiles().isEmpty, "\(fault): left \(world.temporaryFiles())")
+            cell.check(world.stateBytes() != original && FaultWorld.isStateFile(world.stateBytes()), "\(fault)")
+            cell.check(world.temporaryFiles().isEmpty, "\(fault): left \(world.temporaryFiles())")
             process.send(SIGTERM)
-            #expect(await exitStatus(of: process, timeout: .seconds(20)) == 0, "\(fault): \(process.output)")
+            cell.check(await exitStatus(of: process, timeout: .seconds(20)) == 0, "\(fault): \(process.output)")
         }
     }
 
     @Test("the quarantine of a corrupt file", arguments: Fault.Errno.allCases)
     func everyCallOfTheQuarantineFailing(errno: Fault.Errno) async throws {
+        let ledger = MatrixLedger("fault matrix: quarantine × \(errno.name)")
+        defer { ledger.record() }
         let corrupt = Data(#"{"version": 4, "projects": [{"id": "#.utf8)
         for operation in [Fault.Operation.link, .openDirectory, .fsyncDirectory] {
+            let cell = ledger.cell()
             let fault = Fault(operation: operation, errno: errno, substring: ".corrupt-")
             let world = try FaultWorld()
             try world.harness.writeConfig(#"{"corruptFilePolicy": "quarantine"}"#)
@@ -124,29 +134,32 @@ struct FaultMatrixTests {
             try world.shim.set(fault)
             let (first, exit) = try await world.startOutcome(output: "first.log")
             defer { if exit == nil { first.send(SIGKILL) } }
-            #expect(world.shim.count(fault) > 0, "\(fault) never injected")
+            cell.check(world.shim.count(fault) > 0, "\(fault) never injected")
             // Refused (74) with the file untouched and no copy left; a restart once the fault is gone quarantines.
-            #expect(exit == 74, "\(fault): \(first.output)")
-            #expect(first.output.contains("could not be moved aside"), "\(fault): \(first.output)")
-            #expect(world.stateBytes() == corrupt, "\(fault): the corrupt file's bytes changed")
-            #expect(!world.directoryNames().contains { $0.contains(".corrupt-") }, "\(world.directoryNames())")
+            cell.check(exit == 74, "\(fault): \(first.output)")
+            cell.check(first.output.contains("could not be moved aside"), "\(fault): \(first.output)")
+            cell.check(world.stateBytes() == corrupt, "\(fault): the corrupt file's bytes changed")
+            cell.check(!world.directoryNames().contains { $0.contains(".corrupt-") }, "\(world.directoryNames())")
             try world.shim.lift()
             let (second, stillRunning) = try await world.startOutcome(output: "second.log")
-            #expect(stillRunning == nil, "\(fault): the restart failed: \(second.output)")
+            cell.check(stillRunning == nil, "\(fault): the restart failed: \(second.output)")
             let copies = world.directoryNames().filter { $0.contains(".corrupt-") }
-            #expect(copies.count == 1, "\(fault): \(copies)")
-            #expect(
+            cell.check(copies.count == 1, "\(fault): \(copies)")
+            cell.check(
                 copies.first.flatMap { FileManager.default.contents(atPath: world.harness.stateDirectory + "/" + $0) }
                     == corrupt, "\(fault): the quarantined copy is not the original")
             second.send(SIGTERM)
-            #expect(await exitStatus(of: second, timeout: .seconds(20)) == 0)
+            cell.check(await exitStatus(of: second, timeout: .seconds(20)) == 0)
         }
     }
 
     @Test("the legacy import's marker", arguments: Fault.Errno.allCases)
     func everyCallOfTheImportMarkerFailing(errno: Fault.Errno) async throws {
+        let ledger = MatrixLedger("fault matrix: legacy import marker × \(errno.name)")
+        defer { ledger.record() }
         let legacy = try WorkspaceFixtures.data("versions/v1.json")
         for operation in Fault.Operation.durableReplace {
+            let cell = ledger.cell()
             let fault = Fault(operation: operation, errno: errno, substring: "imported-from-legacy")
             let world = try FaultWorld()
             let legacyPath = world.harness.root + "/legacy.json"
@@ -155,51 +168,54 @@ struct FaultMatrixTests {
             try world.shim.set(fault)
             let (first, exit) = try await world.startOutcome(output: "first.log")
             defer { if exit == nil { first.send(SIGKILL) } }
-            #expect(world.shim.count(fault) > 0, "\(fault) never injected")
+            cell.check(world.shim.count(fault) > 0, "\(fault) never injected")
             // The import's intent cannot be recorded: nothing is imported, the start is refused (74).
-            #expect(exit == 74, "\(fault): \(first.output)")
-            #expect(world.stateBytes() == nil, "\(fault): a state file without its import record")
-            #expect(!world.directoryNames().contains("imported-from-legacy"), "\(fault)")
-            #expect(world.temporaryFiles().isEmpty, "\(fault): left \(world.temporaryFiles())")
+            cell.check(exit == 74, "\(fault): \(first.output)")
+            cell.check(world.stateBytes() == nil, "\(fault): a state file without its import record")
+            cell.check(!world.directoryNames().contains("imported-from-legacy"), "\(fault)")
+            cell.check(world.temporaryFiles().isEmpty, "\(fault): left \(world.temporaryFiles())")
             try world.shim.lift()
             let (second, stillRunning) = try await world.startOutcome(output: "second.log")
-            #expect(stillRunning == nil, "\(fault): the restart failed: \(second.output)")
-            #expect(world.directoryNames().contains("imported-from-legacy"), "\(fault): no marker after the restart")
-            #expect(FaultWorld.isStateFile(world.stateBytes()), "\(fault): not imported after the restart")
-            #expect(FileManager.default.contents(atPath: legacyPath) == legacy, "\(fault): the legacy file changed")
+            cell.check(stillRunning == nil, "\(fault): the restart failed: \(second.output)")
+            cell.check(world.directoryNames().contains("imported-from-legacy"), "\(fault): no marker after the restart")
+            cell.check(FaultWorld.isStateFile(world.stateBytes()), "\(fault): not imported after the restart")
+            cell.check(FileManager.default.contents(atPath: legacyPath) == legacy, "\(fault): the legacy file changed")
             second.send(SIGTERM)
-            #expect(await exitStatus(of: second, timeout: .seconds(20)) == 0)
+            cell.check(await exitStatus(of: second, timeout: .seconds(20)) == 0)
         }
     }
 
     @Test("the secrets file", arguments: Fault.Errno.allCases)
     func everyCallOfTheSecretsWriteFailing(errno: Fault.Errno) async throws {
+        let ledger = MatrixLedger("fault matrix: secrets file × \(errno.name)")
+        defer { ledger.record() }
         let world = try FaultWorld()
-        let process = try world.start()
+        let process = try await world.start()
         try #require(await world.harness.becomesReady(), "\(process.output)")
         let secretsPath = world.harness.stateDirectory + "/secrets.json.enc"
         for operation in Fault.Operation.durableReplace {
+            let cell = ledger.cell()
             let fault = Fault(operation: operation, errno: errno, substring: "secrets.json.enc")
             let before = try #require(FileManager.default.contents(atPath: secretsPath), "no secrets file")
             try world.shim.set(fault)
             let refused = try await curlAsync(
                 world.harness.socketPath, "POST", "/v1/tokens",
                 body: #"{"name":"\#(operation.rawValue)","scope":"read"}"#)
-            #expect(world.shim.count(fault) > 0, "\(fault) never injected")
+            cell.check(world.shim.count(fault) > 0, "\(fault) never injected")
             // A token that is not durably stored is never handed out.
-            #expect(refused.status >= 500 && !refused.body.contains("wsd_"), "\(fault): \(refused)")
+            cell.check(refused.status >= 500 && !refused.body.contains("wsd_"), "\(fault): \(refused)")
             let during = FileManager.default.contents(atPath: secretsPath)
             if operation.afterRename {
-                #expect(during != nil, "\(fault): the secrets file is gone")
+                cell.check(during != nil, "\(fault): the secrets file is gone")
             } else {
-                #expect(during == before, "\(fault): the secrets file changed")
+                cell.check(during == before, "\(fault): the secrets file changed")
             }
-            #expect(try await curlAsync(world.harness.socketPath, "GET", "/v1/tokens").status == 200)
+            cell.check(try await curlAsync(world.harness.socketPath, "GET", "/v1/tokens").status == 200)
             try world.shim.lift()
             let created = try await curlAsync(
                 world.harness.socketPath, "POST", "/v1/tokens", body: #"{"name":"after","scope":"read"}"#)
-            #expect(created.status == 201 && created.body.contains("wsd_"), "\(fault): \(created)")
-            #expect(world.temporaryFiles().isEmpty, "\(fault): left \(world.temporaryFiles())")
+            cell.check(created.status == 201 && created.body.contains("wsd_"), "\(fault): \(created)")
+            cell.check(world.temporaryFiles().isEmpty, "\(fault): left \(world.temporaryFiles())")
         }
         process.send(SIGTERM)
         #expect(await exitStatus(of: process, timeout: .seconds(20)) == 0, "\(process.output)")

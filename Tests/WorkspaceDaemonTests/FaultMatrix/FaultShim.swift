@@ -10,8 +10,25 @@ import Glibc
 /// clang (or `cc`), and the control of one daemon's faults: which call fails with which errno on which path, set
 /// and lifted while the daemon runs, and the log of every failure the shim injected.
 final class FaultShim: @unchecked Sendable {
-    /// The compiled shim, or why there is none.
-    static let library: Result<String, TestSupportError> = compile()
+    /// The compiled shim, or why there is none: compiled by the first caller, awaited by the others, without
+    /// blocking a thread of the cooperative pool (a blocked pool stalls every test in the process).
+    static func library() async throws -> String {
+        try await builder.library().get()
+    }
+
+    private static let builder = Builder()
+
+    /// Compiles the shim once.
+    private actor Builder {
+        private var build: Task<Result<String, TestSupportError>, Never>?
+
+        func library() async -> Result<String, TestSupportError> {
+            if let build { return await build.value }
+            let started = Task { await FaultShim.compile() }
+            build = started
+            return await started.value
+        }
+    }
 
     /// Where the source is: `Tests/FaultShim/faultshim.c`.
     static var sourcePath: String {
@@ -31,7 +48,7 @@ final class FaultShim: @unchecked Sendable {
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
-    private static func compile() -> Result<String, TestSupportError> {
+    fileprivate static func compile() async -> Result<String, TestSupportError> {
         guard let compiler else { return .failure(TestSupportError(description: "no C compiler (clang or cc)")) }
         let output = "/tmp/wsd-faultshim-\(getpid()).so"
         do {
@@ -39,7 +56,7 @@ final class FaultShim: @unchecked Sendable {
                 compiler,
                 ["-shared", "-fPIC", "-O1", "-Wall", "-Werror", "-o", output, sourcePath, "-ldl", "-lpthread"],
                 environment: ["PATH": "/usr/bin:/bin"], outputPath: output + ".log")
-            guard build.wait(timeout: .seconds(60)) == 0 else {
+            guard await build.waitForExit(timeout: .seconds(120)) == 0 else {
                 return .failure(TestSupportError(description: "compiling the shim failed: \(build.output)"))
             }
         } catch {
@@ -63,8 +80,8 @@ final class FaultShim: @unchecked Sendable {
     }
 
     /// The environment that loads the shim into the daemon.
-    func environment() throws -> [String: String] {
-        let library = try Self.library.get()
+    func environment() async throws -> [String: String] {
+        let library = try await Self.library()
         return [
             "LD_PRELOAD": library, "WSD_FAULT_DIR": directory, "WSD_FAULT_CONTROL": controlPath,
             "WSD_FAULT_LOG": logPath,

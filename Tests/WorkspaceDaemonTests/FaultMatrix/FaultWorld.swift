@@ -1,5 +1,6 @@
 import Foundation
 import TestSupport
+import Testing
 import WorkspaceDaemon
 
 #if canImport(Glibc)
@@ -20,14 +21,14 @@ final class FaultWorld {
 
     /// Starts the daemon with the shim loaded.
     @discardableResult
-    func start(output: String = "out.log") throws -> RunningProcess {
-        try harness.start(environment: try shim.environment(), output: output)
+    func start(output: String = "out.log") async throws -> RunningProcess {
+        try harness.start(environment: try await shim.environment(), output: output)
     }
 
     /// Starts it and waits for READY=1 or its exit; returns the exit status when it exited.
     func startOutcome(output: String) async throws -> (process: RunningProcess, exit: Int32?) {
         let before = readyCount()
-        let process = try start(output: output)
+        let process = try await start(output: output)
         _ = await eventually(timeout: .seconds(40)) {
             readyCount() > before || process.wait(timeout: .zero) != nil
         }
@@ -94,12 +95,42 @@ final class FaultWorld {
     }
 }
 
-/// Polls the async `condition` every 20 ms until it holds or `timeout` passes; whether it held.
-func eventuallyAsync(timeout: Duration = .seconds(30), _ condition: () async -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while await !condition() {
-        if ContinuousClock.now >= deadline { return false }
-        try? await Task.sleep(for: .milliseconds(20))
+/// Counts the cells of one row of the fault matrix and the cells that failed a check, for the reliability summary.
+final class MatrixLedger: @unchecked Sendable {
+    let name: String
+    private var cells: [MatrixCell] = []
+    private let started = ContinuousClock.now
+
+    init(_ name: String) { self.name = name }
+
+    /// A new cell, counted from now on.
+    func cell() -> MatrixCell {
+        let cell = MatrixCell()
+        cells.append(cell)
+        return cell
     }
-    return true
+
+    /// Appends the row to the reliability summary.
+    func record() {
+        ReliabilitySummary.record(
+            name, rounds: cells.count, failures: cells.filter(\.failed).count, duration: ContinuousClock.now - started)
+    }
+}
+
+/// One cell of the fault matrix: each failed check is a test issue and marks the cell failed.
+final class MatrixCell: @unchecked Sendable {
+    private(set) var failed = false
+
+    /// Records an issue with `message` unless `condition` holds.
+    func check(
+        _ condition: Bool, _ message: @autoclosure () -> String = "", sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        if !condition { fail(message(), sourceLocation: sourceLocation) }
+    }
+
+    /// Records an issue with `message`.
+    func fail(_ message: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        failed = true
+        Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
+    }
 }
