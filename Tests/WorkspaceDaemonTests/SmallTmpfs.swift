@@ -5,7 +5,7 @@ import Testing
 import Glibc
 #endif
 
-/// A small tmpfs mounted over a directory, so that writes there run out of space. Mounting needs root; call
+/// A small tmpfs (or ext4 image) mounted over a directory, so that writes there run out of space. Mounting needs root; call
 /// ``unmount()`` (in a `defer`) when done.
 struct SmallTmpfs {
     let path: String
@@ -25,6 +25,26 @@ struct SmallTmpfs {
         return SmallTmpfs(path: path)
     }
 
+    /// Mounts an ext4 file system of `megabytes` MB, made in the image file `image` with no blocks reserved for
+    /// root (`mkfs.ext4 -m 0`, else root would write on), over `path` through a loop device; `nil` when not root
+    /// (as ``mountIfRoot(at:size:test:)``). The loop device is released with the unmount (autoclear).
+    static func mountExt4IfRoot(at path: String, image: String, megabytes: Int = 4, test: String) throws -> SmallTmpfs?
+    {
+        guard getuid() == 0 else {
+            if ProcessInfo.processInfo.environment["CI"] == "true" {
+                Issue.record("\(test) needs root (an ext4 loop mount) and CI=true requires it to run")
+            } else {
+                print("skipping \(test): needs root to mount an ext4 image")
+            }
+            return nil
+        }
+        try run("/usr/bin/truncate", ["-s", "\(megabytes)M", image])
+        try run("/sbin/mkfs.ext4", ["-q", "-F", "-m", "0", image])
+        try run("/bin/mount", ["-t", "ext4", "-o", "loop", image, path])
+        chmod(path, 0o700)
+        return SmallTmpfs(path: path)
+    }
+
     private init(path: String) {
         self.path = path
     }
@@ -34,31 +54,55 @@ struct SmallTmpfs {
         try? Self.run("/bin/umount", ["-l", path])
     }
 
-    /// Writes `name` in the mount until the file system is full; returns the bytes written.
+    /// Writes `name` (and `name.1`, `name.2`, …) in the mount until the file system is full; returns the bytes
+    /// written. Each file is fsynced: ext4 allocates late and gives back what it had reserved once a file is on
+    /// disk, so the disk counts as full only when a new file cannot take a single byte.
     @discardableResult
     func fill(_ name: String = "filler") throws -> Int {
-        let fd = open(path + "/" + name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw TmpfsError(operation: "open \(name)", reason: Self.errnoText()) }
-        defer { close(fd) }
-        let chunk = [UInt8](repeating: 0x2e, count: 4096)
         var total = 0
-        while true {
-            let written = chunk.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-            if written > 0 {
-                total += written
-                continue
-            }
-            guard written < 0, errno == ENOSPC else {
-                throw TmpfsError(operation: "write \(name)", reason: written == 0 ? "wrote nothing" : Self.errnoText())
-            }
-            return total
+        for index in 0..<64 {
+            let written = try fillOne(index == 0 ? name : "\(name).\(index)")
+            total += written
+            if written == 0 { return total }
         }
+        throw TmpfsError(operation: "fill \(name)", reason: "the file system never filled up")
     }
 
-    /// Removes `name` from the mount, giving its space back.
+    /// Writes one file until ENOSPC (4 KiB chunks, then single bytes) and fsyncs it; returns the bytes written.
+    private func fillOne(_ name: String) throws -> Int {
+        let fd = open(path + "/" + name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else {
+            if errno == ENOSPC { return 0 }
+            throw TmpfsError(operation: "open \(name)", reason: Self.errnoText())
+        }
+        defer { close(fd) }
+        var total = 0
+        for size in [4096, 1] {
+            let chunk = [UInt8](repeating: 0x2e, count: size)
+            while true {
+                let written = chunk.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+                if written > 0 {
+                    total += written
+                    continue
+                }
+                guard written < 0, errno == ENOSPC else {
+                    throw TmpfsError(
+                        operation: "write \(name)", reason: written == 0 ? "wrote nothing" : Self.errnoText())
+                }
+                break
+            }
+        }
+        _ = fsync(fd)
+        return total
+    }
+
+    /// Removes `name` and its numbered siblings from the mount, giving their space back.
     func remove(_ name: String = "filler") throws {
-        guard unlink(path + "/" + name) == 0 else {
-            throw TmpfsError(operation: "unlink \(name)", reason: Self.errnoText())
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+        let fillers = names.filter { $0 == name || $0.hasPrefix(name + ".") }
+        guard !fillers.isEmpty else { throw TmpfsError(operation: "unlink \(name)", reason: "no such file") }
+        for filler in fillers where unlink(path + "/" + filler) != 0 {
+            throw TmpfsError(operation: "unlink \(filler)", reason: Self.errnoText())
         }
     }
 
