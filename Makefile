@@ -70,7 +70,7 @@ lint:
 # run on their own after the other tests: twenty daemons and sixteen clients at once would load two cores enough to
 # stretch the timings the other tests measure.
 RELIABILITY_ROWS   := $(CURDIR)/.build/reliability-summary.tsv
-RELIABILITY_SUITES := TortureTests|FaultMatrixTests|DiskFullTests
+RELIABILITY_SUITES := TortureTests|FaultMatrixTests|DiskFullTests|PowerLossTests
 
 unit-tests: deps
 	$(SWIFT) build --build-tests $(BUILD_FLAGS)

@@ -1,0 +1,255 @@
+import Foundation
+import StateStore
+import Synchronization
+
+/// An in-memory ``StateStore/FileSystem`` that keeps what is durable apart from what was only written, so a test can
+/// cut the power at any call and ask which disks the machine may come back with.
+///
+/// The model (issue 15, "power loss"): a file's bytes are durable once it is fsynced; a name (a creation, a rename,
+/// a link, a removal) is durable once its directory is fsynced. Until then either may or may not have reached the
+/// disk, and bytes that did not may be torn.
+///
+/// ```swift
+/// let fileSystem = PowerLossFileSystem(files: ["/sim/workspace.json": oldBytes])
+/// fileSystem.crash(beforeCall: 7)      // the 8th mutating call and everything after it fail with EIO
+/// try? StateFile(path: "/sim/workspace.json", schema: schema, fileSystem: fileSystem).save(model)
+/// for disk in fileSystem.disksAfterCrash() { … load `disk.files` and check it … }
+/// ```
+///
+/// Mutating calls are counted (``mutatingCalls``): create, write, fsync, close, rename, link, unlink and the
+/// directory fsync. Reads are not. Lock files are not modelled (the lock is always granted).
+public final class PowerLossFileSystem: FileSystem, Sendable {
+    /// One of the disks the machine may come back with after the crash.
+    public struct Disk: Sendable, CustomStringConvertible {
+        /// How this disk came to be.
+        public var name: String
+        /// Every file's path and bytes.
+        public var files: [String: Data]
+
+        /// The name and the files' paths and sizes.
+        public var description: String {
+            "\(name): " + files.keys.sorted().map { "\($0) (\(files[$0]!.count) B)" }.joined(separator: ", ")
+        }
+    }
+
+    private final class Inode: @unchecked Sendable {
+        var written: [UInt8]
+        var durable: [UInt8]
+        var mode: UInt32
+        var modified: Int
+
+        init(bytes: [UInt8], durable: Bool, mode: UInt32, modified: Int) {
+            written = bytes
+            self.durable = durable ? bytes : []
+            self.mode = mode
+            self.modified = modified
+        }
+    }
+
+    private struct State: @unchecked Sendable {
+        var names: [String: Inode] = [:]
+        var durableNames: [String: Inode] = [:]
+        var descriptors: [Int32: (inode: Inode, path: String)] = [:]
+        var nextDescriptor: Int32 = 1000
+        var calls = 0
+        var crashBefore: Int?
+        var crashed = false
+    }
+
+    private let state = Mutex(State())
+
+    /// A file system holding `files`, all of them durable.
+    public init(files: [String: Data] = [:]) {
+        state.withLock { state in
+            for (path, data) in files {
+                let inode = Inode(bytes: Array(data), durable: true, mode: 0o600, modified: 0)
+                state.names[path] = inode
+                state.durableNames[path] = inode
+            }
+        }
+    }
+
+    /// Cuts the power just before mutating call number `index` (counted from 0): that call and every later call,
+    /// reads included, fail with `EIO` and change nothing.
+    public func crash(beforeCall index: Int) {
+        state.withLock { $0.crashBefore = index }
+    }
+
+    /// How many mutating calls were made (before the crash, when there was one).
+    public var mutatingCalls: Int { state.withLock { $0.calls } }
+
+    /// Whether the power was cut.
+    public var crashed: Bool { state.withLock { $0.crashed } }
+
+    /// The disks the machine may come back with now: the names as of the last directory fsyncs or as they are, and
+    /// each file's bytes as last fsynced, as written, or (where they differ) torn halfway.
+    public func disksAfterCrash() -> [Disk] {
+        state.withLock { state in
+            func disk(_ name: String, _ names: [String: Inode], _ bytes: (Inode) -> [UInt8]) -> Disk {
+                Disk(name: name, files: names.mapValues { Data(bytes($0)) })
+            }
+            func torn(_ inode: Inode) -> [UInt8] {
+                guard inode.written != inode.durable else { return inode.durable }
+                let kept = min(inode.durable.count, inode.written.count)
+                let half = kept + (inode.written.count - kept) / 2
+                return Array(inode.written.prefix(half))
+            }
+            return [
+                disk("directories as last fsynced, files as last fsynced", state.durableNames, \.durable),
+                disk("directories as last fsynced, files as written", state.durableNames, \.written),
+                disk("directories as last fsynced, unsynced bytes torn", state.durableNames, torn),
+                disk("every name change reached the disk, files as last fsynced", state.names, \.durable),
+                disk("every name change reached the disk, files as written", state.names, \.written),
+                disk("every name change reached the disk, unsynced bytes torn", state.names, torn),
+            ]
+        }
+    }
+
+    /// Counts a mutating call, or fails it when the power is (or is now) cut.
+    private func mutating(_ operation: String, _ path: String, _ state: inout State) throws(FileSystemError) {
+        if state.crashed { throw FileSystemError(operation: operation, path: path, errno: EIO) }
+        if let crashBefore = state.crashBefore, state.calls >= crashBefore {
+            state.crashed = true
+            throw FileSystemError(operation: operation, path: path, errno: EIO)
+        }
+        state.calls += 1
+    }
+
+    private static func parent(of path: String) -> String { (path as NSString).deletingLastPathComponent }
+
+    /// The bytes as written (the running system's view).
+    public func readFile(at path: String) throws(FileSystemError) -> Data? {
+        try state.withLock { state throws(FileSystemError) -> Data? in
+            if state.crashed { throw FileSystemError(operation: "read", path: path, errno: EIO) }
+            return state.names[path].map { Data($0.written) }
+        }
+    }
+
+    /// Creates an empty file: its name is durable after a directory fsync, its bytes after an fsync.
+    public func createFile(
+        in directory: String, prefix: String, mode: UInt32
+    ) throws(FileSystemError) -> (descriptor: Int32, path: String) {
+        try state.withLock { state throws(FileSystemError) -> (descriptor: Int32, path: String) in
+            let path = directory + "/" + prefix + "\(state.nextDescriptor)"
+            try mutating("open", path, &state)
+            let inode = Inode(bytes: [], durable: false, mode: mode, modified: state.calls)
+            state.names[path] = inode
+            let descriptor = state.nextDescriptor
+            state.nextDescriptor += 1
+            state.descriptors[descriptor] = (inode, path)
+            return (descriptor, path)
+        }
+    }
+
+    /// Appends all of `bytes`: written, not durable.
+    public func write(
+        _ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, path: String
+    ) throws(FileSystemError) -> Int {
+        try state.withLock { state throws(FileSystemError) -> Int in
+            try mutating("write", path, &state)
+            guard let open = state.descriptors[descriptor] else {
+                throw FileSystemError(operation: "write", path: path, errno: EBADF)
+            }
+            open.inode.written += Array(bytes)
+            open.inode.modified = state.calls
+            return bytes.count
+        }
+    }
+
+    /// Makes the file's written bytes durable.
+    public func fsync(_ descriptor: Int32, path: String) throws(FileSystemError) {
+        try state.withLock { state throws(FileSystemError) in
+            try mutating("fsync", path, &state)
+            guard let open = state.descriptors[descriptor] else {
+                throw FileSystemError(operation: "fsync", path: path, errno: EBADF)
+            }
+            open.inode.durable = open.inode.written
+        }
+    }
+
+    /// Forgets the descriptor.
+    public func close(_ descriptor: Int32, path: String) throws(FileSystemError) {
+        try state.withLock { state throws(FileSystemError) in
+            state.descriptors[descriptor] = nil
+            try mutating("close", path, &state)
+        }
+    }
+
+    /// Moves the name: durable after a directory fsync.
+    public func rename(_ source: String, to destination: String) throws(FileSystemError) {
+        try state.withLock { state throws(FileSystemError) in
+            try mutating("rename", destination, &state)
+            guard let inode = state.names.removeValue(forKey: source) else {
+                throw FileSystemError(operation: "rename", path: source, errno: ENOENT)
+            }
+            state.names[destination] = inode
+        }
+    }
+
+    /// Adds a name (`EEXIST` when taken): durable after a directory fsync.
+    public func link(_ source: String, to destination: String) throws(FileSystemError) {
+        try state.withLock { state throws(FileSystemError) in
+            try mutating("link", destination, &state)
+            guard let inode = state.names[source] else {
+                throw FileSystemError(operation: "link", path: source, errno: ENOENT)
+            }
+            guard state.names[destination] == nil else {
+                throw FileSystemError(operation: "link", path: destination, errno: EEXIST)
+            }
+            state.names[destination] = inode
+        }
+    }
+
+    /// Removes a name: durable after a directory fsync.
+    public func unlink(_ path: String) throws(FileSystemError) {
+        try state.withLock { state throws(FileSystemError) in
+            try mutating("unlink", path, &state)
+            guard state.names.removeValue(forKey: path) != nil else {
+                throw FileSystemError(operation: "unlink", path: path, errno: ENOENT)
+            }
+        }
+    }
+
+    /// Makes every name change in the directory durable.
+    public func fsyncDirectory(_ path: String) throws(FileSystemError) {
+        try state.withLock { state throws(FileSystemError) in
+            try mutating("fsync", path, &state)
+            state.durableNames = state.durableNames.filter { Self.parent(of: $0.key) != path }
+            for (name, inode) in state.names where Self.parent(of: name) == path {
+                state.durableNames[name] = inode
+            }
+        }
+    }
+
+    /// The names in the directory now.
+    public func contentsOfDirectory(_ path: String) throws(FileSystemError) -> [String] {
+        try state.withLock { state throws(FileSystemError) -> [String] in
+            if state.crashed { throw FileSystemError(operation: "opendir", path: path, errno: EIO) }
+            return state.names.keys.filter { Self.parent(of: $0) == path }.map { ($0 as NSString).lastPathComponent }
+        }
+    }
+
+    /// Size and mode as written; the modification time counts calls.
+    public func attributes(of path: String) throws(FileSystemError) -> FileAttributes? {
+        try state.withLock { state throws(FileSystemError) -> FileAttributes? in
+            if state.crashed { throw FileSystemError(operation: "stat", path: path, errno: EIO) }
+            return state.names[path].map {
+                FileAttributes(
+                    size: $0.written.count, modificationDate: Date(timeIntervalSince1970: Double($0.modified)),
+                    mode: $0.mode)
+            }
+        }
+    }
+
+    /// Always granted (locks are not modelled).
+    public func lockFile(_ path: String, mode: UInt32) throws(FileSystemError) -> Int32 {
+        try state.withLock { state throws(FileSystemError) -> Int32 in
+            if state.crashed { throw FileSystemError(operation: "lock", path: path, errno: EIO) }
+            state.nextDescriptor += 1
+            return state.nextDescriptor
+        }
+    }
+
+    /// Does nothing (lock files are not modelled).
+    public func writeLockOwner(_ descriptor: Int32, _ text: String, path: String) throws(FileSystemError) {}
+}
