@@ -29,6 +29,9 @@ final class ConnectionRegistry: Sendable {
         }
     }
 
+    /// How many connections are open now.
+    var count: Int { channels.withLock { $0.count } }
+
     /// The connections open now.
     var open: [Entry] {
         channels.withLock { Array($0.values) }

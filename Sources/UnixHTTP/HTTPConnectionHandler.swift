@@ -45,6 +45,7 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
             state = .receiving(head, body)
         case (.end, .receiving(let head, let body)):
             state = .responding
+            context.triggerUserOutboundEvent(HTTPRequestReceivedEvent(), promise: nil)
             dispatch(head: head, body: body, context: context)
         case (_, .closing):
             break

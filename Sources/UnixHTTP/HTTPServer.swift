@@ -158,9 +158,19 @@ public final class HTTPServer: Sendable {
         return ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
             .childChannelInitializer { channel in
+                if connections.count >= configuration.maximumConnections {
+                    return channel.eventLoop.makeCompletedFuture {
+                        try channel.pipeline.syncOperations.addHandler(
+                            ConnectionLimitRefusal(limit: configuration.maximumConnections))
+                    }
+                }
                 let firstBytes = channel.eventLoop.makePromise(of: Void.self)
                 do {
                     try channel.pipeline.syncOperations.addHandler(FirstBytesHandler(promise: firstBytes))
+                    if let timeout = configuration.requestTimeout {
+                        try channel.pipeline.syncOperations.addHandler(
+                            RequestDeadlineHandler(timeout: TimeAmount(timeout)))
+                    }
                 } catch {
                     firstBytes.succeed(())
                     return channel.eventLoop.makeFailedFuture(error)

@@ -12,6 +12,13 @@ public struct HTTPServerConfiguration: Sendable, Equatable {
     public var idleTimeout: Duration?
     /// How long ``HTTPServer/shutdown()`` waits for in-flight requests before closing their connections anyway.
     public var shutdownGracePeriod: Duration
+    /// The most connections open at once; a connection beyond them is answered `503 too_many_connections` and
+    /// closed. Keep it below the process's open-file limit (`RLIMIT_NOFILE`).
+    public var maximumConnections: Int
+    /// How long a request may take to arrive whole (head and body) from its first byte; past it the client gets
+    /// `408 request_timeout` and the connection closes. `nil` waits forever (the idle timeout still applies to
+    /// silence, but not to a client that sends a byte now and then).
+    public var requestTimeout: Duration?
 
     /// Creates a configuration; only the socket path has no default.
     public init(
@@ -19,12 +26,16 @@ public struct HTTPServerConfiguration: Sendable, Equatable {
         maximumBodySize: Int = 1 << 20,
         socketFileMode: UInt32 = 0o666,
         idleTimeout: Duration? = .seconds(60),
-        shutdownGracePeriod: Duration = .seconds(10)
+        shutdownGracePeriod: Duration = .seconds(10),
+        maximumConnections: Int = 1024,
+        requestTimeout: Duration? = .seconds(30)
     ) {
         self.socketPath = socketPath
         self.maximumBodySize = maximumBodySize
         self.socketFileMode = socketFileMode
         self.idleTimeout = idleTimeout
         self.shutdownGracePeriod = shutdownGracePeriod
+        self.maximumConnections = max(1, maximumConnections)
+        self.requestTimeout = requestTimeout
     }
 }

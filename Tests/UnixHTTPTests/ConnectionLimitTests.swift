@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+import UnixHTTP
+
+/// The limits that keep hoarding or trickling clients from holding the server: a connection cap, refused clearly
+/// beyond it, and a deadline for each request from its first byte.
+@Suite struct ConnectionLimitTests {
+    @Test func aConnectionOverTheCapIsRefusedWithA503AndServiceResumesWhenOneCloses() async throws {
+        try await withServer(configure: { $0.maximumConnections = 3 }) { _, path in
+            var idle = try (0..<3).map { _ in try RawConnection(path: path) }
+            // Each idle connection is registered once its set-up ran: a request on one proves they are all in.
+            idle[0].send("GET /v1/projects/active HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(await idle[0].readResponse()?.status == 200)
+            let refused = try RawConnection(path: path)
+            let response = try #require(await refused.readResponse())
+            #expect(response.status == 503)
+            #expect(try errorBody(response.body).code == "too_many_connections")
+            #expect(await refused.closedByServer())
+            idle.removeLast()  // closes it
+            var served = false
+            for _ in 0..<100 where !served {
+                if let connection = try? RawConnection(path: path) {
+                    connection.send("GET /v1/projects/active HTTP/1.1\r\nHost: x\r\n\r\n")
+                    served = await connection.readResponse()?.status == 200
+                }
+                if !served { try await Task.sleep(for: .milliseconds(50)) }
+            }
+            #expect(served, "no request was served after an idle connection closed")
+        }
+    }
+
+    @Test func aRequestTrickledAByteAtATimeGetsA408AndOthersAreServedMeanwhile() async throws {
+        try await withServer(configure: { $0.requestTimeout = .milliseconds(800) }) { _, path in
+            let slow = try RawConnection(path: path)
+            let started = ContinuousClock.now
+            let trickle = Task {
+                for byte in "GET /v1/projects/active HTTP/1.1\r\nHost: x\r\n".utf8 {
+                    slow.send([byte])
+                    try? await Task.sleep(for: .milliseconds(150))
+                    if Task.isCancelled { return }
+                }
+            }
+            let other = try RawConnection(path: path)
+            other.send("GET /v1/projects/active HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(await other.readResponse()?.status == 200, "a well-behaved client waited for the slow one")
+            let response = try #require(await slow.readResponse())
+            trickle.cancel()
+            #expect(response.status == 408)
+            #expect(try errorBody(response.body).code == "request_timeout")
+            #expect(ContinuousClock.now - started < .seconds(5))
+            #expect(await slow.closedByServer())
+        }
+    }
+
+    @Test func aRequestReceivedInTimeIsNotCutOffWhileItsAnswerIsPrepared() async throws {
+        try await withServer(configure: { $0.requestTimeout = .milliseconds(300) }) { _, path in
+            let connection = try RawConnection(path: path)
+            // Two requests on one connection, the second well after the first deadline would have passed.
+            connection.send("GET /v1/projects/active HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(await connection.readResponse()?.status == 200)
+            try await Task.sleep(for: .milliseconds(600))
+            connection.send("GET /v1/projects/active HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(await connection.readResponse()?.status == 200)
+        }
+    }
+}
