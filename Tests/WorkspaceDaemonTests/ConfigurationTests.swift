@@ -104,6 +104,33 @@ struct ConfigurationTests {
         }
     }
 
+    @Test func theConnectionCapAndTheRequestTimeoutHaveDefaultsAndBounds() async throws {
+        let none = try await ConfigurationLoader.load(
+            ConfigurationSources(configFile: try writeConfig("{}"), environment: [:]))
+        #expect(none.apiMaximumConnections == 2048)
+        #expect(none.apiRequestTimeout == .seconds(30))
+        let path = try writeConfig(#"{"api": {"maximumConnections": 100, "requestTimeoutMilliseconds": 2500}}"#)
+        let file = try await ConfigurationLoader.load(ConfigurationSources(configFile: path, environment: [:]))
+        #expect(file.apiMaximumConnections == 100)
+        #expect(file.apiRequestTimeout == .milliseconds(2500))
+        await #expect(
+            throws: ConfigurationError.invalidValue(
+                key: "api.maximumConnections", value: "8", reason: "must be in 16...65536")
+        ) {
+            try await ConfigurationLoader.load(
+                ConfigurationSources(
+                    configFile: path, environment: [ConfigurationKey.apiMaximumConnections.environmentVariable: "8"]))
+        }
+        await #expect(
+            throws: ConfigurationError.invalidValue(
+                key: "api.requestTimeoutMilliseconds", value: "50", reason: "must be in 100...600000")
+        ) {
+            try await ConfigurationLoader.load(
+                ConfigurationSources(
+                    configFile: path, environment: [ConfigurationKey.apiRequestTimeout.environmentVariable: "50"]))
+        }
+    }
+
     @Test func theBodyLimitComesFromFlagsThenEnvironmentThenFile() async throws {
         let path = try writeConfig(#"{"api": {"maximumBodyBytes": 4096}}"#)
         let file = try await ConfigurationLoader.load(ConfigurationSources(configFile: path, environment: [:]))

@@ -74,6 +74,15 @@ public struct ConfigurationKey: Sendable, Hashable {
     public static let apiMaximumBodyBytes = ConfigurationKey(
         name: "api.maximumBodyBytes", kind: .integer(1024...67_108_864),
         summary: "largest control API request body, in bytes; larger ones get 413 (default 1048576)")
+    /// The most control API connections open at once.
+    public static let apiMaximumConnections = ConfigurationKey(
+        name: "api.maximumConnections", kind: .integer(16...65_536),
+        summary: "most control API connections open at once; one more gets 503 (default 2048, at most the open-file "
+            + "limit less 64)")
+    /// How long a control API request may take to arrive whole, from its first byte.
+    public static let apiRequestTimeout = ConfigurationKey(
+        name: "api.requestTimeoutMilliseconds", kind: .integer(100...600_000),
+        summary: "longest a request may take to arrive whole from its first byte, in ms; then 408 (default 30000)")
 
     /// Users (names or uids) that may read the workspace through the control API.
     public static let readUsers = ConfigurationKey(
@@ -91,6 +100,7 @@ public struct ConfigurationKey: Sendable, Hashable {
     /// Every key, in documentation order.
     public static let all: [ConfigurationKey] = [
         .stateDirectory, .controlSocket, .saveDebounce, .saveMaximumDelay, .corruptFilePolicy, .backupsKept,
-        .legacyStatePath, .logLevel, .apiMaximumBodyBytes, .readUsers, .readGroups, .writeUsers, .writeGroups,
+        .legacyStatePath, .logLevel, .apiMaximumBodyBytes, .apiMaximumConnections, .apiRequestTimeout, .readUsers,
+        .readGroups, .writeUsers, .writeGroups,
     ]
 }

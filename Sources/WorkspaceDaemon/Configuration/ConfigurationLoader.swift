@@ -89,6 +89,11 @@ public enum ConfigurationLoader {
             logLevel: level,
             apiMaximumBodyBytes: try reader.integer(.apiMaximumBodyBytes)
                 ?? DaemonConfiguration.defaultAPIMaximumBodyBytes,
+            apiMaximumConnections: try reader.integer(.apiMaximumConnections)
+                ?? DaemonConfiguration.defaultAPIMaximumConnections,
+            apiRequestTimeout: .milliseconds(
+                try reader.integer(.apiRequestTimeout)
+                    ?? Int(DaemonConfiguration.defaultAPIRequestTimeout.components.seconds) * 1000),
             access: AccessConfiguration(
                 readUsers: try reader.ids(.readUsers, resolve: AccountLookup.userID),
                 readGroups: try reader.ids(.readGroups, resolve: AccountLookup.groupID),

@@ -79,7 +79,7 @@ public struct ConfigurationManualPage: Sendable {
             "\(Roff.bold("systemctl reload workspaced")) re-reads the configuration.",
             "The log level, the save timings and the access lists apply at once;",
             "\(Roff.bold(ConfigurationKey.stateDirectory.name)), \(Roff.bold(ConfigurationKey.controlSocket.name))",
-            "and \(Roff.bold(ConfigurationKey.apiMaximumBodyBytes.name)) take effect at the next restart.",
+            "and the \(Roff.bold("api.*")) limits take effect at the next restart.",
             "A configuration the reload refuses leaves the running one in force.",
             ".PP",
             "Root and the daemon's own user may always read and change the workspace through the control API;",

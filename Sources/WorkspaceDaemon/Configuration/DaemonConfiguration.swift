@@ -23,6 +23,10 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var logLevel: Logger.Level
     /// The largest control API request body accepted, in bytes; larger ones get 413. Applied at start only.
     public var apiMaximumBodyBytes: Int
+    /// The most control API connections open at once (before the open-file limit lowers it); applied at start only.
+    public var apiMaximumConnections: Int
+    /// How long a control API request may take to arrive whole from its first byte; applied at start only.
+    public var apiRequestTimeout: Duration
     /// Who besides root and the daemon's own user may use the control API.
     public var access: AccessConfiguration
 
@@ -37,6 +41,8 @@ public struct DaemonConfiguration: Sendable, Equatable {
         legacyStatePath: String? = DaemonConfiguration.defaultLegacyStatePath,
         logLevel: Logger.Level = .info,
         apiMaximumBodyBytes: Int = DaemonConfiguration.defaultAPIMaximumBodyBytes,
+        apiMaximumConnections: Int = DaemonConfiguration.defaultAPIMaximumConnections,
+        apiRequestTimeout: Duration = DaemonConfiguration.defaultAPIRequestTimeout,
         access: AccessConfiguration = AccessConfiguration()
     ) {
         self.stateDirectory = stateDirectory
@@ -48,11 +54,17 @@ public struct DaemonConfiguration: Sendable, Equatable {
         self.legacyStatePath = legacyStatePath
         self.logLevel = logLevel
         self.apiMaximumBodyBytes = apiMaximumBodyBytes
+        self.apiMaximumConnections = apiMaximumConnections
+        self.apiRequestTimeout = apiRequestTimeout
         self.access = access
     }
 
     /// The default ``apiMaximumBodyBytes``: 1 MiB.
     public static let defaultAPIMaximumBodyBytes = 1_048_576
+    /// The default ``apiMaximumConnections``: 2048 (the unit's `LimitNOFILE=8192` leaves room for them).
+    public static let defaultAPIMaximumConnections = 2048
+    /// The default ``apiRequestTimeout``: 30 s.
+    public static let defaultAPIRequestTimeout = Duration.seconds(30)
 
     /// Where earlier installations kept their state.
     public static let defaultLegacyStatePath = "/var/lib/workspace-state/state.json"

@@ -28,7 +28,9 @@ extension Daemon {
         }
         let server = HTTPServer(
             configuration: HTTPServerConfiguration(
-                socketPath: configuration.controlSocketPath, maximumBodySize: configuration.apiMaximumBodyBytes),
+                socketPath: configuration.controlSocketPath, maximumBodySize: configuration.apiMaximumBodyBytes,
+                maximumConnections: connectionCap(configuration.apiMaximumConnections),
+                requestTimeout: configuration.apiRequestTimeout),
             router: api.router(), authorize: authorizer(api.secrets), logger: logger)
         do {
             try await server.start(binding: binding)
@@ -46,5 +48,20 @@ extension Daemon {
             RequestAuthorizer(policy: AccessPolicy(access: configuration.access), secrets: secrets, logger: logger)
                 .authorize(request)
         }
+    }
+
+    /// `configured`, or the open-file limit less 64 (for the state file, the journal and the rest) when that is
+    /// lower: past the limit `accept` fails with EMFILE instead of the clear 503. Said at notice when it lowers it.
+    func connectionCap(_ configured: Int) -> Int {
+        var limit = rlimit()
+        guard getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max else {
+            return configured
+        }
+        let allowed = max(16, Int(clamping: limit.rlim_cur) - 64)
+        guard allowed < configured else { return configured }
+        let key = ConfigurationKey.apiMaximumConnections.name
+        logger.notice(
+            "\(key) \(configured) is above the open-file limit (\(limit.rlim_cur)) less 64; serving at most \(allowed)")
+        return allowed
     }
 }

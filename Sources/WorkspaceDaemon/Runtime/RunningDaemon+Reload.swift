@@ -48,6 +48,10 @@ extension RunningDaemon {
         if new.apiMaximumBodyBytes != old.apiMaximumBodyBytes {
             pending.append(ConfigurationKey.apiMaximumBodyBytes.name)
         }
+        if new.apiMaximumConnections != old.apiMaximumConnections {
+            pending.append(ConfigurationKey.apiMaximumConnections.name)
+        }
+        if new.apiRequestTimeout != old.apiRequestTimeout { pending.append(ConfigurationKey.apiRequestTimeout.name) }
         if !pending.isEmpty {
             let names = pending.joined(separator: ", ")
             logger.warning("\(names) change only on restart")
