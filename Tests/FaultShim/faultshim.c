@@ -202,13 +202,8 @@ int open(const char *path, int flags, ...) {
     return opened(path, flags, mode, AT_FDCWD, 0);
 }
 
-int open64(const char *path, int flags, ...) {
-    va_list arguments;
-    va_start(arguments, flags);
-    mode_t mode = mode_argument(flags, arguments);
-    va_end(arguments);
-    return opened(path, flags, mode, AT_FDCWD, 0);
-}
+// The 64-bit names are the same functions (glibc on x86_64 and aarch64 has one open).
+int open64(const char *path, int flags, ...) __attribute__((alias("open")));
 
 int openat(int at, const char *path, int flags, ...) {
     va_list arguments;
@@ -219,14 +214,7 @@ int openat(int at, const char *path, int flags, ...) {
     return opened(path, flags, mode, at, 1);
 }
 
-int openat64(int at, const char *path, int flags, ...) {
-    va_list arguments;
-    va_start(arguments, flags);
-    mode_t mode = mode_argument(flags, arguments);
-    va_end(arguments);
-    if (at != AT_FDCWD && path[0] != '/') return real_openat(at, path, flags, mode);
-    return opened(path, flags, mode, at, 1);
-}
+int openat64(int at, const char *path, int flags, ...) __attribute__((alias("openat")));
 
 ssize_t write(int descriptor, const void *bytes, size_t count) {
     char *path;

@@ -13,14 +13,7 @@ struct SmallTmpfs {
     /// Mounts a tmpfs of `size` (as `mount -o size=` takes it) over `path`, or returns `nil` when not root:
     /// then it prints that `test` is skipped, or records an issue when `CI=true` requires every test to run.
     static func mountIfRoot(at path: String, size: String = "64k", test: String) throws -> SmallTmpfs? {
-        guard getuid() == 0 else {
-            if ProcessInfo.processInfo.environment["CI"] == "true" {
-                Issue.record("\(test) needs root (a small tmpfs) and CI=true requires it to run")
-            } else {
-                print("skipping \(test): needs root to mount a small tmpfs")
-            }
-            return nil
-        }
+        guard isRoot(for: test, needing: "a small tmpfs") else { return nil }
         try run("/bin/mount", ["-t", "tmpfs", "-o", "size=\(size),mode=0700", "tmpfs", path])
         return SmallTmpfs(path: path)
     }
@@ -30,19 +23,24 @@ struct SmallTmpfs {
     /// (as ``mountIfRoot(at:size:test:)``). The loop device is released with the unmount (autoclear).
     static func mountExt4IfRoot(at path: String, image: String, megabytes: Int = 4, test: String) throws -> SmallTmpfs?
     {
-        guard getuid() == 0 else {
-            if ProcessInfo.processInfo.environment["CI"] == "true" {
-                Issue.record("\(test) needs root (an ext4 loop mount) and CI=true requires it to run")
-            } else {
-                print("skipping \(test): needs root to mount an ext4 image")
-            }
-            return nil
-        }
+        guard isRoot(for: test, needing: "an ext4 loop mount") else { return nil }
         try run("/usr/bin/truncate", ["-s", "\(megabytes)M", image])
         try run("/sbin/mkfs.ext4", ["-q", "-F", "-m", "0", image])
         try run("/bin/mount", ["-t", "ext4", "-o", "loop", image, path])
         chmod(path, 0o700)
         return SmallTmpfs(path: path)
+    }
+
+    /// Whether the tests run as root; if not, prints that `test` is skipped for want of `what`, or records an issue
+    /// when `CI=true` requires every test to run.
+    private static func isRoot(for test: String, needing what: String) -> Bool {
+        if getuid() == 0 { return true }
+        if ProcessInfo.processInfo.environment["CI"] == "true" {
+            Issue.record("\(test) needs root (\(what)) and CI=true requires it to run")
+        } else {
+            print("skipping \(test): needs root for \(what)")
+        }
+        return false
     }
 
     private init(path: String) {
