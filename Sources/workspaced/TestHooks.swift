@@ -4,7 +4,8 @@ import Glibc
 import WorkspaceDaemon
 
 /// Test-only fault injection, compiled into debug builds only and installed only when the environment has
-/// `WORKSPACED_TEST_HOOKS=1` (the system tests' watchdog scenario runs the debug binary so); a release build has
+/// `WSD_TEST_HOOKS=1` (the system tests' watchdog scenario runs the debug binary so; not `WORKSPACED_…`, which the
+/// configuration would refuse as an unknown key); a release build has
 /// none of it.
 ///
 /// SIGUSR2 hangs the state owner: a background read that never returns holds the owner's lock, so the
@@ -14,9 +15,9 @@ final class TestHooks: Sendable {
     /// Kept only to keep the source alive; never changed after `init`.
     private nonisolated(unsafe) let source: any DispatchSourceSignal
 
-    /// The hooks when `WORKSPACED_TEST_HOOKS=1` is set, else `nil` (SIGUSR2 keeps its default action).
+    /// The hooks when `WSD_TEST_HOOKS=1` is set, else `nil` (SIGUSR2 keeps its default action).
     static func installedIfAsked(lifecycle: DaemonLifecycle) -> TestHooks? {
-        guard getenv("WORKSPACED_TEST_HOOKS").map({ String(cString: $0) }) == "1" else { return nil }
+        guard getenv("WSD_TEST_HOOKS").map({ String(cString: $0) }) == "1" else { return nil }
         return TestHooks(lifecycle: lifecycle)
     }
 

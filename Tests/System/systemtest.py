@@ -454,12 +454,12 @@ def scenario_5_reload(suite: Suite) -> str:
 
 
 def scenario_6_watchdog(suite: Suite) -> str:
-    """A hung state owner (the debug build with WORKSPACED_TEST_HOOKS=1; SIGUSR2) stops the pings: systemd
+    """A hung state owner (the debug build with WSD_TEST_HOOKS=1; SIGUSR2) stops the pings: systemd
     restarts it with Result=watchdog."""
     check(suite.hooks_binary.exists(), f"the test-hooks build is missing: {suite.hooks_binary}")
     with suite.installed() as machine:
         machine.write("/usr/local/bin/workspaced", suite.hooks_binary.read_bytes(), mode=0o755)
-        machine.write(f"{DROP_INS}/watchdog.conf", "[Service]\nWatchdogSec=2\nEnvironment=WORKSPACED_TEST_HOOKS=1\n")
+        machine.write(f"{DROP_INS}/watchdog.conf", "[Service]\nWatchdogSec=2\nEnvironment=WSD_TEST_HOOKS=1\n")
         machine.systemctl("daemon-reload")
         machine.systemctl("start", UNIT)
         before = active(machine)
