@@ -136,12 +136,16 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
                     context.close(promise: nil)
                     return
                 }
-                context.close(mode: .output, promise: nil)
-                context.eventLoop.assumeIsolated().scheduleTask(in: Self.lingering) {
-                    context.close(promise: nil)
-                }
+                Self.closeLingering(context: context)
             }
         }
+    }
+
+    /// Shuts the output half down and closes the connection after ``lingering`` (or when the client closes first);
+    /// what it still sends meanwhile is read and dropped by the handler that called this.
+    static func closeLingering(context: ChannelHandlerContext) {
+        context.close(mode: .output, promise: nil)
+        context.eventLoop.assumeIsolated().scheduleTask(in: lingering) { context.close(promise: nil) }
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {

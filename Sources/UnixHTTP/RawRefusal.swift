@@ -17,14 +17,12 @@ enum RawRefusal {
     /// Writes `bytes` from `context` (toward the socket) and closes lingeringly.
     static func send(_ bytes: [UInt8], context: ChannelHandlerContext) {
         let buffer = context.channel.allocator.buffer(bytes: bytes)
-        let loop = context.eventLoop.assumeIsolated()
         context.writeAndFlush(NIOAny(buffer)).assumeIsolated().whenComplete { result in
             guard case .success = result else {
                 context.close(promise: nil)
                 return
             }
-            context.close(mode: .output, promise: nil)
-            loop.scheduleTask(in: HTTPConnectionHandler.lingering) { context.close(promise: nil) }
+            HTTPConnectionHandler.closeLingering(context: context)
         }
     }
 }
