@@ -98,6 +98,7 @@ let package = Package(
             name: "WorkspaceDaemon",
             dependencies: [
                 "StateStore", "Systemd", "WorkspaceModel", "WorkspaceClient", "UnixHTTP", "WorkspaceSecrets",
+                "CSignalLatch",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Configuration", package: "swift-configuration"),
@@ -116,6 +117,9 @@ let package = Package(
         // A load-time constructor that makes a SIGTERM before `main` a clean exit and ignores an early SIGHUP, for
         // `workspaced run` only (Sources/CEarlySignals/early_signals.c).
         .target(name: "CEarlySignals"),
+        // Holds SIGTERM, SIGINT and SIGHUP while libdispatch registers their sources, which it does some time after
+        // `resume()` (Sources/CSignalLatch/signal_latch.c); used by SignalSources.
+        .target(name: "CSignalLatch"),
         // The daemon binary: argument parsing only; everything else is in WorkspaceDaemon.
         .executableTarget(
             name: "workspaced",

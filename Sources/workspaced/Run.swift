@@ -15,7 +15,11 @@ struct Run: AsyncParsableCommand {
     func run() async throws {
         // First, before anything can take time: until these exist a SIGTERM would kill the process unflushed.
         // (Before these, the load-time handlers of CEarlySignals made a SIGTERM a clean exit.)
+        #if DEBUG
+        let signals = SignalSources(afterArming: TestHooks.signalWindow)
+        #else
         let signals = SignalSources()
+        #endif
         let logLevel = DaemonLogging.bootstrap(level: .info)
         let logger = Logger(label: "workspaced")
         logger.debug("early signal handlers were installed: \(workspaced_early_signals_installed() != 0)")

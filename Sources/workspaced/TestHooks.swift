@@ -21,6 +21,18 @@ final class TestHooks: Sendable {
         return TestHooks(lifecycle: lifecycle)
     }
 
+    /// Holds the start-up between arming the signal latch and creating the signal sources for
+    /// `WSD_TEST_SIGNAL_WINDOW_MS` milliseconds, after writing `signal window open` to standard error, so that a
+    /// test can send a signal in that window (SignalHandOverTests); nothing without the variable.
+    static func signalWindow() {
+        guard let text = getenv("WSD_TEST_SIGNAL_WINDOW_MS").map({ String(cString: $0) }),
+            let milliseconds = UInt32(text)
+        else { return }
+        let line = Array("signal window open\n".utf8)
+        _ = line.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+        usleep(milliseconds * 1000)
+    }
+
     /// Installs the SIGUSR2 source for the daemon `lifecycle` runs.
     init(lifecycle: DaemonLifecycle) {
         signal(SIGUSR2, SIG_IGN)

@@ -1,3 +1,4 @@
+import CSignalLatch
 import Dispatch
 import Synchronization
 
@@ -6,7 +7,8 @@ import Glibc
 #endif
 
 /// Dispatch signal sources for SIGTERM, SIGINT and SIGHUP, installed before anything else at start-up so that
-/// no signal can kill the process before its handler exists (which would hide a lost flush behind a clean stop).
+/// no signal can kill the process before its handler exists (which would hide a lost flush behind a clean stop),
+/// and none is lost while the sources register.
 ///
 /// Until a handler is set, a SIGTERM or SIGINT exits at once with status 0 (nothing was accepted yet) and a
 /// SIGHUP is ignored. The handler gets each signal as a ``LifecycleEvent``, one at a time on one serial queue
@@ -18,16 +20,41 @@ public final class SignalSources: Sendable {
     /// Kept only to keep the sources alive; never changed after `init`.
     private nonisolated(unsafe) let sources: [any DispatchSourceSignal]
 
-    /// Ignores the default actions of SIGTERM, SIGINT and SIGHUP and starts a source for each.
-    public init() {
+    /// Takes SIGTERM, SIGINT and SIGHUP from their default actions and starts a source for each; returns once
+    /// the sources receive them.
+    public convenience init() {
+        self.init(afterArming: {})
+    }
+
+    /// The signals go to the latch (CSignalLatch) rather than to SIG_IGN: libdispatch registers a source on its
+    /// manager thread some time after `resume()`, and the kernel discards a signal that comes meanwhile to
+    /// SIG_IGN. Once libdispatch's handler replaced the latch, what it caught is delivered like a source's event.
+    ///
+    /// - Parameter afterArming: Runs between arming the latch and creating the sources (tests widen the window
+    ///   with it).
+    package init(afterArming: () -> Void) {
         handler = Mutex(nil)
         let numbers = [SIGTERM, SIGINT, SIGHUP]
-        for number in numbers { signal(number, SIG_IGN) }
+        let armed = numbers.filter { wsd_signal_latch_arm($0) != 0 }
+        afterArming()
         let queue = self.queue
         sources = numbers.map { DispatchSource.makeSignalSource(signal: $0, queue: queue) }
         for (number, source) in zip(numbers, sources) {
             source.setEventHandler { [weak self] in self?.deliver(number) }
             source.resume()
+        }
+        Self.waitForRegistration(of: armed)
+        for number in armed where wsd_signal_latch_release(number) != 0 {
+            queue.async { [weak self] in self?.deliver(number) }
+        }
+    }
+
+    /// Waits until libdispatch's handler replaced the latch for every signal in `numbers` (milliseconds; at
+    /// most two seconds, after which the release falls back to SIG_IGN).
+    private static func waitForRegistration(of numbers: [Int32]) {
+        let deadline = DispatchTime.now() + .seconds(2)
+        while !numbers.allSatisfy({ wsd_signal_latch_replaced($0) != 0 }), DispatchTime.now() < deadline {
+            usleep(100)
         }
     }
 

@@ -76,7 +76,7 @@ final class FaultShim: @unchecked Sendable {
         controlPath = root + "/fault-control"
         logPath = root + "/fault-log"
         self.directory = directory
-        FileManager.default.createFile(atPath: controlPath, contents: Data())
+        _ = FileManager.default.createFile(atPath: controlPath, contents: Data())
     }
 
     /// The environment that loads the shim into the daemon.

@@ -1,0 +1,50 @@
+import Foundation
+import TestSupport
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A signal that comes while the daemon's signal sources register is neither lost nor fatal. libdispatch registers
+/// a source on its manager thread some time after `resume()`; with the signals at SIG_IGN meanwhile (as before the
+/// latch), the kernel discarded a SIGTERM sent then and the daemon ran on (the SIGTERM torture found it, one
+/// start-up round in a few hundred). The debug binary's `WSD_TEST_SIGNAL_WINDOW_MS` holds that window open.
+@Suite("Signals during the signal sources' registration")
+struct SignalHandOverTests {
+    static let window = ["WSD_TEST_SIGNAL_WINDOW_MS": "300"]
+
+    /// Starts the daemon with the window held open and waits until it is.
+    static func startInWindow(_ harness: DaemonHarness) async throws -> RunningProcess {
+        let process = try harness.start(environment: window)
+        let open = await eventually(timeout: .seconds(30)) {
+            process.output.contains("signal window open") || process.wait(timeout: .zero) != nil
+        }
+        #expect(open && process.output.contains("signal window open"), "\(process.output.suffix(2000))")
+        return process
+    }
+
+    @Test(arguments: [SIGTERM, SIGINT])
+    func aStopInTheWindowExitsZeroBeforeLoading(signal: Int32) async throws {
+        let harness = try DaemonHarness()
+        let process = try await Self.startInWindow(harness)
+        process.send(signal)
+        let status = await exitStatus(of: process, timeout: .seconds(20))
+        #expect(status == 0, "exit \(status.map(String.init) ?? "none"): \(process.output.suffix(2000))")
+        #expect(!harness.messages().contains { $0.split(separator: "\n").contains("READY=1") })
+    }
+
+    @Test func aHangUpInTheWindowIsHarmlessAndTheNextStopFlushes() async throws {
+        let harness = try DaemonHarness()
+        let process = try await Self.startInWindow(harness)
+        process.send(SIGHUP)
+        let ready = await eventually(timeout: .seconds(30)) {
+            harness.messages().contains { $0.split(separator: "\n").contains("READY=1") }
+                || process.wait(timeout: .zero) != nil
+        }
+        #expect(ready && process.wait(timeout: .zero) == nil, "\(process.output.suffix(2000))")
+        process.send(SIGTERM)
+        let status = await exitStatus(of: process, timeout: .seconds(20))
+        #expect(status == 0, "exit \(status.map(String.init) ?? "none"): \(process.output.suffix(2000))")
+    }
+}
