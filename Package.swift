@@ -221,6 +221,48 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
+        // The fuzz targets (workspace file, control API, secrets file) and the promise each input must keep; built
+        // and tested in every build (their stored inputs are regression fixtures), run under libFuzzer by `make fuzz`.
+        .target(
+            name: "WorkspaceFuzzing",
+            dependencies: [
+                "StateStore", "StateStoreTesting", "WorkspaceModel", "WorkspaceSecrets", "WorkspaceDaemon",
+                "WorkspaceClient", "UnixHTTP", .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
+        // Every seed and every crash libFuzzer found, through the same checks, in the ordinary build.
+        .testTarget(
+            name: "WorkspaceFuzzingTests",
+            dependencies: ["WorkspaceFuzzing", "TestSupport"],
+            resources: [.copy("Fixtures")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
+
+// `make fuzz` sets WSD_FUZZ=1: the libFuzzer driver exists, and the package's own modules on its path are compiled
+// with coverage instrumentation and AddressSanitizer (`-sanitize=fuzzer,address`). Only these modules: the
+// dependencies keep the objects the debug build already has, so the fuzz build recompiles this package's code and
+// nothing else (the next ordinary build compiles it back). The driver links only with libFuzzer's runtime, which
+// is why it is absent from ordinary builds.
+if Context.environment["WSD_FUZZ"] == "1" {
+    let instrumented: Set<String> = [
+        "StateStore", "StateStoreTesting", "StateModel", "WorkspaceModel", "WorkspaceSecrets", "WorkspaceClient",
+        "UnixHTTP", "Systemd", "WorkspaceDaemon", "WorkspaceFuzzing",
+    ]
+    let sanitize = SwiftSetting.unsafeFlags(["-sanitize=fuzzer,address"])
+    for target in package.targets where instrumented.contains(target.name) {
+        target.swiftSettings = (target.swiftSettings ?? []) + [sanitize]
+    }
+    package.targets += [
+        // Declares LLVMFuzzerRunDriver for the driver.
+        .target(name: "CLibFuzzer"),
+        .executableTarget(
+            name: "WorkspaceFuzz",
+            dependencies: ["WorkspaceFuzzing", "CLibFuzzer"],
+            swiftSettings: [sanitize],
+            linkerSettings: [.unsafeFlags(["-sanitize=fuzzer,address"])]
+        ),
+    ]
+}

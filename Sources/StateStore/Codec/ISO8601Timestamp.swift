@@ -17,14 +17,25 @@ enum ISO8601Timestamp {
         Date.ISO8601FormatStyle(), Date.ISO8601FormatStyle(includingFractionalSeconds: true),
     ]
 
-    /// The date `text` names, or `nil` when it is not an ISO 8601 date-time.
+    /// The dates ``string(from:)`` can write, from 0000-01-01T00:00:00Z up to 10000-01-01T00:00:00Z, as seconds
+    /// since 2001.
+    private static let writable: Range<Double> = {
+        let start = CivilDate.days(year: 0, month: 1, day: 1) * 86_400 - referenceOffset
+        let end = CivilDate.days(year: 10_000, month: 1, day: 1) * 86_400 - referenceOffset
+        return Double(start)..<Double(end)
+    }()
+
+    /// The date `text` names, or `nil` when it is not an ISO 8601 date-time or names a date outside the years
+    /// 0000–9999 (Foundation reads `20260-3-14T09:26:53Z`, and an offset can move 9999-12-31 into 10000; such a
+    /// date could be loaded but never saved again, so it is refused at the load, where salvage can drop it).
     static func date(from text: String) -> Date? {
         var text = text
-        if let date = text.withUTF8({ parse($0) }) { return date }
-        for style in foundationStyles {
-            if let date = try? style.parse(text) { return date }
+        var date = text.withUTF8({ parse($0) })
+        for style in foundationStyles where date == nil {
+            date = try? style.parse(text)
         }
-        return nil
+        guard let date, writable.contains(date.timeIntervalSinceReferenceDate) else { return nil }
+        return date
     }
 
     /// `date` in UTC: whole seconds as `2026-11-22T02:21:00Z`, otherwise with the fewest fraction digits (up to
