@@ -80,11 +80,27 @@ unit-tests: deps
 	WSD_RELIABILITY_SUMMARY="$(RELIABILITY_ROWS)" $(SWIFT) test --skip-build $(BUILD_FLAGS) \
 	  --filter '$(RELIABILITY_SUITES)'
 
-# The system tests run last; the reliability summary table (test, rounds, failures, duration) ends the output.
+# The system tests run next to last, then the libFuzzer targets; the reliability summary table (test, rounds,
+# failures, duration) ends the output.
 test: deps lint unit-tests
 	$(MAKE) fuzz-api
 	$(MAKE) system-test
+	$(MAKE) fuzz
 	@python3 Scripts/reliability-summary.py "$(RELIABILITY_ROWS)"
+
+# libFuzzer on the workspace file, the control API's requests and the secrets file (Sources/WorkspaceFuzzing,
+# docs/reliability.md), FUZZ_SECONDS each (60 in `make test`; `make fuzz FUZZ_SECONDS=3600` for an hour). WSD_FUZZ=1
+# makes Package.swift declare the driver and compile this package's modules with -sanitize=fuzzer,address into the
+# debug build directory (about a minute: the dependencies are not rebuilt); the next ordinary build compiles them
+# back. A finding stops with its input in .build/fuzz/artifacts/ and says how to keep it as a regression fixture.
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?= workspace-file control-api secrets-file
+.PHONY: fuzz
+fuzz: deps
+	WSD_FUZZ=1 $(SWIFT) build $(BUILD_FLAGS) --product WorkspaceFuzz
+	@mkdir -p .build
+	bash Scripts/fuzz.sh "$$(WSD_FUZZ=1 $(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/WorkspaceFuzz" $(FUZZ_SECONDS) \
+	  "$(RELIABILITY_ROWS)" $(FUZZ_TARGETS)
 
 # The long variants of the reliability tests on the daemon binary (docs/reliability.md): the SIGKILL and SIGTERM
 # torture with KILL_ROUNDS and TERM_ROUNDS rounds, and the fault matrix; ends with the summary table.
