@@ -106,11 +106,13 @@ struct CodableGeneration {
             stringLiteral: "\(access)init(\(label) decoder: any Decoder) throws {\n" + Self.indent(lines) + "\n}")
     }
 
-    /// `encode(to:)`: the kept keys first, then the declared ones, so a declared key wins.
+    /// `encode(to:)`: the kept keys first, except any the type declares, then the declared ones.
     func encodeFunction() -> DeclSyntax {
         var lines = ["var container = encoder.container(keyedBy: AnyCodingKey.self)"]
         if let unknownFields {
-            lines.append("try self.\(Self.identifier(unknownFields.name)).encode(to: &container)")
+            let keys = declared.map { Self.literal($0.key) }.joined(separator: ", ")
+            lines.append(
+                "try self.\(Self.identifier(unknownFields.name)).encode(to: &container, skipping: [\(keys)])")
         }
         for property in declared {
             let key = "AnyCodingKey(\(Self.literal(property.key)))"

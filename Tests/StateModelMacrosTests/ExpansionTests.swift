@@ -86,7 +86,7 @@ struct ExpansionTests {
 
                 public func encode(to encoder: any Encoder) throws {
                     var container = encoder.container(keyedBy: AnyCodingKey.self)
-                    try self.unknownFields.encode(to: &container)
+                    try self.unknownFields.encode(to: &container, skipping: ["id", "display_title", "pinned", "createdAt"])
                     try container.encode(self.id, forKey: AnyCodingKey("id"))
                     try container.encode(self.title, forKey: AnyCodingKey("display_title"))
                     try container.encode(self.pinned, forKey: AnyCodingKey("pinned"))
@@ -452,7 +452,7 @@ struct ExpansionTests {
 
                 func encode(to encoder: any Encoder) throws {
                     var container = encoder.container(keyedBy: AnyCodingKey.self)
-                    try self.unknownFields.encode(to: &container)
+                    try self.unknownFields.encode(to: &container, skipping: ["name", "panes", "tabs", "archived", "tags", "count", "note"])
                     try container.encode(self.name, forKey: AnyCodingKey("name"))
                     try container.encode(self.panes, forKey: AnyCodingKey("panes"))
                     try container.encode(self.tabs, forKey: AnyCodingKey("tabs"))

@@ -102,8 +102,25 @@ public struct UnknownFields: Sendable, Hashable {
     /// Writes the captured fields into `container`, the one the model then writes its declared keys to.
     ///
     /// Call it before encoding the declared keys, so that a declared key written later replaces a captured one.
+    /// Prefer ``encode(to:skipping:)``: a declared optional that is `nil` writes nothing, and the captured value
+    /// would then stand in its place.
     public func encode(to container: inout KeyedEncodingContainer<AnyCodingKey>) throws {
         for (key, value) in values {
+            try container.encode(value, forKey: AnyCodingKey(key))
+        }
+    }
+
+    /// Writes the captured fields into `container`, except those whose key the model declares.
+    ///
+    /// A record can hold a captured field under a key its type declares when a migration step carried the old
+    /// record's unknown fields into a version that declares that key. The declared property is what the state
+    /// means, so the captured value is never written, even when the property writes nothing (a `nil` optional):
+    /// written, it would be read back as the property's value — or, not being one, make the saved file fail to
+    /// load as it is (found by fuzzing: a version 1 favorite with `"createdAt": ""`).
+    ///
+    /// - Parameter declared: The keys the model writes itself (`@StateModel` passes them).
+    public func encode(to container: inout KeyedEncodingContainer<AnyCodingKey>, skipping declared: [String]) throws {
+        for (key, value) in values where !declared.contains(key) {
             try container.encode(value, forKey: AnyCodingKey(key))
         }
     }
