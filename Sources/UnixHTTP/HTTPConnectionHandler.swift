@@ -149,6 +149,13 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        // A closed connection gets no answer: the decoder reports a request cut off by the close as a parse error
+        // while the channel goes inactive, and a 400 written then reached SwiftNIO's pipeline handler after it had
+        // quiesced for a shutdown, which stops the process (`Wrote in quiescing completed state`).
+        guard context.channel.isActive else {
+            context.close(promise: nil)
+            return
+        }
         switch state {
         case .idle, .receiving:
             if error is HTTPParserError {

@@ -4,6 +4,23 @@ import Testing
 import UnixHTTP
 
 @Suite struct ConnectionTests {
+    /// A connection holding half a request when the server shuts down is closed without an answer (the HTTP decoder
+    /// reports the cut-off request as the connection goes inactive; see ConnectionLimitTests for the crash an
+    /// answer written then caused). A crash fails this test run.
+    @Test(arguments: [
+        "GET /v1/projects/active HTTP/1.1\r\nHo", "POST /v1/echo HTTP/1.1\r\nContent-Length: 9\r\n\r\nabc",
+    ])
+    func aHalfReceivedRequestIsClosedQuietlyAtShutdown(half: String) async throws {
+        try await withServer { _, path in
+            let connection = try RawConnection(path: path)
+            connection.send(half)
+            let other = try RawConnection(path: path)
+            other.send("GET /v1/projects/active HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(await other.readResponse()?.status == 200)
+            try await Task.sleep(for: .milliseconds(200))
+        }
+    }
+
     @Test func keepAliveServesTwoRequestsOnOneConnection() async throws {
         try await withServer { _, path in
             let connection = try RawConnection(path: path)

@@ -97,6 +97,12 @@ final class RawConnection: @unchecked Sendable {
         await offThePool { self.readResponseBlocking() }
     }
 
+    /// ``readResponse()`` with the instant it was read, taken on the reading thread: a latency measured with it
+    /// does not include the wait for a cooperative thread to resume the test.
+    func readTimedResponse() async -> (response: RawResponse?, at: ContinuousClock.Instant) {
+        await offThePool { (self.readResponseBlocking(), ContinuousClock.now) }
+    }
+
     /// Reads the response to a HEAD request: a head whose `Content-Length` announces a body that is not sent.
     func readHeadResponse() async -> RawResponse? {
         await offThePool {
