@@ -124,7 +124,7 @@ let package = Package(
         .executableTarget(
             name: "workspaced",
             dependencies: [
-                "WorkspaceDaemon", "Systemd", "CEarlySignals",
+                "WorkspaceDaemon", "Systemd", "CEarlySignals", "CSignalLatch",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -64,3 +64,8 @@ int wsd_signal_latch_release(int signo) {
     atomic_store(&released[signo], 1);
     return atomic_exchange(&latched[signo], 0);
 }
+
+int wsd_signal_latch_holds(int signo) {
+    if (signo <= 0 || signo >= LATCH_SIGNALS) return 0;
+    return atomic_load(&latched[signo]);
+}

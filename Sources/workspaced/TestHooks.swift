@@ -1,4 +1,5 @@
 #if DEBUG
+import CSignalLatch
 import Dispatch
 import Glibc
 import WorkspaceDaemon
@@ -21,16 +22,21 @@ final class TestHooks: Sendable {
         return TestHooks(lifecycle: lifecycle)
     }
 
-    /// Holds the start-up between arming the signal latch and creating the signal sources for
-    /// `WSD_TEST_SIGNAL_WINDOW_MS` milliseconds, after writing `signal window open` to standard error, so that a
-    /// test can send a signal in that window (SignalHandOverTests); nothing without the variable.
+    /// Holds the start-up between arming the signal latch and creating the signal sources, after writing `signal
+    /// window open` to standard error, until the latch has caught SIGTERM, SIGINT or SIGHUP or
+    /// `WSD_TEST_SIGNAL_WINDOW_MS` milliseconds have passed; nothing without the variable. A test sends its signal
+    /// into that window (SignalHandOverTests) and, however loaded the machine, the signal lands in it.
     static func signalWindow() {
         guard let text = getenv("WSD_TEST_SIGNAL_WINDOW_MS").map({ String(cString: $0) }),
-            let milliseconds = UInt32(text)
+            let milliseconds = Int(text)
         else { return }
         let line = Array("signal window open\n".utf8)
         _ = line.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
-        usleep(milliseconds * 1000)
+        let deadline = DispatchTime.now() + .milliseconds(milliseconds)
+        let caught = { [SIGTERM, SIGINT, SIGHUP].contains { wsd_signal_latch_holds($0) != 0 } }
+        while DispatchTime.now() < deadline, !caught() {
+            usleep(1_000)
+        }
     }
 
     /// Installs the SIGUSR2 source for the daemon `lifecycle` runs.

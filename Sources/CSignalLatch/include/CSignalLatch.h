@@ -13,4 +13,7 @@ int wsd_signal_latch_replaced(int signo);
 /// nothing replaced the latch, the signal is ignored from then on.
 int wsd_signal_latch_release(int signo);
 
+/// Whether the latch holds `signo` (caught and not yet released), without taking it; for tests and diagnostics.
+int wsd_signal_latch_holds(int signo);
+
 #endif
