@@ -45,8 +45,9 @@ public struct APIRoute: Sendable, Hashable, CustomStringConvertible {
 }
 
 extension APIRoute {
-    // 401 everywhere: a request with a bearer token that is not valid is refused before routing.
-    private static let read = [200, 401, 403, 405]
+    // 401 everywhere: a request with a bearer token that is not valid is refused before routing. 400 everywhere: a
+    // target with a malformed percent escape (`?a=%zz`) is refused before routing too (found by fuzzing).
+    private static let read = [200, 400, 401, 403, 405]
     private static let readByID = [200, 400, 401, 403, 404, 405]
     private static let create = [201, 400, 401, 403, 405, 412, 413, 503]
     private static let createUnder = [201, 400, 401, 403, 404, 405, 412, 413, 503]
@@ -96,13 +97,13 @@ extension APIRoute {
     /// `PATCH /v1/owner`.
     public static let updateOwner = APIRoute(.PATCH, "/v1/owner", [200, 400, 401, 403, 405, 412, 413, 503])
     /// `GET /v1/tokens` (root only; 503 while the secret store is unavailable).
-    public static let tokens = APIRoute(.GET, "/v1/tokens", [200, 401, 403, 405, 503])
+    public static let tokens = APIRoute(.GET, "/v1/tokens", [200, 400, 401, 403, 405, 503])
     /// `POST /v1/tokens` (root only).
     public static let createToken = APIRoute(.POST, "/v1/tokens", [201, 400, 401, 403, 405, 413, 503])
     /// `DELETE /v1/tokens/{id}` (root only): revokes the token.
     public static let revokeToken = APIRoute(.DELETE, "/v1/tokens/{id}", [200, 400, 401, 403, 404, 405, 503])
     /// `GET /v1/events`: newline-delimited JSON events as they happen (503 once the daemon is stopping).
-    public static let events = APIRoute(.GET, "/v1/events", [200, 401, 403, 405, 503])
+    public static let events = APIRoute(.GET, "/v1/events", [200, 400, 401, 403, 405, 503])
 
     /// Every operation, in docs/api.md's order.
     public static let all: [APIRoute] = [

@@ -26,7 +26,10 @@ struct FuzzRequest {
         }
         guard !lines.isEmpty else { return nil }
         let requestLine = lines.removeFirst().split(separator: " ", maxSplits: 1)
-        guard requestLine.count == 2, !requestLine[0].isEmpty else { return nil }
+        // A target SwiftNIO's parser delivers: visible ASCII, no spaces or control characters.
+        guard requestLine.count == 2, !requestLine[0].isEmpty,
+            requestLine[1].utf8.allSatisfy({ (0x21...0x7E).contains($0) })
+        else { return nil }
         var headers = HTTPHeaders()
         for line in lines {
             guard let colon = line.firstIndex(of: ":") else { continue }

@@ -27,7 +27,8 @@ struct CheckerTests {
     /// The seeds reach the routes' code: their changes are accepted, not all refused at the door.
     @Test func theSeedChangesAreAccepted() async throws {
         let fuzzer = try ControlAPIFuzzer()
-        for (name, bytes) in try StoredInputTests.inputs(.controlAPI) where name != "malformed" {
+        for (name, bytes) in try StoredInputTests.inputs(.controlAPI)
+        where !name.hasPrefix("regression-") && name != "malformed" {
             let (statuses, finding) = await fuzzer.exchange(bytes)
             #expect(finding == nil, "\(name): \(finding.map(String.init(describing:)) ?? "")")
             #expect(statuses.contains { (200..<300).contains($0) }, "\(name): \(statuses)")
