@@ -23,6 +23,7 @@ for target in "$@"; do
     log=.build/fuzz/$target.log
     mkdir -p "$corpus" "$artifacts"
     echo "fuzzing $target for $seconds s (log: $log)"
+    stamp=$(mktemp)
     started=$(date +%s.%N)
     # Leak detection is off: the Swift runtime's caches outlive the run by design. -timeout is the backstop for
     # a hang; the driver itself reports an input that takes over 10 s.
@@ -38,15 +39,14 @@ for target in "$@"; do
         failed=1
         echo "FAILED: $target (exit $status)" >&2
         grep -E "FINDING|ERROR:|SUMMARY:|Precondition failed|Fatal error" "$log" | head -5 >&2
-        for artifact in "$artifacts"/*; do
-            [ -f "$artifact" ] || continue
-            echo "  input: $artifact" >&2
-        done
+        # The inputs of this run only (earlier runs' stay in the directory).
+        find "$artifacts" -type f -newer "$stamp" | while read -r artifact; do echo "  input: $artifact" >&2; done
         echo "  Reproduce: $binary --target=$target INPUT. Once fixed, keep the input as a regression fixture:" >&2
         echo "  cp INPUT $fixtures/$target/regression-<what-it-found> (WorkspaceFuzzingTests runs it)." >&2
     else
         echo "  $target: ${inputs:-0} inputs, no finding"
     fi
+    rm -f "$stamp"
     duration=$(awk -v a="$started" -v b="$ended" 'BEGIN {printf "%.1f", b - a}')
     printf 'libFuzzer %s (inputs)\t%s\t%s\t%s\n' "$target" "${inputs:-0}" "$failures" "$duration" >>"$rows"
 done
