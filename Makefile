@@ -64,7 +64,7 @@ build: deps
 	$(SWIFT) build $(BUILD_FLAGS)
 
 lint:
-	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests
+	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests Benchmarks/Package.swift Benchmarks/Sources
 
 # The reliability tests (fault matrix, full disk, SIGKILL and SIGTERM torture, power loss, the corrupt corpus) append
 # their rows to RELIABILITY_ROWS. They run on their own after the other tests: twenty daemons, sixteen clients and
@@ -121,7 +121,17 @@ soak: deps
 system-test:
 	python3 Tests/System/systemtest.py
 
+# The workspace benchmarks (Benchmarks/, a package of its own that `make test` never builds): the release daemon's
+# ready time and memory on generated 1, 10 and 50 MB workspaces against a plain Codable decode of the same bytes,
+# measured in the same run; the figures go to docs/benchmarks/results.json.
+BENCH_SIZES  ?= 1,10,50
+BENCH_ROUNDS ?= 5
 bench: deps
+	$(SWIFT) build $(RELEASE_FLAGS) --product workspaced
+	$(SWIFT) build -c release --package-path Benchmarks
+	@mkdir -p docs/benchmarks
+	Benchmarks/.build/release/WorkspaceBench ready --daemon "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/workspaced" \
+	  --sizes $(BENCH_SIZES) --rounds $(BENCH_ROUNDS) --json docs/benchmarks/results.json
 	$(SWIFT) build $(RELEASE_FLAGS) --product StateStoreCrashTester
 	$(SWIFT) run $(RELEASE_FLAGS) StateStoreBenchmarks 50000 11
 	$(SWIFT) run $(RELEASE_FLAGS) StateStoreBenchmarks persistence

@@ -1,0 +1,82 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The release daemon started on a copy of a workspace file: the time from its start to `READY=1`, its memory
+/// then, and its memory once a durable change has saved the whole state.
+struct DaemonRun {
+    /// What one start measured.
+    struct Result: Codable {
+        /// Seconds from the start of the process to `READY=1`.
+        var readySeconds: Double
+        /// Peak and resident memory at `READY=1`.
+        var atReady: ProcessMemory
+        /// Peak and resident memory once the first durable change after `READY=1` is saved.
+        var afterSave: ProcessMemory
+    }
+
+    let daemon: String
+    let directory: String
+    var stateDirectory: String { directory + "/state" }
+    var socketPath: String { directory + "/control.sock" }
+    var configPath: String { directory + "/config.json" }
+
+    /// A run directory for `daemon` under `directory`; a first start there creates the secret store, so that the
+    /// measured starts open it as an installed daemon does.
+    init(daemon: String, directory: String) throws {
+        self.daemon = daemon
+        self.directory = directory
+        try FileManager.default.createDirectory(atPath: stateDirectory, withIntermediateDirectories: true)
+        try Data("{}".utf8).write(to: URL(fileURLWithPath: configPath))
+        _ = try measure(Data(#"{"version": 4, "minReaderVersion": 4, "projects": [], "favorites": []}"#.utf8))
+    }
+
+    /// Starts the daemon on `file` (as `workspace.json`, whatever was there before removed) and measures it.
+    func measure(_ file: Data) throws -> Result {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: stateDirectory)) ?? []
+        for name in names where name.hasPrefix("workspace.json") || name.hasPrefix(".workspace.json") {
+            try FileManager.default.removeItem(atPath: stateDirectory + "/" + name)
+        }
+        try file.write(to: URL(fileURLWithPath: stateDirectory + "/workspace.json"))
+        let notify = try NotifySocket(path: directory + "/notify.sock")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: daemon)
+        process.arguments = [
+            "run", "--config", configPath, "--state-directory", stateDirectory, "--control-socket", socketPath,
+        ]
+        process.environment = ["PATH": "/usr/bin:/bin", "HOME": directory, "NOTIFY_SOCKET": notify.path]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        let started = ContinuousClock.now
+        try process.run()
+        defer {
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            process.waitUntilExit()
+        }
+        guard notify.wait(for: "READY=1", timeout: 600) else { throw BenchError("the daemon was never ready") }
+        let ready = ContinuousClock.now - started
+        let pid = String(process.processIdentifier)
+        guard let atReady = ProcessMemory.of(pid) else { throw BenchError("cannot read the daemon's memory") }
+        notify.drain()
+        let status = try ControlRequest.send(
+            "POST", "/v1/favorites?durable=true", body: #"{"name": "bench", "path": "/bench"}"#,
+            socketPath: socketPath)
+        guard status == 201 else { throw BenchError("the durable change was answered \(status)") }
+        guard let afterSave = ProcessMemory.of(pid) else { throw BenchError("cannot read the daemon's memory") }
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw BenchError("the daemon exited with \(process.terminationStatus) after SIGTERM")
+        }
+        return Result(readySeconds: ready.seconds, atReady: atReady, afterSave: afterSave)
+    }
+}
+
+extension Duration {
+    /// The duration in seconds.
+    var seconds: Double {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
+    }
+}

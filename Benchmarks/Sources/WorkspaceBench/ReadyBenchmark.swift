@@ -1,0 +1,71 @@
+import Foundation
+
+/// Ready time and memory of the release daemon on generated workspaces, each against the plain decode of the
+/// same bytes, measured in the same run (issue 16; docs/benchmarks.md).
+struct ReadyBenchmark {
+    /// One file's figures.
+    struct Row: Codable {
+        var megabytes: Int
+        var version: Int
+        var fileBytes: Int
+        var projects: Int
+        var readySeconds: Double
+        var baselineSeconds: Double
+        var readyRatio: Double
+        var readyGoal: Double
+        var peakBytes: Int
+        var baselinePeakBytes: Int
+        var peakRatio: Double
+        var residentAfterSaveBytes: Int
+        var residentPerFileByte: Double
+        var runs: [DaemonRun.Result]
+    }
+
+    let daemon: String
+    let sizes: [Int]
+    let rounds: Int
+
+    /// Measures every size, both versions, printing each row as it comes.
+    func run() throws -> [Row] {
+        let directory = FileManager.default.temporaryDirectory.path + "/workspace-bench-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let runner = try DaemonRun(daemon: daemon, directory: directory + "/daemon")
+        var rows: [Row] = []
+        for megabytes in sizes {
+            let files = try WorkspaceGenerator.make(bytes: megabytes * 1_000_000)
+            for (version, bytes) in [(4, files.v4), (1, files.v1)] {
+                let path = directory + "/v\(version)-\(megabytes)MB.json"
+                try bytes.write(to: URL(fileURLWithPath: path))
+                let baseline = try Baseline.run(path: path, rounds: rounds)
+                let runs = try (0..<rounds).map { _ in try runner.measure(bytes) }
+                let ready = median(runs.map(\.readySeconds))
+                let peak = Int(median(runs.map { Double($0.afterSave.peak) }))
+                let resident = Int(median(runs.map { Double($0.afterSave.resident) }))
+                let row = Row(
+                    megabytes: megabytes, version: version, fileBytes: bytes.count, projects: files.projects,
+                    readySeconds: ready, baselineSeconds: baseline.decodeSeconds,
+                    readyRatio: ready / baseline.decodeSeconds, readyGoal: version == 4 ? 1.5 : 1.7, peakBytes: peak,
+                    baselinePeakBytes: baseline.peak, peakRatio: Double(peak) / Double(baseline.peak),
+                    residentAfterSaveBytes: resident, residentPerFileByte: Double(resident) / Double(bytes.count),
+                    runs: runs)
+                print(Self.line(row))
+                rows.append(row)
+            }
+        }
+        return rows
+    }
+
+    static let header =
+        "size   file        ready    plain decode  ratio (goal)   peak RSS   plain peak  ratio (≤ 1.2)  RSS after save ÷ file (≤ 4)"
+
+    static func line(_ row: Row) -> String {
+        func ms(_ seconds: Double) -> String { String(format: "%7.1f ms", seconds * 1000) }
+        func mb(_ bytes: Int) -> String { String(format: "%6.1f MB", Double(bytes) / 1_000_000) }
+        return
+            "\(String(format: "%2d MB", row.megabytes))  v\(row.version) \(mb(row.fileBytes))  \(ms(row.readySeconds))"
+            + "  \(ms(row.baselineSeconds))  \(String(format: "%5.2f (≤ %.1f)", row.readyRatio, row.readyGoal))"
+            + "  \(mb(row.peakBytes))  \(mb(row.baselinePeakBytes))  \(String(format: "%5.2f", row.peakRatio))"
+            + "          \(mb(row.residentAfterSaveBytes)) \(String(format: "%5.2f", row.residentPerFileByte))"
+    }
+}

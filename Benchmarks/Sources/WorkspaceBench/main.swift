@@ -1,0 +1,64 @@
+// WorkspaceBench: the benchmarks of workspaced on the real workspace (docs/benchmarks.md).
+//
+//   WorkspaceBench ready --daemon PATH [--sizes 1,10,50] [--rounds 5] [--json PATH]
+//   WorkspaceBench generate --megabytes N --out DIRECTORY      (v4-N.json and v1-N.json)
+//   WorkspaceBench baseline FILE ROUNDS                        (the plain decode, in a process of its own)
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The value after `--name` in the arguments, if any.
+func option(_ name: String) -> String? {
+    let arguments = CommandLine.arguments
+    guard let index = arguments.firstIndex(of: "--" + name), index + 1 < arguments.count else { return nil }
+    return arguments[index + 1]
+}
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("WorkspaceBench: \(message)\n".utf8))
+    exit(1)
+}
+
+let arguments = CommandLine.arguments
+switch arguments.dropFirst().first {
+case "baseline":
+    guard arguments.count == 4, let rounds = Int(arguments[3]) else { fail("usage: baseline FILE ROUNDS") }
+    do {
+        let result = try Baseline.runHere(path: arguments[2], rounds: rounds)
+        print(String(decoding: try JSONEncoder().encode(result), as: UTF8.self))
+    } catch {
+        fail("\(error)")
+    }
+case "generate":
+    guard let megabytes = option("megabytes").flatMap(Int.init), let out = option("out") else {
+        fail("usage: generate --megabytes N --out DIRECTORY")
+    }
+    do {
+        let files = try WorkspaceGenerator.make(bytes: megabytes * 1_000_000)
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        try files.v4.write(to: URL(fileURLWithPath: "\(out)/v4-\(megabytes).json"))
+        try files.v1.write(to: URL(fileURLWithPath: "\(out)/v1-\(megabytes).json"))
+        print("\(files.projects) projects: v4 \(files.v4.count) bytes, v1 \(files.v1.count) bytes")
+    } catch {
+        fail("\(error)")
+    }
+case "ready":
+    guard let daemon = option("daemon") else { fail("usage: ready --daemon PATH [--sizes 1,10,50] [--rounds 5]") }
+    let sizes = (option("sizes") ?? "1,10,50").split(separator: ",").compactMap { Int($0) }
+    let rounds = option("rounds").flatMap(Int.init) ?? 5
+    print(ReadyBenchmark.header)
+    do {
+        let rows = try ReadyBenchmark(daemon: daemon, sizes: sizes, rounds: rounds).run()
+        if let path = option("json") {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            try encoder.encode(rows).write(to: URL(fileURLWithPath: path))
+        }
+    } catch {
+        fail("\(error)")
+    }
+default:
+    fail("usage: WorkspaceBench ready|generate|baseline …")
+}
