@@ -49,10 +49,11 @@ public final class SignalSources: Sendable {
         }
     }
 
-    /// Waits until libdispatch's handler replaced the latch for every signal in `numbers` (milliseconds; at
-    /// most two seconds, after which the release falls back to SIG_IGN).
+    /// Waits until libdispatch's handler replaced the latch for every signal in `numbers` (a millisecond or two;
+    /// at most ten seconds on a machine too loaded to register them, after which the release falls back to
+    /// SIG_IGN).
     private static func waitForRegistration(of numbers: [Int32]) {
-        let deadline = DispatchTime.now() + .seconds(2)
+        let deadline = DispatchTime.now() + .seconds(10)
         while !numbers.allSatisfy({ wsd_signal_latch_replaced($0) != 0 }), DispatchTime.now() < deadline {
             usleep(100)
         }
