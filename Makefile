@@ -131,7 +131,8 @@ bench: deps
 	$(SWIFT) build -c release --package-path Benchmarks
 	@mkdir -p docs/benchmarks
 	Benchmarks/.build/release/WorkspaceBench ready --daemon "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/workspaced" \
-	  --sizes $(BENCH_SIZES) --rounds $(BENCH_ROUNDS) --json docs/benchmarks/results.json
+	  --sizes $(BENCH_SIZES) --rounds $(BENCH_ROUNDS) --json docs/benchmarks/results.json \
+	  --commit "$$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
 	$(SWIFT) build $(RELEASE_FLAGS) --product StateStoreCrashTester
 	$(SWIFT) run $(RELEASE_FLAGS) StateStoreBenchmarks 50000 11
 	$(SWIFT) run $(RELEASE_FLAGS) StateStoreBenchmarks persistence

@@ -1,6 +1,6 @@
 // WorkspaceBench: the benchmarks of workspaced on the real workspace (docs/benchmarks.md).
 //
-//   WorkspaceBench ready --daemon PATH [--sizes 1,10,50] [--rounds 5] [--json PATH]
+//   WorkspaceBench ready --daemon PATH [--sizes 1,10,50] [--rounds 5] [--json PATH] [--commit ID]
 //   WorkspaceBench generate --megabytes N --out DIRECTORY      (v4-N.json and v1-N.json)
 //   WorkspaceBench baseline FILE ROUNDS                        (the plain decode, in a process of its own)
 import Foundation
@@ -52,9 +52,12 @@ case "ready":
     do {
         let rows = try ReadyBenchmark(daemon: daemon, sizes: sizes, rounds: rounds).run()
         if let path = option("json") {
+            let results = Results(
+                machine: Results.thisMachine(), date: ISO8601DateFormatter().string(from: Date()),
+                commit: option("commit") ?? "unknown", rounds: rounds, ready: rows)
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            try encoder.encode(rows).write(to: URL(fileURLWithPath: path))
+            try encoder.encode(results).write(to: URL(fileURLWithPath: path))
         }
     } catch {
         fail("\(error)")
