@@ -111,6 +111,18 @@ extension APIRoute {
         updatePane, deletePane, createTab, deleteTab, focusTab, favorites, addFavorite, deleteFavorite,
         activeProject, setActiveProject, owner, updateOwner, tokens, createToken, revokeToken, events,
     ]
+
+    /// The declared operation a request for `method` and `uri` (`/path?query`) goes to, if any: its pattern's
+    /// `{name}` segments match any one segment.
+    public static func declared(_ method: HTTPMethod, _ uri: String) -> APIRoute? {
+        let path = uri.split(separator: "?", omittingEmptySubsequences: false).first.map(String.init) ?? uri
+        let segments = path.split(separator: "/", omittingEmptySubsequences: false)
+        return all.first { route in
+            let pattern = route.pattern.split(separator: "/", omittingEmptySubsequences: false)
+            return route.method == method && pattern.count == segments.count
+                && zip(pattern, segments).allSatisfy { $0.hasPrefix("{") || $0 == $1 }
+        }
+    }
 }
 
 extension String {

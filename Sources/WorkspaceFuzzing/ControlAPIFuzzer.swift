@@ -83,21 +83,10 @@ public final class ControlAPIFuzzer: FuzzChecking {
                 return "\(exchange) without a JSON error: \(String(decoding: response.body.prefix(200), as: UTF8.self))"
             }
         }
-        if let route = route(request.method, request.uri), !route.statuses.contains(code) {
+        if let route = APIRoute.declared(request.method, request.uri), !route.statuses.contains(code) {
             return "\(exchange), which \(route) does not list"
         }
         return nil
-    }
-
-    /// The declared route a request goes to, if any.
-    static func route(_ method: HTTPMethod, _ uri: String) -> APIRoute? {
-        let path = uri.split(separator: "?", omittingEmptySubsequences: false).first.map(String.init) ?? uri
-        let segments = path.split(separator: "/", omittingEmptySubsequences: false)
-        return APIRoute.all.first { route in
-            let pattern = route.pattern.split(separator: "/", omittingEmptySubsequences: false)
-            return route.method == method && pattern.count == segments.count
-                && zip(pattern, segments).allSatisfy { $0.hasPrefix("{") || $0 == $1 }
-        }
     }
 
     /// Closes `state` (its flush) and loads the file again: it must load as it is, equal to what was served.

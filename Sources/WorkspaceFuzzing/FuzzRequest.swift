@@ -15,7 +15,8 @@ struct FuzzRequest {
 
     /// The requests in `input`.
     static func parseAll(_ input: [UInt8]) -> [FuzzRequest] {
-        split(input, on: Array("\n--\n".utf8)).prefix(limit).compactMap(parse)
+        input.split(separator: Array("\n--\n".utf8), omittingEmptySubsequences: false).prefix(limit)
+            .compactMap(parse)
     }
 
     static func parse(_ bytes: ArraySlice<UInt8>) -> FuzzRequest? {
@@ -61,28 +62,7 @@ struct FuzzRequest {
     /// The bytes before the first empty line, and those after it (none when there is no empty line).
     static func headAndBody(_ bytes: ArraySlice<UInt8>) -> (ArraySlice<UInt8>, ArraySlice<UInt8>) {
         let separator = Array("\n\n".utf8)
-        guard let range = firstRange(of: separator, in: bytes) else { return (bytes, []) }
+        guard let range = bytes.firstRange(of: separator) else { return (bytes, []) }
         return (bytes[..<range.lowerBound], bytes[range.upperBound...])
-    }
-
-    static func split(_ bytes: [UInt8], on separator: [UInt8]) -> [ArraySlice<UInt8>] {
-        var parts: [ArraySlice<UInt8>] = []
-        var rest = bytes[...]
-        while let range = firstRange(of: separator, in: rest) {
-            parts.append(rest[..<range.lowerBound])
-            rest = rest[range.upperBound...]
-        }
-        parts.append(rest)
-        return parts
-    }
-
-    static func firstRange(of needle: [UInt8], in haystack: ArraySlice<UInt8>) -> Range<Int>? {
-        guard !needle.isEmpty, haystack.count >= needle.count else { return nil }
-        var start = haystack.startIndex
-        while start + needle.count <= haystack.endIndex {
-            if haystack[start..<start + needle.count].elementsEqual(needle) { return start..<start + needle.count }
-            start += 1
-        }
-        return nil
     }
 }

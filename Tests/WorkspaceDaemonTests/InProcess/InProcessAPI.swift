@@ -71,23 +71,12 @@ final class InProcessAPI: Sendable {
         if body != nil { httpHeaders.add(name: "Content-Type", value: "application/json") }
         let response = await responder.respond(
             method, uri, headers: httpHeaders, body: Array((body ?? "").utf8), peer: peer)
-        if let route = Self.route(method, uri) {
+        if let route = APIRoute.declared(method, uri) {
             #expect(
                 route.statuses.contains(Int(response.status.code)),
                 "\(route) answered \(response.status.code), which APIRoute (and docs/openapi.yaml) does not list")
         }
         return Exchange(status: response.status, headers: response.headers, body: response.body)
-    }
-
-    /// The declared route a request goes to, if any.
-    static func route(_ method: HTTPMethod, _ uri: String) -> APIRoute? {
-        let path = uri.split(separator: "?").first.map(String.init) ?? uri
-        let segments = path.split(separator: "/", omittingEmptySubsequences: false)
-        return APIRoute.all.first { route in
-            let pattern = route.pattern.split(separator: "/", omittingEmptySubsequences: false)
-            return route.method == method && pattern.count == segments.count
-                && zip(pattern, segments).allSatisfy { $0.hasPrefix("{") || $0 == $1 }
-        }
     }
 
     /// The state file on disk as JSON, or nil when there is none.
