@@ -1,8 +1,9 @@
 import Foundation
 
 /// What `make bench` keeps in docs/benchmarks/results.json: where and when the figures were measured, and every
-/// figure.
-struct Results: Codable {
+/// figure, a section per benchmark (`ready`, `persistence`, `control`, `peer`). Each subcommand replaces its own
+/// section and keeps the others, so the benchmarks run one after another into one file.
+enum Results {
     /// The machine: CPU model, cores, kernel.
     struct Machine: Codable {
         var cpu: String
@@ -10,11 +11,26 @@ struct Results: Codable {
         var kernel: String
     }
 
-    var machine: Machine
-    var date: String
-    var commit: String
-    var rounds: Int
-    var ready: [ReadyBenchmark.Row]
+    /// Writes `value` as section `section` of the results file at `path` (created when missing), with this
+    /// machine, the date and `commit`; the other sections stay as they are.
+    static func update(path: String, section: String, value: some Encodable, commit: String, rounds: Int) throws {
+        var document: [String: Any] = [:]
+        if let existing = FileManager.default.contents(atPath: path), !existing.isEmpty {
+            guard let object = try JSONSerialization.jsonObject(with: existing) as? [String: Any] else {
+                throw CocoaError(.fileReadCorruptFile, userInfo: [NSFilePathErrorKey: path])
+            }
+            document = object
+        }
+        document[section] = try JSONSerialization.jsonObject(with: JSONEncoder().encode(value))
+        document["machine"] = try JSONSerialization.jsonObject(with: JSONEncoder().encode(thisMachine()))
+        document["date"] = ISO8601DateFormatter().string(from: Date())
+        document["commit"] = commit
+        var roundsBySection = document["rounds"] as? [String: Any] ?? [:]
+        roundsBySection[section] = rounds
+        document["rounds"] = roundsBySection
+        let data = try JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys])
+        try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+    }
 
     /// This machine, read from /proc.
     static func thisMachine() -> Machine {

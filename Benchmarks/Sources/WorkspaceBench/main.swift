@@ -52,12 +52,8 @@ case "ready":
     do {
         let rows = try ReadyBenchmark(daemon: daemon, sizes: sizes, rounds: rounds).run()
         if let path = option("json") {
-            let results = Results(
-                machine: Results.thisMachine(), date: ISO8601DateFormatter().string(from: Date()),
-                commit: option("commit") ?? "unknown", rounds: rounds, ready: rows)
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            try encoder.encode(results).write(to: URL(fileURLWithPath: path))
+            try Results.update(
+                path: path, section: "ready", value: rows, commit: option("commit") ?? "unknown", rounds: rounds)
         }
     } catch {
         fail("\(error)")
