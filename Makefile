@@ -138,6 +138,23 @@ bench: deps
 	$(SWIFT) run $(RELEASE_FLAGS) StateStoreBenchmarks persistence
 	$(SWIFT) build $(RELEASE_FLAGS) --product workspaced
 	$(SWIFT) run $(RELEASE_FLAGS) ControlAPIBenchmark --rounds 7
+	$(MAKE) bench-charts
+
+# The charts of docs/benchmarks/results.json (Scripts/bench-charts.py: ratios against their goals, ready time,
+# JSON file against SQLite, memory, persistence) as PNGs in docs/benchmarks/; prints the markdown that embeds them.
+# matplotlib comes from python3 when it has it, else from a venv of its own (Debian's python3 is externally managed).
+BENCH_VENV    ?= $(CURDIR)/.build/bench-venv
+BENCH_RESULTS ?= docs/benchmarks/results.json
+BENCH_CHARTS  ?= docs/benchmarks
+.PHONY: bench-charts
+bench-charts:
+	@if python3 -c 'import matplotlib' 2>/dev/null; then py=python3; else \
+	  py="$(BENCH_VENV)/bin/python3"; \
+	  "$$py" -c 'import matplotlib' 2>/dev/null || \
+	    { echo "installing matplotlib into $(BENCH_VENV)"; python3 -m venv "$(BENCH_VENV)" && \
+	      "$$py" -m pip install --quiet matplotlib; } || exit 1; \
+	fi; \
+	"$$py" Scripts/bench-charts.py "$(BENCH_RESULTS)" "$(BENCH_CHARTS)"
 
 release: deps
 	$(SWIFT) build $(RELEASE_FLAGS) --product workspaced
