@@ -8,7 +8,11 @@ let package = Package(
     platforms: [.macOS(.v15)],
     dependencies: [
         // The package under test: the workspace model and the state store it loads with.
-        .package(name: "workspaced", path: "..")
+        .package(name: "workspaced", path: ".."),
+        // The SQLite peer only (`WorkspaceBench peer`): the same workspace kept in a database, a table per record
+        // kind, measured against the JSON file in the same run. Only this package depends on it, and `make test`
+        // never builds this package, so the shipped package and its tests never fetch or compile it.
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
     ],
     targets: [
         // Generates workspaces of a given size with the real model, measures the release daemon's ready time and
@@ -18,6 +22,7 @@ let package = Package(
             dependencies: [
                 .product(name: "WorkspaceModel", package: "workspaced"),
                 .product(name: "StateStore", package: "workspaced"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]
         )
     ],
