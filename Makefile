@@ -126,13 +126,21 @@ system-test:
 # measured in the same run; the figures go to docs/benchmarks/results.json.
 BENCH_SIZES  ?= 1,10,50
 BENCH_ROUNDS ?= 5
-bench: deps
+# What only `make bench` needs besides APT_PACKAGES: SQLite's headers and pkg-config file, which GRDB links against
+# for the SQLite peer of the benchmarks (WorkspaceBench peer); `make test` never builds that package.
+BENCH_APT_PACKAGES := libsqlite3-dev
+.PHONY: bench-deps
+bench-deps:
+	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(APT_PACKAGES) $(BENCH_APT_PACKAGES)"
+bench: bench-deps
 	$(SWIFT) build $(RELEASE_FLAGS) --product workspaced
 	$(SWIFT) build -c release --package-path Benchmarks
 	@mkdir -p docs/benchmarks
 	Benchmarks/.build/release/WorkspaceBench ready --daemon "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/workspaced" \
 	  --sizes $(BENCH_SIZES) --rounds $(BENCH_ROUNDS) --json docs/benchmarks/results.json \
 	  --commit "$$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+	Benchmarks/.build/release/WorkspaceBench peer --sizes $(BENCH_SIZES) --rounds $(BENCH_ROUNDS) \
+	  --json docs/benchmarks/results.json --commit "$$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
 	$(SWIFT) build $(RELEASE_FLAGS) --product StateStoreCrashTester
 	$(SWIFT) run $(RELEASE_FLAGS) StateStoreBenchmarks 50000 11
 	$(SWIFT) run $(RELEASE_FLAGS) StateStoreBenchmarks persistence

@@ -2,6 +2,8 @@
 //
 //   WorkspaceBench ready --daemon PATH [--sizes 1,10,50] [--rounds 5] [--json PATH] [--commit ID]
 //   WorkspaceBench generate --megabytes N --out DIRECTORY      (v4-N.json and v1-N.json)
+//   WorkspaceBench peer [--sizes 1,10,50] [--rounds 5] [--directory DIR] [--json PATH] [--commit ID]
+//       (the same workspace in SQLite through GRDB against the JSON file; peer-measure is its child process)
 //   WorkspaceBench baseline FILE ROUNDS                        (the plain decode, in a process of its own)
 import Foundation
 
@@ -55,6 +57,31 @@ case "ready":
             try Results.update(
                 path: path, section: "ready", value: rows, commit: option("commit") ?? "unknown", rounds: rounds)
         }
+    } catch {
+        fail("\(error)")
+    }
+case "peer":
+    let sizes = (option("sizes") ?? "1,10,50").split(separator: ",").compactMap { Int($0) }
+    let rounds = option("rounds").flatMap(Int.init) ?? 5
+    let directory = option("directory") ?? FileManager.default.temporaryDirectory.path
+    print(PeerBenchmark.header)
+    do {
+        let rows = try PeerBenchmark(sizes: sizes, rounds: rounds, directory: directory).run()
+        if let path = option("json") {
+            try Results.update(
+                path: path, section: "peer", value: rows, commit: option("commit") ?? "unknown", rounds: rounds)
+        }
+    } catch {
+        fail("\(error)")
+    }
+case "peer-measure":
+    guard arguments.count == 6, let store = PeerMeasurement.Store(rawValue: arguments[2]),
+        let operation = PeerMeasurement.Operation(rawValue: arguments[3])
+    else { fail("usage: peer-measure json|sqlite load|save|change PATH PROJECT-ID") }
+    do {
+        let result = try PeerMeasurement.runHere(
+            store: store, operation: operation, path: arguments[4], projectID: arguments[5])
+        print(String(decoding: try JSONEncoder().encode(result), as: UTF8.self))
     } catch {
         fail("\(error)")
     }
