@@ -22,6 +22,7 @@ let package = Package(
             dependencies: [
                 .product(name: "WorkspaceModel", package: "workspaced"),
                 .product(name: "StateStore", package: "workspaced"),
+                .product(name: "StateStoreTesting", package: "workspaced"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         )

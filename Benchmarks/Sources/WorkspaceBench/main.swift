@@ -2,6 +2,8 @@
 //
 //   WorkspaceBench ready --daemon PATH [--sizes 1,10,50] [--rounds 5] [--json PATH] [--commit ID]
 //   WorkspaceBench generate --megabytes N --out DIRECTORY      (v4-N.json and v1-N.json)
+//   WorkspaceBench persistence --daemon PATH [--sizes 1,10,50] [--rounds 5] [--stream-seconds 10] [--json PATH]
+//       [--commit ID]
 //   WorkspaceBench peer [--sizes 1,10,50] [--rounds 5] [--directory DIR] [--json PATH] [--commit ID]
 //       (the same workspace in SQLite through GRDB against the JSON file; peer-measure is its child process)
 //   WorkspaceBench baseline FILE ROUNDS                        (the plain decode, in a process of its own)
@@ -60,6 +62,24 @@ case "ready":
     } catch {
         fail("\(error)")
     }
+case "persistence":
+    guard let daemon = option("daemon") else {
+        fail("usage: persistence --daemon PATH [--sizes 1,10,50] [--rounds 5] [--stream-seconds 10]")
+    }
+    let sizes = (option("sizes") ?? "1,10,50").split(separator: ",").compactMap { Int($0) }
+    let rounds = option("rounds").flatMap(Int.init) ?? 5
+    let streamSeconds = option("stream-seconds").flatMap(Int.init) ?? 10
+    do {
+        let rows = try PersistenceBenchmark(daemon: daemon, sizes: sizes, rounds: rounds, streamSeconds: streamSeconds)
+            .run()
+        if let path = option("json") {
+            try Results.update(
+                path: path, section: "persistence", value: rows, commit: option("commit") ?? "unknown",
+                rounds: rounds)
+        }
+    } catch {
+        fail("\(error)")
+    }
 case "peer":
     let sizes = (option("sizes") ?? "1,10,50").split(separator: ",").compactMap { Int($0) }
     let rounds = option("rounds").flatMap(Int.init) ?? 5
@@ -86,5 +106,5 @@ case "peer-measure":
         fail("\(error)")
     }
 default:
-    fail("usage: WorkspaceBench ready|generate|baseline …")
+    fail("usage: WorkspaceBench ready|persistence|peer|generate|baseline …")
 }
