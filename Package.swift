@@ -210,8 +210,6 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        // Changes per second through the control socket ÷ the no-op route, p50/p99 (printed; run it in release).
-        .executableTarget(name: "ControlAPIBenchmark", dependencies: ["WorkspaceClient"]),
         // End-to-end tests of the control API against the real workspaced binary: workspacectl, curl, durability,
         // If-Match, a malformed-request corpus, concurrent clients.
         .testTarget(

@@ -23,6 +23,7 @@ let package = Package(
                 .product(name: "WorkspaceModel", package: "workspaced"),
                 .product(name: "StateStore", package: "workspaced"),
                 .product(name: "StateStoreTesting", package: "workspaced"),
+                .product(name: "WorkspaceClient", package: "workspaced"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         )

@@ -4,6 +4,8 @@
 //   WorkspaceBench generate --megabytes N --out DIRECTORY      (v4-N.json and v1-N.json)
 //   WorkspaceBench persistence --daemon PATH [--sizes 1,10,50] [--rounds 5] [--stream-seconds 10] [--json PATH]
 //       [--commit ID]
+//   WorkspaceBench control --daemon PATH [--megabytes 10] [--rounds 7] [--requests 4000] [--clients 16] [--json PATH]
+//       [--commit ID]
 //   WorkspaceBench peer [--sizes 1,10,50] [--rounds 5] [--directory DIR] [--json PATH] [--commit ID]
 //       (the same workspace in SQLite through GRDB against the JSON file; peer-measure is its child process)
 //   WorkspaceBench baseline FILE ROUNDS                        (the plain decode, in a process of its own)
@@ -80,6 +82,24 @@ case "persistence":
     } catch {
         fail("\(error)")
     }
+case "control":
+    guard let daemon = option("daemon") else {
+        fail("usage: control --daemon PATH [--megabytes 10] [--rounds 7] [--requests 4000] [--clients 16]")
+    }
+    let megabytes = option("megabytes").flatMap(Int.init) ?? 10
+    let rounds = option("rounds").flatMap(Int.init) ?? 7
+    let benchmark = ControlBenchmark(
+        daemon: daemon, megabytes: megabytes, clients: option("clients").flatMap(Int.init) ?? 16,
+        requests: option("requests").flatMap(Int.init) ?? 4000, rounds: rounds)
+    do {
+        let result = try blocking { try await benchmark.run() }
+        if let path = option("json") {
+            try Results.update(
+                path: path, section: "control", value: result, commit: option("commit") ?? "unknown", rounds: rounds)
+        }
+    } catch {
+        fail("\(error)")
+    }
 case "peer":
     let sizes = (option("sizes") ?? "1,10,50").split(separator: ",").compactMap { Int($0) }
     let rounds = option("rounds").flatMap(Int.init) ?? 5
@@ -106,5 +126,5 @@ case "peer-measure":
         fail("\(error)")
     }
 default:
-    fail("usage: WorkspaceBench ready|persistence|peer|generate|baseline …")
+    fail("usage: WorkspaceBench ready|persistence|control|peer|generate|baseline …")
 }
