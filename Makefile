@@ -123,9 +123,12 @@ system-test:
 
 # The workspace benchmarks (Benchmarks/, a package of its own that `make test` never builds): the release daemon's
 # ready time and memory on generated 1, 10 and 50 MB workspaces against a plain Codable decode of the same bytes,
-# measured in the same run; the figures go to docs/benchmarks/results.json.
+# measured in the same run; the persistence engine on the same workspaces (save, owner blocked, writes under 10,000
+# changes/s, the daemon's SIGTERM → exit); the control API with 16 clients on the daemon holding a 10 MB workspace
+# (BENCH_CONTROL_MEGABYTES); the figures go to docs/benchmarks/results.json.
 BENCH_SIZES  ?= 1,10,50
 BENCH_ROUNDS ?= 5
+BENCH_CONTROL_MEGABYTES ?= 10
 # What only `make bench` needs besides APT_PACKAGES: SQLite's headers and pkg-config file, which GRDB links against
 # for the SQLite peer of the benchmarks (WorkspaceBench peer); `make test` never builds that package.
 BENCH_APT_PACKAGES := libsqlite3-dev
@@ -139,13 +142,15 @@ bench: bench-deps
 	Benchmarks/.build/release/WorkspaceBench ready --daemon "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/workspaced" \
 	  --sizes $(BENCH_SIZES) --rounds $(BENCH_ROUNDS) --json docs/benchmarks/results.json \
 	  --commit "$$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+	Benchmarks/.build/release/WorkspaceBench persistence --daemon "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/workspaced" \
+	  --sizes $(BENCH_SIZES) --rounds $(BENCH_ROUNDS) --json docs/benchmarks/results.json \
+	  --commit "$$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+	Benchmarks/.build/release/WorkspaceBench control --daemon "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/workspaced" \
+	  --megabytes $(BENCH_CONTROL_MEGABYTES) --rounds 7 --json docs/benchmarks/results.json \
+	  --commit "$$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
 	Benchmarks/.build/release/WorkspaceBench peer --sizes $(BENCH_SIZES) --rounds $(BENCH_ROUNDS) \
 	  --json docs/benchmarks/results.json --commit "$$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
-	$(SWIFT) build $(RELEASE_FLAGS) --product StateStoreCrashTester
 	$(SWIFT) run $(RELEASE_FLAGS) StateStoreBenchmarks 50000 11
-	$(SWIFT) run $(RELEASE_FLAGS) StateStoreBenchmarks persistence
-	$(SWIFT) build $(RELEASE_FLAGS) --product workspaced
-	$(SWIFT) run $(RELEASE_FLAGS) ControlAPIBenchmark --rounds 7
 	$(MAKE) bench-charts
 
 # The charts of docs/benchmarks/results.json (Scripts/bench-charts.py: ratios against their goals, ready time,

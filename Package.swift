@@ -87,11 +87,11 @@ let package = Package(
         ),
         // A four-version sample model shared by the tests and the benchmarks (not a product).
         .target(name: "StateStoreSample", dependencies: ["StateStore", "StateModel"]),
-        // Benchmarks; the persistence mode drives the crash tester, hence StateStoreTesting (manual clock).
-        .executableTarget(
-            name: "StateStoreBenchmarks", dependencies: ["StateStore", "StateStoreSample", "StateStoreTesting"]),
+        // The load benchmark on the sample model and the single operations Scripts/count-load-instructions.sh
+        // counts with callgrind; the workspace benchmarks are in Benchmarks/ (a package of its own).
+        .executableTarget(name: "StateStoreBenchmarks", dependencies: ["StateStore", "StateStoreSample"]),
         // A child process that owns a state through PersistentState and prints what is durable, so the crash
-        // tests can SIGKILL/SIGTERM a real process and the benchmark can time SIGTERM → exit; not shipped.
+        // tests can SIGKILL/SIGTERM a real process; not shipped.
         .executableTarget(name: "StateStoreCrashTester", dependencies: ["StateStore", "StateStoreSample"]),
         // The daemon's configuration, start-up and shutdown order, offline tools; the executable is thin.
         .target(

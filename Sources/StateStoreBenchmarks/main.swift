@@ -1,10 +1,9 @@
-// Prints StateStore timings and their ratios against baselines measured in the same run.
+// Prints StateStore's load timings on the sample model and their ratios against baselines measured in the same run.
+// The persistence figures (save, owner blocked, writes under a stream, SIGTERM) and the control API's are measured on
+// the real workspace model by Benchmarks/ (`WorkspaceBench persistence` and `WorkspaceBench control`).
 // Usage:
 //   StateStoreBenchmarks [records] [rounds]
 //       load: StateStore loads against a plain JSONDecoder decode (defaults: 50000 records ≈ 10 MB, 7 rounds)
-//   StateStoreBenchmarks persistence [records] [rounds] [stream seconds]
-//       the persistence engine: owner blocking, save cost, writes under a 10,000 changes/s stream, SIGTERM → exit
-//       (defaults: 50000 records, 7 rounds, 10 s; needs StateStoreCrashTester built next to this binary)
 //   StateStoreBenchmarks count plain|load-current|load-oldest|synthesized [records]
 //       one operation, for callgrind instruction counts (Scripts/count-load-instructions.sh)
 import Foundation
@@ -24,9 +23,6 @@ switch mode {
 case "count":
     let operation = words.first ?? "plain"
     try InstructionCount.run(operation: operation, records: words.dropFirst().compactMap { Int($0) }.first ?? 5_000)
-case "persistence":
-    let streamSeconds = arguments.dropFirst(2).first ?? 10
-    try PersistenceBenchmark(records: records, rounds: rounds, streamSeconds: streamSeconds).run()
 default:
     let benchmark = try LoadBenchmark(records: records)
     benchmark.run(rounds: rounds)

@@ -1,4 +1,4 @@
-// A child process for the crash tests and the shutdown benchmark: it owns a notebook state through
+// A child process for the crash tests: it owns a notebook state through
 // PersistentState and reports on stdout what it knows to be durable, so a parent can SIGKILL or SIGTERM it and
 // compare the file with what was reported.
 //
