@@ -5,11 +5,14 @@ import Foundation
 /// Two ids are equal (and hash alike) when they name the same UUID, whatever the letter case of their text, so
 /// lookups and the duplicate-id repair are case-insensitive. The text is written back exactly as it was read:
 /// loading and saving a file never rewrites an id. Ids made by this release are written in lower case.
+///
+/// An id read in lower case (every id this release writes) keeps only its 16 bytes and spells its text again
+/// when asked; only an id read with an upper-case letter keeps the text it was read with.
 public struct WorkspaceID: Sendable, Hashable, Codable, CustomStringConvertible {
     /// The UUID the id names.
     public let uuid: UUID
-    /// The id as read from the file, or lower case for an id made by this release; written back unchanged.
-    public let text: String
+    /// The text as read, when it is not the lower-case spelling of `uuid`.
+    private let spelling: String?
 
     /// A new random id.
     public init() {
@@ -19,15 +22,19 @@ public struct WorkspaceID: Sendable, Hashable, Codable, CustomStringConvertible 
     /// The id of `uuid`, written in lower case.
     public init(_ uuid: UUID) {
         self.uuid = uuid
-        self.text = uuid.uuidString.lowercased()
+        self.spelling = nil
     }
 
     /// Parses a UUID string in any letter case (`8-4-4-4-12` hexadecimal digits); `nil` for anything else.
     public init?(_ text: String) {
-        guard let uuid = UUID(uuidString: text) else { return nil }
-        self.uuid = uuid
-        self.text = text
+        var text = text
+        guard let parsed = text.withUTF8({ UUIDText.parse($0) }) else { return nil }
+        self.uuid = parsed.uuid
+        self.spelling = parsed.isLowerCase ? nil : text
     }
+
+    /// The id as read from the file, or lower case for an id made by this release; written back unchanged.
+    public var text: String { spelling ?? UUIDText.lowerCase(uuid) }
 
     /// Whether both ids name the same UUID, whatever the letter case of their text.
     public static func == (lhs: WorkspaceID, rhs: WorkspaceID) -> Bool {

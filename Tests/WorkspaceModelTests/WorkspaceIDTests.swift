@@ -20,6 +20,29 @@ struct WorkspaceIDTests {
         #expect(WorkspaceID(text) == nil)
     }
 
+    @Test(arguments: [
+        "a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5g", "a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5",
+        "a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5d0",
+        "a1b2c3d4+e5f6-4a7b-8c9d-0e1f2a3b4c5d", "a1b2c3d-4e5f6-4a7b-8c9d-0e1f2a3b4c5d",
+        "+1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5d",
+        "a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5\u{00E9}",
+    ])
+    func aNearUUIDIsRejected(text: String) {
+        #expect(WorkspaceID(text) == nil)
+    }
+
+    @Test func theParserReadsWhatFoundationReadsAndSpellsWhatFoundationSpells() {
+        for _ in 0..<1_000 {
+            let uuid = UUID()
+            let upper = uuid.uuidString
+            #expect(WorkspaceID(upper)?.uuid == uuid)
+            #expect(WorkspaceID(upper)?.text == upper, "an upper-case id keeps its spelling")
+            #expect(WorkspaceID(upper.lowercased())?.uuid == uuid)
+            #expect(WorkspaceID(upper.lowercased())?.text == upper.lowercased())
+            #expect(WorkspaceID(uuid).text == upper.lowercased())
+        }
+    }
+
     @Test func aNonUUIDIdMakesTheFileCorrupt() throws {
         let bytes = Data(
             #"{"projects":[{"id":"p1","name":"x","layout":"single","panes":[]}],"favorites":[],"owner":{"name":"a","age":"1"}}"#
