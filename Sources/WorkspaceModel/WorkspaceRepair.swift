@@ -14,6 +14,56 @@ enum WorkspaceRepair {
         _ workspace: inout Workspace, makeID: @escaping () -> WorkspaceID = { WorkspaceID() }
     ) -> [String] {
         var messages: [String] = []
+        // Reads first and writes only what needs a repair: a write through `workspace.projects[i]…` makes every
+        // array on its way unique, and nearly every load has nothing to repair.
+        if hasRepeatedID(workspace) {
+            repairRepeatedIDs(&workspace, makeID: makeID, &messages)
+        }
+
+        if let active = workspace.activeProjectID, !workspace.projects.contains(where: { $0.id == active }) {
+            messages.append("activeProjectID \(active) names no project; set to null")
+            workspace.activeProjectID = nil
+        }
+
+        for project in workspace.projects.indices
+        where !workspace.projects[project].panes.allSatisfy(\.hasValidFocus) {
+            for pane in workspace.projects[project].panes.indices
+            where !workspace.projects[project].panes[pane].hasValidFocus {
+                let value = workspace.projects[project].panes[pane]
+                messages.append(
+                    "pane \(value.id): focusedTabIndex \(value.focusedTabIndex) is outside its \(value.tabs.count) "
+                        + "tabs; set to 0")
+                workspace.projects[project].panes[pane].focusedTabIndex = 0
+            }
+        }
+        return messages
+    }
+
+    /// Whether any id appears twice within its kind.
+    private static func hasRepeatedID(_ workspace: Workspace) -> Bool {
+        var projects = Set<WorkspaceID>(minimumCapacity: workspace.projects.count)
+        var panes = Set<WorkspaceID>()
+        var tabs = Set<WorkspaceID>()
+        var favorites = Set<WorkspaceID>(minimumCapacity: workspace.favorites.count)
+        for project in workspace.projects {
+            guard projects.insert(project.id).inserted else { return true }
+            for pane in project.panes {
+                guard panes.insert(pane.id).inserted else { return true }
+                for tab in pane.tabs {
+                    guard tabs.insert(tab.id).inserted else { return true }
+                }
+            }
+        }
+        for favorite in workspace.favorites {
+            guard favorites.insert(favorite.id).inserted else { return true }
+        }
+        return false
+    }
+
+    /// Gives every record whose id repeats an earlier one of its kind a fresh id, in the order of the file.
+    private static func repairRepeatedIDs(
+        _ workspace: inout Workspace, makeID: @escaping () -> WorkspaceID, _ messages: inout [String]
+    ) {
         var ids = UniqueIDs(existing: workspace.idsByKind, makeID: makeID)
         for project in workspace.projects.indices {
             ids.ensureUnique(&workspace.projects[project].id, kind: .project, at: "projects[\(project)]", &messages)
@@ -37,23 +87,6 @@ enum WorkspaceRepair {
             ids.ensureUnique(
                 &workspace.favorites[favorite].id, kind: .favorite, at: "favorites[\(favorite)]", &messages)
         }
-
-        if let active = workspace.activeProjectID, !workspace.projects.contains(where: { $0.id == active }) {
-            messages.append("activeProjectID \(active) names no project; set to null")
-            workspace.activeProjectID = nil
-        }
-
-        for project in workspace.projects.indices {
-            for pane in workspace.projects[project].panes.indices
-            where !workspace.projects[project].panes[pane].hasValidFocus {
-                let value = workspace.projects[project].panes[pane]
-                messages.append(
-                    "pane \(value.id): focusedTabIndex \(value.focusedTabIndex) is outside its \(value.tabs.count) "
-                        + "tabs; set to 0")
-                workspace.projects[project].panes[pane].focusedTabIndex = 0
-            }
-        }
-        return messages
     }
 }
 

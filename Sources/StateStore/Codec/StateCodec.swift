@@ -115,11 +115,13 @@ public struct StateCodec<Model: Codable & Sendable>: Sendable {
         let decodeDuration = clock.now - decodeStart
 
         let migrateStart = clock.now
-        var value = envelope.payload
+        let storedVersion = envelope.storedVersion
+        let storedMinReaderVersion = envelope.storedMinReaderVersion
+        var value = (consume envelope).payload
         var steps: [ClosedRange<Int>] = []
         var defaulted = context.fieldsDefaulted
         var warnings: [String] = []
-        var version = envelope.storedVersion
+        var version = storedVersion
         while version < schema.currentVersion, let step = schema.stepsByVersion[version] {
             var migration = MigrationContext(fromVersion: version)
             do {
@@ -136,6 +138,9 @@ public struct StateCodec<Model: Codable & Sendable>: Sendable {
         guard var model = value as? Model else {
             preconditionFailure("the validated chain did not produce \(Model.self)")
         }
+        // The existential still shares the model's storage: let it go, so that the repairs change the model in
+        // place instead of copying every array they touch.
+        value = ()
         let migrateDuration = clock.now - migrateStart
 
         let repairStart = clock.now
@@ -147,14 +152,14 @@ public struct StateCodec<Model: Codable & Sendable>: Sendable {
         }
         return DecodedState(
             model: model,
-            storedVersion: envelope.storedVersion,
-            storedMinReaderVersion: envelope.storedMinReaderVersion,
+            storedVersion: storedVersion,
+            storedMinReaderVersion: storedMinReaderVersion,
             stepsApplied: steps,
             fieldsDefaulted: defaulted,
             unknownKeysKept: context.keptUnknownKeys,
             warnings: warnings,
             repairs: log.repairs,
-            isNewerCompatible: envelope.storedVersion > schema.currentVersion,
+            isNewerCompatible: storedVersion > schema.currentVersion,
             decodeDuration: decodeDuration,
             migrateDuration: migrateDuration,
             repairDuration: clock.now - repairStart)

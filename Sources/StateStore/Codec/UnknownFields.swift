@@ -77,7 +77,13 @@ public struct UnknownFields: Sendable, Hashable {
     public init<Key: CodingKey>(
         undeclaredKeysOf container: KeyedDecodingContainer<Key>, in decoder: any Decoder
     ) throws {
-        self.values = try Self.capture(container.allKeys, of: container, in: decoder)
+        let keys = container.allKeys
+        // Nearly every record has no unknown key: return before the generic capture and its set-up.
+        guard !keys.isEmpty else {
+            self.values = [:]
+            return
+        }
+        self.values = try Self.capture(keys, of: container, in: decoder)
     }
 
     /// The values of `keys` in `container`, less the store's own root keys, recorded in the load's context.
