@@ -67,6 +67,7 @@ public final class Daemon: Sendable {
                 Self.log(event, path: file.path, logger: logger)
                 statusLine.observe(event)
                 events.observe(event)
+                if case .saved = event { HeapTrim.releaseFreePages() }
             })
         if loaded.report.migrated || !loaded.report.repairs.isEmpty || loaded.report.salvage != nil {
             // Bring the file on disk to the current version before READY=1 (the pre-migration backup is made
@@ -82,6 +83,7 @@ public final class Daemon: Sendable {
                     "the migrated state could not be saved before start-up finished; serving it and retrying: \(error)")
             }
         }
+        HeapTrim.releaseFreePages()
         let secrets = openSecretStore(configuration)
         let api = ControlAPI(
             state: persistent, statePath: file.path, uptime: { [startedAt] in ContinuousClock.now - startedAt },
