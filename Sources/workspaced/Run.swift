@@ -44,6 +44,9 @@ struct Run: AsyncParsableCommand {
         defer { withExtendedLifetime(testHooks) {} }
         #endif
         let status = await lifecycle.run(daemon)
-        if status != .success { throw ExitCode(status.rawValue) }
+        // Exit here, with the flushed and closed state still referenced by the lifecycle: returning would free
+        // the whole workspace first, record by record, between the flush and the exit systemd waits for.
+        fflush(nil)
+        Glibc.exit(status.rawValue)
     }
 }
