@@ -150,7 +150,8 @@ bench: bench-deps
 	  --commit "$$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
 	Benchmarks/.build/release/WorkspaceBench peer --sizes $(BENCH_SIZES) --rounds $(BENCH_ROUNDS) \
 	  --json docs/benchmarks/results.json --commit "$$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
-	$(SWIFT) run $(RELEASE_FLAGS) StateStoreBenchmarks 50000 11
+	$(SWIFT) build $(RELEASE_FLAGS) --product StateStoreBenchmarks
+	"$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/StateStoreBenchmarks" 50000 11
 	$(MAKE) bench-charts
 
 # The charts of docs/benchmarks/results.json (Scripts/bench-charts.py: ratios against their goals, ready time,

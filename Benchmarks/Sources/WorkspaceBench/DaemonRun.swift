@@ -64,13 +64,29 @@ struct DaemonRun {
             "POST", "/v1/favorites?durable=true", body: #"{"name": "bench", "path": "/bench"}"#,
             socketPath: socketPath)
         guard status == 201 else { throw BenchError("the durable change was answered \(status)") }
-        guard let afterSave = ProcessMemory.of(pid) else { throw BenchError("cannot read the daemon's memory") }
+        guard let afterSave = Self.settledMemory(pid) else { throw BenchError("cannot read the daemon's memory") }
         kill(process.processIdentifier, SIGTERM)
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
             throw BenchError("the daemon exited with \(process.terminationStatus) after SIGTERM")
         }
         return Result(readySeconds: ready.seconds, atReady: atReady, afterSave: afterSave)
+    }
+}
+
+extension DaemonRun {
+    /// The daemon's memory once the save is behind it: the durable answer comes before the save's observer has
+    /// run (the daemon gives the save's freed memory back there), so read until two readings 100 ms apart agree
+    /// within a megabyte, for at most two seconds: what an operator then sees in `systemctl status`.
+    static func settledMemory(_ pid: String) -> ProcessMemory? {
+        guard var last = ProcessMemory.of(pid) else { return nil }
+        for _ in 0..<20 {
+            usleep(100_000)
+            guard let next = ProcessMemory.of(pid) else { return nil }
+            defer { last = next }
+            if abs(next.resident - last.resident) < 1_000_000 { return next }
+        }
+        return last
     }
 }
 
