@@ -1,0 +1,90 @@
+#!/usr/bin/env python3
+"""Prints the table of docs/benchmarks.md from docs/benchmarks/results.json: every figure of `make bench`, its goal
+and the measured value per workspace size, a missed goal in bold.
+
+Usage: Scripts/bench-table.py [RESULTS_JSON]   (default docs/benchmarks/results.json)
+"""
+import json
+import sys
+
+
+def ms(seconds):
+    return f"{seconds * 1000:,.1f} ms" if seconds < 10 else f"{seconds:,.1f} s"
+
+
+def cell(value, goal, text, at_most=True):
+    """`text`, in bold when `value` misses `goal`."""
+    if value is None:
+        return "–"
+    met = value <= goal if at_most else value >= goal
+    return text if met else f"**{text}**"
+
+
+def main():
+    path = sys.argv[1] if len(sys.argv) > 1 else "docs/benchmarks/results.json"
+    with open(path) as file:
+        results = json.load(file)
+    ready = results.get("ready", [])
+    sizes = sorted({row["megabytes"] for row in ready} | {row["megabytes"] for row in results.get("persistence", [])})
+    head = "| figure | goal | " + " | ".join(f"{size} MB" for size in sizes) + " |"
+    print(head)
+    print("| --- | --- | " + " | ".join("---" for _ in sizes) + " |")
+
+    def row(name, goal, values):
+        print(f"| {name} | {goal} | " + " | ".join(values.get(size, "–") for size in sizes) + " |")
+
+    for version, goal in ((4, 1.5), (1, 1.7)):
+        rows = {r["megabytes"]: r for r in ready if r["version"] == version}
+        row(f"ready ÷ plain decode, v{version} file" + (" (migration included)" if version == 1 else ""), f"≤ {goal}",
+            {s: cell(r["readyRatio"], goal, f'{r["readyRatio"]:.2f} ({ms(r["readySeconds"])} ÷ {ms(r["baselineSeconds"])})')
+             for s, r in rows.items()})
+    for version in (4, 1):
+        rows = {r["megabytes"]: r for r in ready if r["version"] == version}
+        row(f"peak RSS ÷ plain decode's, v{version}", "≤ 1.2",
+            {s: cell(r["peakRatio"], 1.2, f'{r["peakRatio"]:.2f} ({r["peakBytes"] / 1e6:.0f} ÷ {r["baselinePeakBytes"] / 1e6:.0f} MB)')
+             for s, r in rows.items()})
+    for version in (4, 1):
+        rows = {r["megabytes"]: r for r in ready if r["version"] == version}
+        row(f"RSS after the first save ÷ file, v{version}", "≤ 4",
+            {s: cell(r["residentPerFileByte"], 4, f'{r["residentPerFileByte"]:.1f} ({r["residentAfterSaveBytes"] / 1e6:.0f} MB)')
+             for s, r in rows.items()})
+    persistence = {r["megabytes"]: r for r in results.get("persistence", [])}
+    row("save ÷ (encode + durable write)", "≤ 1.10",
+        {s: cell(r["saveRatio"], r["saveGoal"], f'{r["saveRatio"]:.2f} ({ms(r["saveSeconds"])})') for s, r in persistence.items()})
+    row("owner blocked per save", "≤ 1 ms",
+        {s: cell(r["ownerBlockedSeconds"], r["ownerBlockedGoal"], f'{r["ownerBlockedSeconds"] * 1000:.3f} ms')
+         for s, r in persistence.items()})
+    row("file writes, 10,000 changes/s for 10 s", "≤ 3",
+        {s: cell(r["fileWrites"], r["fileWritesGoal"], str(r["fileWrites"])) for s, r in persistence.items()
+         if r.get("fileWrites") is not None})
+    row("SIGTERM → exit, dirty ÷ (encode + durable write)", "≤ 1.2",
+        {s: cell(r["sigtermDirtyRatio"], r["sigtermDirtyGoal"], f'{r["sigtermDirtyRatio"]:.2f} ({ms(r["sigtermDirtySeconds"])})')
+         for s, r in persistence.items()})
+    row("SIGTERM → exit, clean", "≤ 20 ms",
+        {s: cell(r["sigtermCleanSeconds"], r["sigtermCleanGoal"], ms(r["sigtermCleanSeconds"])) for s, r in persistence.items()})
+    control = results.get("control")
+    if control:
+        size = control["megabytes"]
+        row(f"control API, {control['clients']} clients: changes/s ÷ no-op/s", f"≥ {control['goal']}",
+            {size: cell(control["ratio"], control["goal"],
+                        f'{control["ratio"]:.2f} ({control["changesPerSecond"]:,.0f} ÷ {control["noopPerSecond"]:,.0f}/s; '
+                        f'change p50 {ms(control["changeP50Seconds"])}, p99 {ms(control["changeP99Seconds"])}; '
+                        f'CPU {control["changeCPUSecondsPerRequest"] * 1e6:.0f} µs a change, '
+                        f'{control["noopCPUSecondsPerRequest"] * 1e6:.0f} µs a no-op)', at_most=False)})
+    peer = {r["megabytes"]: r for r in results.get("peer", [])}
+    for key, name in (("loadSeconds", "load everything"), ("saveSeconds", "save everything"),
+                      ("changeSeconds", "one durable single-record change")):
+        row(f"peer: {name}, JSON file ÷ SQLite (GRDB)", "(a comparison)",
+            {s: f'{r["json"][key] / r["sqlite"][key]:.2f} ({ms(r["json"][key])} ÷ {ms(r["sqlite"][key])})'
+             for s, r in peer.items()})
+    row("peer: peak RSS, JSON file ÷ SQLite", "(a comparison)",
+        {s: f'{r["json"]["peakBytes"] / r["sqlite"]["peakBytes"]:.2f} ({r["json"]["peakBytes"] / 1e6:.0f} ÷ '
+            f'{r["sqlite"]["peakBytes"] / 1e6:.0f} MB)' for s, r in peer.items()})
+    print()
+    print(f'Commit {results.get("commit")}, {results.get("date")}, {results["machine"]["cpu"]} '
+          f'({results["machine"]["cores"]} cores); rounds: '
+          + ", ".join(f"{name} {count}" for name, count in sorted((results.get("rounds") or {}).items())) + ".")
+
+
+if __name__ == "__main__":
+    main()
