@@ -22,6 +22,23 @@ func option(_ name: String) -> String? {
     return arguments[index + 1]
 }
 
+/// The workspace sizes of `--sizes`, in megabytes (1, 10 and 50 by default).
+func sizesOption() -> [Int] {
+    (option("sizes") ?? "1,10,50").split(separator: ",").compactMap { Int($0) }
+}
+
+/// The rounds of `--rounds`, or `defaultRounds`.
+func roundsOption(default defaultRounds: Int) -> Int {
+    option("rounds").flatMap(Int.init) ?? defaultRounds
+}
+
+/// Writes `value` as section `section` of the `--json` results file, if one is named, with `--commit`.
+func record(section: String, value: some Encodable, rounds: Int) throws {
+    guard let path = option("json") else { return }
+    try Results.update(
+        path: path, section: section, value: value, commit: option("commit") ?? "unknown", rounds: rounds)
+}
+
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("WorkspaceBench: \(message)\n".utf8))
     exit(1)
@@ -52,15 +69,11 @@ case "generate":
     }
 case "ready":
     guard let daemon = option("daemon") else { fail("usage: ready --daemon PATH [--sizes 1,10,50] [--rounds 5]") }
-    let sizes = (option("sizes") ?? "1,10,50").split(separator: ",").compactMap { Int($0) }
-    let rounds = option("rounds").flatMap(Int.init) ?? 5
+    let (sizes, rounds) = (sizesOption(), roundsOption(default: 5))
     print(ReadyBenchmark.header)
     do {
         let rows = try ReadyBenchmark(daemon: daemon, sizes: sizes, rounds: rounds).run()
-        if let path = option("json") {
-            try Results.update(
-                path: path, section: "ready", value: rows, commit: option("commit") ?? "unknown", rounds: rounds)
-        }
+        try record(section: "ready", value: rows, rounds: rounds)
     } catch {
         fail("\(error)")
     }
@@ -68,17 +81,12 @@ case "persistence":
     guard let daemon = option("daemon") else {
         fail("usage: persistence --daemon PATH [--sizes 1,10,50] [--rounds 5] [--stream-seconds 10]")
     }
-    let sizes = (option("sizes") ?? "1,10,50").split(separator: ",").compactMap { Int($0) }
-    let rounds = option("rounds").flatMap(Int.init) ?? 5
+    let (sizes, rounds) = (sizesOption(), roundsOption(default: 5))
     let streamSeconds = option("stream-seconds").flatMap(Int.init) ?? 10
     do {
         let rows = try PersistenceBenchmark(daemon: daemon, sizes: sizes, rounds: rounds, streamSeconds: streamSeconds)
             .run()
-        if let path = option("json") {
-            try Results.update(
-                path: path, section: "persistence", value: rows, commit: option("commit") ?? "unknown",
-                rounds: rounds)
-        }
+        try record(section: "persistence", value: rows, rounds: rounds)
     } catch {
         fail("\(error)")
     }
@@ -87,30 +95,23 @@ case "control":
         fail("usage: control --daemon PATH [--megabytes 10] [--rounds 7] [--requests 4000] [--clients 16]")
     }
     let megabytes = option("megabytes").flatMap(Int.init) ?? 10
-    let rounds = option("rounds").flatMap(Int.init) ?? 7
+    let rounds = roundsOption(default: 7)
     let benchmark = ControlBenchmark(
         daemon: daemon, megabytes: megabytes, clients: option("clients").flatMap(Int.init) ?? 16,
         requests: option("requests").flatMap(Int.init) ?? 4000, rounds: rounds)
     do {
         let result = try blocking { try await benchmark.run() }
-        if let path = option("json") {
-            try Results.update(
-                path: path, section: "control", value: result, commit: option("commit") ?? "unknown", rounds: rounds)
-        }
+        try record(section: "control", value: result, rounds: rounds)
     } catch {
         fail("\(error)")
     }
 case "peer":
-    let sizes = (option("sizes") ?? "1,10,50").split(separator: ",").compactMap { Int($0) }
-    let rounds = option("rounds").flatMap(Int.init) ?? 5
+    let (sizes, rounds) = (sizesOption(), roundsOption(default: 5))
     let directory = option("directory") ?? FileManager.default.temporaryDirectory.path
     print(PeerBenchmark.header)
     do {
         let rows = try PeerBenchmark(sizes: sizes, rounds: rounds, directory: directory).run()
-        if let path = option("json") {
-            try Results.update(
-                path: path, section: "peer", value: rows, commit: option("commit") ?? "unknown", rounds: rounds)
-        }
+        try record(section: "peer", value: rows, rounds: rounds)
     } catch {
         fail("\(error)")
     }
