@@ -195,6 +195,33 @@ public struct StateCodec<Model: Codable & Sendable>: Sendable {
     ///   - version: The version to stamp; the current one unless a newer compatible file is written back.
     ///   - minReaderVersion: The minimum reader version to stamp; the schema's unless written back.
     public func encode(_ model: Model, version: Int? = nil, minReaderVersion: Int? = nil) throws -> Data {
+        try encode(model, version: version, minReaderVersion: minReaderVersion, compact: true)
+    }
+
+    /// ``encode(_:version:minReaderVersion:)``, with `JSONEncoder` alone when not `compact` (for the tests that
+    /// compare the two).
+    func encode(_ model: Model, version: Int?, minReaderVersion: Int?, compact useCompact: Bool) throws -> Data {
+        let envelope = EncodingEnvelope(
+            model: model,
+            versionKey: schema.versionKey,
+            version: version ?? schema.currentVersion,
+            minReaderVersionKey: schema.minReaderVersionKey,
+            minReaderVersion: minReaderVersion ?? schema.minReaderVersion)
+        if useCompact && !prettyPrinted {
+            // The same bytes as `JSONEncoder` below, without its tree of the whole document (the save's peak
+            // memory and most of its time); anything it does not do as `JSONEncoder` does, and any error, is
+            // left to `JSONEncoder`.
+            let compact: CompactJSONEncoder
+            switch schema.dateCoding {
+            case .iso8601: compact = CompactJSONEncoder(encodeDate: Self.encodeISO8601)
+            case .secondsSince1970: compact = CompactJSONEncoder(encodeDate: nil)
+            }
+            do {
+                return try compact.encode(envelope)
+            } catch {
+                // `JSONEncoder` below gives the bytes, or its own error.
+            }
+        }
         let encoder = JSONEncoder()
         encoder.outputFormatting =
             prettyPrinted
@@ -203,12 +230,6 @@ public struct StateCodec<Model: Codable & Sendable>: Sendable {
         case .iso8601: encoder.dateEncodingStrategy = .custom(Self.encodeISO8601)
         case .secondsSince1970: encoder.dateEncodingStrategy = .secondsSince1970
         }
-        let envelope = EncodingEnvelope(
-            model: model,
-            versionKey: schema.versionKey,
-            version: version ?? schema.currentVersion,
-            minReaderVersionKey: schema.minReaderVersionKey,
-            minReaderVersion: minReaderVersion ?? schema.minReaderVersion)
         return try encoder.encode(envelope)
     }
 

@@ -1,0 +1,44 @@
+import Foundation
+
+/// Encodes a value to the bytes `JSONEncoder` gives with `[.sortedKeys, .withoutEscapingSlashes]`, byte for byte,
+/// straight into one buffer instead of first building a tree of the whole document.
+///
+/// `JSONEncoder` keeps a dictionary per object and a node per value until the document is complete, several times
+/// the size of the output: the peak memory of a large state's save, and most of its time. Here each value is
+/// written as it is encoded; an object's members are written in the order they come and put in key order (by
+/// their UTF-8 bytes, the last of two values under one key kept, as `JSONEncoder` does on Linux) when the object
+/// is complete.
+///
+/// Only what `JSONEncoder` does the same way is supported. A nested or super encoder, a container used after a
+/// later sibling was started, a non-finite number or an error thrown by a value throws; ``StateCodec`` then
+/// encodes with `JSONEncoder`, so the bytes or the error are always `JSONEncoder`'s.
+struct CompactJSONEncoder {
+    /// How a date is written: a custom strategy's closure, or seconds since 1970 when `nil`.
+    var encodeDate: (@Sendable (Date, any Encoder) throws -> Void)?
+
+    /// The encoded bytes of `value`.
+    func encode<T: Encodable>(_ value: T) throws -> Data {
+        let writer = CompactJSONWriter(encodeDate: encodeDate)
+        let encoder = CompactValueEncoder(writer: writer, parent: nil, key: nil, container: nil)
+        try writer.write(value, with: encoder)
+        return writer.takeData()
+    }
+}
+
+/// What the compact encoder does not do as `JSONEncoder` does; the caller encodes with `JSONEncoder` instead.
+struct CompactEncodingUnsupported: Error, CustomStringConvertible {
+    /// What was asked.
+    let feature: String
+
+    var description: String { "the compact JSON encoder does not support \(feature)" }
+}
+
+/// The key of an array element in a coding path, as `JSONEncoder` names it.
+struct CompactIndexKey: CodingKey {
+    let intValue: Int?
+    var stringValue: String { "Index \(intValue ?? 0)" }
+
+    init(index: Int) { intValue = index }
+    init?(stringValue: String) { nil }
+    init?(intValue: Int) { self.intValue = intValue }
+}

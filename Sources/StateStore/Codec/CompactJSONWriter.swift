@@ -1,0 +1,294 @@
+import Foundation
+
+/// The buffer a ``CompactJSONEncoder`` writes into, and the objects and arrays open in it, innermost last.
+///
+/// Its state is reached only from the one encoding that owns it, on one thread, so the dynamic exclusivity
+/// checks of its properties (a sixth of an encode's instructions) are switched off.
+///
+/// An object's members are written as they come: `{`, then `"key":value` separated by commas. When the object is
+/// complete and its keys were not already in order (or one repeats), its bytes are written again in key order.
+/// A container may only be written to while it is the innermost open one; anything else records a failure that
+/// the next write throws.
+final class CompactJSONWriter {
+    /// One member of an open object: its key, and where its `"key":value` text starts and ends in ``bytes``.
+    private struct Member {
+        var key: String
+        var start: Int
+        var end: Int
+    }
+
+    /// The document so far.
+    @exclusivity(unchecked) private(set) var bytes: [UInt8] = []
+    /// Where an object is copied while it is written again in key order.
+    @exclusivity(unchecked) private var scratch: [UInt8] = []
+    /// The order of an object's members, reused.
+    @exclusivity(unchecked) private var order: [Int] = []
+    /// The members of the open objects, innermost last.
+    @exclusivity(unchecked) private var members: [Member] = []
+    /// The open containers, innermost last.
+    @exclusivity(unchecked) private var open: [ObjectIdentifier] = []
+    /// Child encoders that nobody kept, for the next value.
+    @exclusivity(unchecked) private var spareEncoders: [CompactValueEncoder] = []
+    /// The first thing asked that this encoder does not support.
+    @exclusivity(unchecked) private var failure: CompactEncodingUnsupported?
+    /// How a date is written (seconds since 1970 when `nil`).
+    let encodeDate: (@Sendable (Date, any Encoder) throws -> Void)?
+
+    init(encodeDate: (@Sendable (Date, any Encoder) throws -> Void)?) {
+        self.encodeDate = encodeDate
+    }
+
+    /// The document, once the top-level value is written.
+    func takeData() -> Data {
+        scratch = []
+        return Data(bytes)
+    }
+
+    // MARK: Failures
+
+    /// Records that `feature` was asked; the next write throws.
+    func fail(_ feature: String) {
+        if failure == nil { failure = CompactEncodingUnsupported(feature: feature) }
+    }
+
+    /// Throws the recorded failure, if any.
+    func check() throws {
+        if let failure { throw failure }
+    }
+
+    /// Whether `container` (`nil`: the top level) is the innermost open container.
+    func isInnermost(_ container: ObjectIdentifier?) -> Bool {
+        open.last == container
+    }
+
+    // MARK: Values
+
+    /// Writes `value` with `encoder` (fresh or reset), which writes where `value` belongs, then completes it.
+    func write<T: Encodable>(_ value: T, with encoder: CompactValueEncoder) throws {
+        if T.self == Date.self {
+            let date = value as! Date
+            if let encodeDate {
+                try encodeDate(date, encoder)
+            } else {
+                try encoder.encode(date.timeIntervalSince1970)
+            }
+        } else if T.self == Decimal.self {
+            try encoder.beginValue()
+            append((value as! Decimal).description)
+        } else if T.self == URL.self {
+            try encoder.encode((value as! URL).absoluteString)
+        } else if T.self == Data.self {
+            try encoder.encode((value as! Data).base64EncodedString())
+        } else {
+            try value.encode(to: encoder)
+        }
+        try encoder.finish()
+        try check()
+    }
+
+    /// Writes `value` as the next value of `container`, owned by `parent`, under `key`.
+    func writeChild<T: Encodable>(
+        _ value: T, parent: CompactValueEncoder, key: any CodingKey, container: ObjectIdentifier
+    ) throws {
+        if T.self == String.self {
+            writeString(unsafeBitCast(value, to: String.self))
+            return
+        }
+        var child: CompactValueEncoder
+        if let spare = spareEncoders.popLast() {
+            spare.reset(parent: parent, key: key, container: container)
+            child = spare
+        } else {
+            child = CompactValueEncoder(writer: self, parent: parent, key: key, container: container)
+        }
+        try write(value, with: child)
+        if isKnownUniquelyReferenced(&child) {
+            child.reset(parent: nil, key: nil, container: nil)
+            spareEncoders.append(child)
+        }
+    }
+
+    /// Appends `text`'s UTF-8 bytes, which need no escaping (numbers, literals).
+    func append(_ text: String) {
+        var text = text
+        text.withUTF8 { bytes.append(contentsOf: $0) }
+    }
+
+    /// Appends one byte.
+    func append(byte: UInt8) {
+        bytes.append(byte)
+    }
+
+    /// Appends `text` as a JSON string, escaped as `JSONEncoder` escapes it with `.withoutEscapingSlashes`.
+    func writeString(_ text: String) {
+        bytes.append(UInt8(ascii: "\""))
+        var text = text
+        text.withUTF8 { utf8 in
+            var mark = 0
+            for index in utf8.indices {
+                let byte = utf8[index]
+                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[mark..<index]))
+                mark = index + 1
+                switch byte {
+                case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
+                case UInt8(ascii: "\\"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+                case 0x08: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
+                case 0x0c: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
+                case 0x0a: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+                case 0x0d: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+                case 0x09: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+                default:
+                    let hex: [UInt8] = Array("0123456789abcdef".utf8)
+                    bytes.append(contentsOf: [
+                        UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
+                    ])
+                    bytes.append(hex[Int(byte >> 4)])
+                    bytes.append(hex[Int(byte & 0x0f)])
+                }
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[mark...]))
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// Appends a floating-point number as `JSONEncoder` writes it (its description without a trailing `.0`);
+    /// a non-finite one is not supported (`JSONEncoder` throws its own error for it).
+    func writeNumber<F: BinaryFloatingPoint & CustomStringConvertible>(_ value: F) throws {
+        guard value.isFinite else {
+            fail("a non-finite number")
+            try check()
+            return
+        }
+        var text = value.description
+        if text.hasSuffix(".0") { text.removeLast(2) }
+        append(text)
+    }
+
+    // MARK: Objects
+
+    /// Opens an object as the next value of `container` (`nil`: the top level).
+    func openObject(in container: ObjectIdentifier?) -> CompactObject {
+        let object = CompactObject(start: bytes.count, firstMember: members.count)
+        if !isInnermost(container) { fail("a container opened while another value was being written") }
+        open.append(ObjectIdentifier(object))
+        bytes.append(UInt8(ascii: "{"))
+        return object
+    }
+
+    /// Starts the member `key` of `object`: its key is written, its value comes next.
+    func beginMember(_ key: String, of object: CompactObject) throws {
+        guard isInnermost(ObjectIdentifier(object)) else {
+            fail("a keyed container written to after a later value was started")
+            try check()
+            return
+        }
+        try check()
+        let start = bytes.count
+        if members.count > object.firstMember { bytes.append(UInt8(ascii: ",")) }
+        writeString(key)
+        bytes.append(UInt8(ascii: ":"))
+        members.append(Member(key: key, start: start, end: start))
+    }
+
+    /// Ends the member begun last.
+    func endMember() {
+        members[members.count - 1].end = bytes.count
+    }
+
+    /// Closes `object`, writing its members again in key order (the last of a repeated key kept) unless they
+    /// already were.
+    func closeObject(_ object: CompactObject) throws {
+        guard isInnermost(ObjectIdentifier(object)) else {
+            fail("an object completed while another value was being written")
+            try check()
+            return
+        }
+        open.removeLast()
+        let range = object.firstMember..<members.count
+        defer { members.removeSubrange(range) }
+        order.removeAll(keepingCapacity: true)
+        order.append(contentsOf: range)
+        order.sort { left, right in
+            let (a, b) = (members[left].key.utf8, members[right].key.utf8)
+            return a.elementsEqual(b) ? left < right : a.lexicographicallyPrecedes(b)
+        }
+        var kept = 0
+        for position in order.indices {
+            let isLastOfItsKey =
+                position + 1 == order.count
+                || !members[order[position]].key.utf8.elementsEqual(
+                    members[order[position + 1]].key.utf8)
+            if isLastOfItsKey {
+                order[kept] = order[position]
+                kept += 1
+            }
+        }
+        order.removeLast(order.count - kept)
+        if order.elementsEqual(range) {
+            bytes.append(UInt8(ascii: "}"))
+            return
+        }
+        scratch.removeAll(keepingCapacity: true)
+        scratch.append(contentsOf: bytes[object.start...])
+        bytes.removeLast(bytes.count - object.start)
+        bytes.append(UInt8(ascii: "{"))
+        for (position, index) in order.enumerated() {
+            if position > 0 { bytes.append(UInt8(ascii: ",")) }
+            var start = members[index].start - object.start
+            if scratch[start] == UInt8(ascii: ",") { start += 1 }
+            bytes.append(contentsOf: scratch[start..<(members[index].end - object.start)])
+        }
+        bytes.append(UInt8(ascii: "}"))
+    }
+
+    // MARK: Arrays
+
+    /// Opens an array as the next value of `container` (`nil`: the top level).
+    func openArray(in container: ObjectIdentifier?) -> CompactArray {
+        let array = CompactArray()
+        if !isInnermost(container) { fail("a container opened while another value was being written") }
+        open.append(ObjectIdentifier(array))
+        bytes.append(UInt8(ascii: "["))
+        return array
+    }
+
+    /// Starts the next element of `array`.
+    func beginElement(of array: CompactArray) throws {
+        guard isInnermost(ObjectIdentifier(array)) else {
+            fail("an unkeyed container written to after a later value was started")
+            try check()
+            return
+        }
+        try check()
+        if array.count > 0 { bytes.append(UInt8(ascii: ",")) }
+        array.count += 1
+    }
+
+    /// Closes `array`.
+    func closeArray(_ array: CompactArray) throws {
+        guard isInnermost(ObjectIdentifier(array)) else {
+            fail("an array completed while another value was being written")
+            try check()
+            return
+        }
+        open.removeLast()
+        bytes.append(UInt8(ascii: "]"))
+    }
+}
+
+/// An object being written: where it starts in the buffer, and its first member in the writer's list.
+final class CompactObject {
+    let start: Int
+    let firstMember: Int
+
+    init(start: Int, firstMember: Int) {
+        self.start = start
+        self.firstMember = firstMember
+    }
+}
+
+/// An array being written, and how many elements it has so far.
+final class CompactArray {
+    @exclusivity(unchecked) var count = 0
+}
