@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import StateStore
@@ -32,7 +33,7 @@ struct CompactJSONEncoderTests {
     }
 
     @Test func randomDocumentsAreWrittenAsJSONEncoderWritesThem() throws {
-        var random = CompactSeededGenerator(seed: 0x5EED_16)
+        var random = SplitMix64(seed: 0x5EED_16)
         for _ in 0..<400 {
             try Self.expectSameBytes(JSONValue.object(Self.object(depth: 0, &random)))
         }
@@ -76,7 +77,7 @@ struct CompactJSONEncoderTests {
 
     // MARK: Values
 
-    private static func object(depth: Int, _ random: inout CompactSeededGenerator) -> [String: JSONValue] {
+    private static func object(depth: Int, _ random: inout SplitMix64) -> [String: JSONValue] {
         var object: [String: JSONValue] = [:]
         for _ in 0..<Int.random(in: 0...6, using: &random) {
             object[key(&random)] = value(depth: depth + 1, &random)
@@ -84,12 +85,12 @@ struct CompactJSONEncoderTests {
         return object
     }
 
-    private static func key(_ random: inout CompactSeededGenerator) -> String {
+    private static func key(_ random: inout SplitMix64) -> String {
         let alphabet = Array("abcXYZ_09-é漢😇\" \\/\n\u{1}")
         return String((0..<Int.random(in: 0...8, using: &random)).map { _ in alphabet.randomElement(using: &random)! })
     }
 
-    private static func value(depth: Int, _ random: inout CompactSeededGenerator) -> JSONValue {
+    private static func value(depth: Int, _ random: inout SplitMix64) -> JSONValue {
         switch Int.random(in: 0..<(depth < 4 ? 9 : 7), using: &random) {
         case 0: return .null
         case 1: return .bool(Bool.random(using: &random))
@@ -103,21 +104,6 @@ struct CompactJSONEncoderTests {
         case 7: return .array((0..<Int.random(in: 0...5, using: &random)).map { _ in value(depth: depth + 1, &random) })
         default: return .object(object(depth: depth, &random))
         }
-    }
-}
-
-/// A deterministic generator for the random documents.
-private struct CompactSeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 

@@ -56,6 +56,13 @@ final class CompactJSONWriter {
         if let failure { throw failure }
     }
 
+    /// Throws unless `container` is the innermost open container (recording `feature` as what was asked) and
+    /// nothing unsupported was asked before.
+    private func requireInnermost(_ container: ObjectIdentifier, or feature: String) throws {
+        if !isInnermost(container) { fail(feature) }
+        try check()
+    }
+
     /// Whether `container` (`nil`: the top level) is the innermost open container.
     func isInnermost(_ container: ObjectIdentifier?) -> Bool {
         open.last == container
@@ -178,12 +185,8 @@ final class CompactJSONWriter {
 
     /// Starts the member `key` of `object`: its key is written, its value comes next.
     func beginMember(_ key: String, of object: CompactObject) throws {
-        guard isInnermost(ObjectIdentifier(object)) else {
-            fail("a keyed container written to after a later value was started")
-            try check()
-            return
-        }
-        try check()
+        try requireInnermost(
+            ObjectIdentifier(object), or: "a keyed container written to after a later value was started")
         let start = bytes.count
         if members.count > object.firstMember { bytes.append(UInt8(ascii: ",")) }
         writeString(key)
@@ -199,11 +202,7 @@ final class CompactJSONWriter {
     /// Closes `object`, writing its members again in key order (the last of a repeated key kept) unless they
     /// already were.
     func closeObject(_ object: CompactObject) throws {
-        guard isInnermost(ObjectIdentifier(object)) else {
-            fail("an object completed while another value was being written")
-            try check()
-            return
-        }
+        try requireInnermost(ObjectIdentifier(object), or: "an object completed while another value was being written")
         open.removeLast()
         let range = object.firstMember..<members.count
         defer { members.removeSubrange(range) }
@@ -255,23 +254,15 @@ final class CompactJSONWriter {
 
     /// Starts the next element of `array`.
     func beginElement(of array: CompactArray) throws {
-        guard isInnermost(ObjectIdentifier(array)) else {
-            fail("an unkeyed container written to after a later value was started")
-            try check()
-            return
-        }
-        try check()
+        try requireInnermost(
+            ObjectIdentifier(array), or: "an unkeyed container written to after a later value was started")
         if array.count > 0 { bytes.append(UInt8(ascii: ",")) }
         array.count += 1
     }
 
     /// Closes `array`.
     func closeArray(_ array: CompactArray) throws {
-        guard isInnermost(ObjectIdentifier(array)) else {
-            fail("an array completed while another value was being written")
-            try check()
-            return
-        }
+        try requireInnermost(ObjectIdentifier(array), or: "an array completed while another value was being written")
         open.removeLast()
         bytes.append(UInt8(ascii: "]"))
     }
