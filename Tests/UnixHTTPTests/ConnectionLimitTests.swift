@@ -57,7 +57,10 @@ import UnixHTTP
             #expect(try errorBody(response.body).code == "request_timeout")
             let firstByte = try #require(trickle.firstByteSent.withLock { $0 })
             #expect(readAt - firstByte < .seconds(5), "the 408 came \(readAt - firstByte) after the first byte")
-            #expect(await slow.closedByServer())
+            // Ended by the server: EOF, or ECONNRESET when a byte the trickle sent after the 408 was still unread
+            // in the server's socket as it closed (Linux resets the peer of a Unix socket closed with unread data;
+            // two full test runs in seven here read that instead of EOF).
+            #expect(await slow.endedByServer())
         }
     }
 
