@@ -121,14 +121,3 @@ public enum ProductPaths {
     /// An executable built next to the test binary.
     public static func executable(_ name: String) -> String { directory + "/" + name }
 }
-
-/// Polls `condition` every 5 ms until it holds or `timeout` passes; returns whether it held. Blocks the calling
-/// thread: in a test on the cooperative pool, prefer an async wait (`RunningProcess.waitForExit(timeout:)`).
-public func waitUntil(timeout: Duration = .seconds(30), _ condition: () -> Bool) -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while !condition() {
-        if ContinuousClock.now >= deadline { return false }
-        usleep(5_000)
-    }
-    return true
-}

@@ -55,7 +55,7 @@ struct ConcurrencyTests {
         #expect(acknowledgedProjects.isSubset(of: inMemoryProjects))
         #expect(acknowledgedFavorites.isSubset(of: inMemoryFavorites))
 
-        #expect(await daemon.stopAsync() == 0)
+        #expect(await daemon.stop() == 0)
         let onDiskProjects = daemon.idsOnDisk("projects")
         let onDiskFavorites = daemon.idsOnDisk("favorites")
         #expect(acknowledgedProjects.subtracting(onDiskProjects).isEmpty)

@@ -65,7 +65,7 @@ struct CurlEndToEndTests {
         #expect(daemon.idsOnDisk("favorites").count == 1)
         #expect(try await curl(daemon, "GET", "/v1/nothing").status == 404)
         #expect(try await curl(daemon, "DELETE", "/v1/status").status == 405)
-        daemon.stop()
+        await daemon.stop()
     }
 
     @Test("flush is always durable and reads neither durable, Workspaced-Durable nor If-Match")
@@ -80,7 +80,7 @@ struct CurlEndToEndTests {
         #expect(flushed.object["revision"] as? Int == 1)
         #expect(flushed.object["durableRevision"] as? Int == 1)
         #expect(daemon.idsOnDisk("favorites").count == 1)
-        daemon.stop()
+        await daemon.stop()
     }
 
     @Test("a peer running as another uid is refused with 403 and a journal warning naming it")
@@ -93,6 +93,6 @@ struct CurlEndToEndTests {
         let change = try await curl(daemon, "POST", "/v1/flush", asUser: 65534)
         #expect(change.status == 403)
         #expect(daemon.log.contains("uid 65534"))
-        daemon.stop()
+        await daemon.stop()
     }
 }

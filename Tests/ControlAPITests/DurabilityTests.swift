@@ -32,7 +32,7 @@ struct DurabilityTests {
         let favoriteID = try #require((change["value"] as? [String: Any])?["id"] as? String)
         #expect(daemon.idsOnDisk("favorites").isSuperset(of: [favoriteID.lowercased(), plainAgain.value!.id.text]))
         #expect((change["durableRevision"] as? Int ?? 0) >= (change["revision"] as? Int ?? .max))
-        daemon.stop()
+        await daemon.stop()
     }
 
     @Test("If-Match with a stale revision is 412 and changes nothing; the current one applies")
@@ -59,7 +59,7 @@ struct DurabilityTests {
         #expect(after == before)
         let current = try await client.addFavorite(name: "Current", path: "/c", ifMatch: before.revision)
         #expect(current.revision == before.revision + 1)
-        daemon.stop()
+        await daemon.stop()
     }
 
     @Test("GET /v1/workspace carries the revision as ETag")
@@ -70,6 +70,6 @@ struct DurabilityTests {
         let response = try await rawSend(daemon, "GET", "/v1/workspace")
         #expect(response.status == 200)
         #expect(response.headers.first(name: "ETag") == "\"1\"")
-        daemon.stop()
+        await daemon.stop()
     }
 }

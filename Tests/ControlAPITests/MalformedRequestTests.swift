@@ -70,7 +70,7 @@ struct MalformedRequestTests {
         _ = try await client.flush()
         #expect(daemon.stateBytes() == bytes)
         #expect(try await client.status().revision == revision)
-        await daemon.stopAsync()
+        await daemon.stop()
     }
 
     private func text(_ body: [UInt8]) -> String { String(decoding: body.prefix(300), as: UTF8.self) }

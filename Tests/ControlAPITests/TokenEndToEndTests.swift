@@ -46,7 +46,7 @@ struct TokenEndToEndTests {
         #expect(
             try await curl(daemon, "GET", "/v1/workspace", headers: ["Authorization: Bearer \(token)"]).status == 200)
         #expect(!daemon.log.contains(secret) && !daemon.log.contains(wrongSecret))
-        #expect(daemon.stop() == 0)
+        #expect(await daemon.stop() == 0)
     }
 
     @Test func scopesFromAnotherUserThenRevocation() async throws {
@@ -81,7 +81,7 @@ struct TokenEndToEndTests {
         #expect(after.status == 401)
         let list = try await workspacectl(daemon, ["token", "list"])
         #expect(list.output.contains(writerID) && list.output.contains("REVOKED"))
-        #expect(daemon.stop() == 0)
+        #expect(await daemon.stop() == 0)
     }
 
     @Test func statusShowsTheInstallationWhichARestartKeepsAlongWithTheTokens() async throws {
@@ -94,18 +94,18 @@ struct TokenEndToEndTests {
         let text = try await workspacectl(daemon, ["status"])
         #expect(text.output.contains("installation") && text.output.contains(installation.id))
         #expect(text.output.contains("secrets") && text.output.contains("enabled"))
-        #expect(daemon.stop() == 0)
+        #expect(await daemon.stop() == 0)
         try await daemon.start()
         #expect(try await daemon.client().status().installation == installation)
         #expect(try await curl(daemon, "GET", "/v1/status", headers: ["Authorization: Bearer \(token)"]).status == 200)
-        #expect(daemon.stop() == 0)
+        #expect(await daemon.stop() == 0)
     }
 
     @Test func anUnreadableStoreDisablesTokensButTheWorkspaceIsServed() async throws {
         let daemon = try LiveDaemon()
         try await daemon.start()
         let (token, _) = try await createToken(daemon, scope: "read")
-        #expect(daemon.stop() == 0)
+        #expect(await daemon.stop() == 0)
         let path = daemon.stateDirectory + "/secrets.json.enc"
         let stored = try Data(contentsOf: URL(fileURLWithPath: path))
         try stored.prefix(stored.count / 2).write(to: URL(fileURLWithPath: path))
@@ -120,7 +120,7 @@ struct TokenEndToEndTests {
         #expect(try await curl(daemon, "GET", "/v1/workspace").status == 200)
         let shown = try await workspacectl(daemon, ["status"])
         #expect(shown.output.contains("DISABLED"))
-        #expect(daemon.stop() == 0)
+        #expect(await daemon.stop() == 0)
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == stored.prefix(stored.count / 2), "left as it is")
     }
 }

@@ -80,7 +80,7 @@ struct WorkspacectlEndToEndTests {
         #expect(try await workspacectl(daemon, ["project", "delete", projectID, "--durable"]).status == 0)
         workspace = try await daemon.client().workspace().workspace
         #expect(workspace.projects.isEmpty && workspace.favorites.isEmpty && workspace.activeProjectID == nil)
-        daemon.stop()
+        await daemon.stop()
     }
 
     @Test("a refusal exits 1 with the daemon's message; a stopped daemon exits 69")
@@ -93,7 +93,7 @@ struct WorkspacectlEndToEndTests {
         let badName = try await workspacectl(daemon, ["project", "create", String(repeating: "x", count: 257)])
         #expect(badName.status == 1)
         #expect(badName.output.contains("field: name"))
-        #expect(daemon.stop() == 0)
+        #expect(await daemon.stop() == 0)
         let stopped = try await workspacectl(daemon, ["status"])
         #expect(stopped.status == 69)
         #expect(stopped.output.contains("systemctl status workspaced"))

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import NIOHTTP1
+import TestSupport
 import Testing
 import UnixHTTP
 

@@ -30,7 +30,7 @@ func exitStatus(of process: RunningProcess, timeout: Duration) async -> Int32? {
 }
 
 extension DaemonHarness {
-    /// Waits, without blocking a thread, until a notify datagram says READY=1 (as long as ``waitUntilReady()``).
+    /// Waits, without blocking a thread, until a notify datagram says READY=1.
     func becomesReady(timeout: Duration = .seconds(40)) async -> Bool {
         await waitForMessageAsync(timeout: timeout) { $0.split(separator: "\n").contains("READY=1") }
     }

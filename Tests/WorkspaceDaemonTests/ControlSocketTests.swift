@@ -7,36 +7,8 @@ import Glibc
 #endif
 
 /// Runs curl against the harness's socket and returns the HTTP status and body; `asUser` runs it through
-/// `setpriv` as that uid/gid with no supplementary groups.
-func curl(
-    _ socket: String, _ method: String, _ path: String, body: String? = nil, headers: [String] = [],
-    asUser: UInt32? = nil
-) throws -> (status: Int, body: String) {
-    var arguments = ["-s", "-o", "-", "-w", "\n%{http_code}", "--unix-socket", socket, "-X", method]
-    for header in headers { arguments += ["-H", header] }
-    if let body { arguments += ["--data-binary", body] }
-    arguments.append("http://localhost" + path)
-    let process = Process()
-    if let asUser {
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-        process.arguments = ["--reuid=\(asUser)", "--regid=\(asUser)", "--clear-groups", "/usr/bin/curl"] + arguments
-    } else {
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        process.arguments = arguments
-    }
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    try process.run()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    let text = String(decoding: data, as: UTF8.self)
-    let split = text.range(of: "\n", options: .backwards)
-    let status = Int(split.map { String(text[$0.upperBound...]) } ?? "") ?? 0
-    return (status, split.map { String(text[..<$0.lowerBound]) } ?? text)
-}
-
-/// ``curl(_:_:_:body:headers:asUser:)`` without blocking a thread: curl writes the body to a file and the task
-/// sleeps until it exits (at most 60 s).
+/// `setpriv` as that uid/gid with no supplementary groups. Blocks no thread: curl writes the body to a file and the
+/// task sleeps until it exits (at most 60 s).
 func curlAsync(
     _ socket: String, _ method: String, _ path: String, body: String? = nil, headers: [String] = [],
     asUser: UInt32? = nil

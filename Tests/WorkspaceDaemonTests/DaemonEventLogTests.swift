@@ -53,7 +53,7 @@ struct DaemonEventLogTests {
         #expect(Self.lines(process.output, .saveFailed).isEmpty)
 
         try tmpfs.fill()
-        let created = try curl(
+        let created = try await curlAsync(
             harness.socketPath, "POST", "/v1/favorites", body: #"{"name":"full","path":"/srv/full"}"#)
         try #require(created.status == 201, "\(created)")
         #expect(

@@ -62,19 +62,8 @@ final class DaemonHarness {
         return running
     }
 
-    /// Runs `workspaced` with `arguments` to completion and returns its status and output.
-    func runTool(_ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, output: String) {
-        var variables = ["PATH": "/usr/bin:/bin", "HOME": root]
-        variables.merge(environment) { $1 }
-        let running = try RunningProcess(
-            Self.binary, arguments, environment: variables, outputPath: root + "/tool-\(UUID().uuidString).log")
-        guard let status = running.wait(timeout: .seconds(30)) else {
-            throw TestSupportError(description: "workspaced \(arguments) did not finish")
-        }
-        return (status, running.output)
-    }
-
-    /// ``runTool(_:environment:)`` without blocking a thread while the tool runs.
+    /// Runs `workspaced` with `arguments` to completion, without blocking a thread while the tool runs, and
+    /// returns its status and output.
     func runToolAsync(
         _ arguments: [String], environment: [String: String] = [:]
     ) async throws -> (status: Int32, output: String) {
@@ -96,14 +85,7 @@ final class DaemonHarness {
         return datagrams
     }
 
-    /// Waits until a datagram satisfies `predicate`.
-    func waitForMessage(timeout: Duration = .seconds(40), _ predicate: (String) -> Bool) -> Bool {
-        waitUntil(timeout: timeout) { messages().contains(where: predicate) }
-    }
-
-    func waitUntilReady() -> Bool { waitForMessage { $0.split(separator: "\n").contains("READY=1") } }
-
-    /// ``waitForMessage(timeout:_:)`` without blocking a thread: the task sleeps between polls.
+    /// Waits until a datagram satisfies `predicate`, without blocking a thread: the task sleeps between polls.
     func waitForMessageAsync(timeout: Duration = .seconds(40), _ predicate: (String) -> Bool) async -> Bool {
         await eventually(timeout: timeout) { messages().contains(where: predicate) }
     }

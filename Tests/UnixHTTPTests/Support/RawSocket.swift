@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 
 /// Unix socket helpers written directly against Glibc, independent of the code under test.
 enum RawSocket {
@@ -26,14 +27,6 @@ enum RawSocket {
             throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
         }
         return descriptor
-    }
-}
-
-/// Runs blocking work on its own thread, so it cannot starve the cooperative pool the server's handlers run on
-/// (which has as few threads as the machine has cores).
-func offThePool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
-    await withCheckedContinuation { continuation in
-        Thread.detachNewThread { continuation.resume(returning: work()) }
     }
 }
 

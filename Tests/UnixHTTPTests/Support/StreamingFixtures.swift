@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Synchronization
+import TestSupport
 import UnixHTTP
 
 /// What the streaming routes' producers did, for the tests to check.
