@@ -17,6 +17,9 @@ let package = Package(
         .library(name: "UnixHTTP", targets: ["UnixHTTP"]),
         .library(name: "WorkspaceClient", targets: ["WorkspaceClient"]),
         .executable(name: "workspacectl", targets: ["workspacectl"]),
+        // The four-version sample model of the docs and tests, a product only so that the benchmark package
+        // (Benchmarks/, which `make test` never builds) can measure the library on it; not an API to build on.
+        .library(name: "StateStoreSample", targets: ["StateStoreSample"]),
     ],
     dependencies: [
         // The logging API every Swift server library speaks; the journald handler plugs into it.
@@ -87,9 +90,6 @@ let package = Package(
         ),
         // A four-version sample model shared by the tests and the benchmarks (not a product).
         .target(name: "StateStoreSample", dependencies: ["StateStore", "StateModel"]),
-        // The load benchmark on the sample model and the single operations Scripts/count-load-instructions.sh
-        // counts with callgrind; the workspace benchmarks are in Benchmarks/ (a package of its own).
-        .executableTarget(name: "StateStoreBenchmarks", dependencies: ["StateStore", "StateStoreSample"]),
         // A child process that owns a state through PersistentState and prints what is durable, so the crash
         // tests can SIGKILL/SIGTERM a real process; not shipped.
         .executableTarget(name: "StateStoreCrashTester", dependencies: ["StateStore", "StateStoreSample"]),

@@ -26,7 +26,16 @@ let package = Package(
                 .product(name: "WorkspaceClient", package: "workspaced"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
-        )
+        ),
+        // The load benchmark on the library's sample model and the single operations
+        // Scripts/count-load-instructions.sh counts with callgrind.
+        .executableTarget(
+            name: "StateStoreBenchmarks",
+            dependencies: [
+                .product(name: "StateStore", package: "workspaced"),
+                .product(name: "StateStoreSample", package: "workspaced"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
