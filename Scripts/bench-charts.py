@@ -48,6 +48,8 @@ COLOURS = {
     "sqlite": "#9467bd",
     "after save v4": "#d62728",
     "after save v1": "#ff9896",
+    "anonymous v4": "#8c564b",
+    "anonymous v1": "#c49c94",
     "goal": "#222222",
 }
 SIZE_COLOURS = ["#4c72b0", "#55a868", "#c44e52", "#8172b2", "#ccb974", "#64b5cd", "#8c8c8c"]
@@ -364,6 +366,10 @@ def draw_memory(results, path):
          series(ready, "residentAfterSaveBytes", 4)),
         ("daemon v1: resident after save", COLOURS["after save v1"], "-.", "s",
          series(ready, "residentAfterSaveBytes", 1)),
+        ("daemon v4: of which anonymous (RssAnon: heap, no binary pages)", COLOURS["anonymous v4"], (0, (3, 1, 1, 1)),
+         "o", series(ready, "anonymousAfterSaveBytes", 4)),
+        ("daemon v1: of which anonymous", COLOURS["anonymous v1"], (0, (3, 1, 1, 1)), "s",
+         series(ready, "anonymousAfterSaveBytes", 1)),
         ("plain Codable decode v4: peak", COLOURS["plain v4"], "--", "o", series(ready, "baselinePeakBytes", 4)),
         ("plain Codable decode v1: peak", COLOURS["plain v1"], "--", "s", series(ready, "baselinePeakBytes", 1)),
         ("peer: JSON file store peak", COLOURS["json"], ":", "D", series(peer, "peakBytes", None, "json")),

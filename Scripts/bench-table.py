@@ -48,6 +48,12 @@ def main():
         row(f"RSS after the first save ÷ file, v{version}", "≤ 4",
             {s: cell(r["residentPerFileByte"], 4, f'{r["residentPerFileByte"]:.1f} ({r["residentAfterSaveBytes"] / 1e6:.0f} MB)')
              for s, r in rows.items()})
+    for version in (4, 1):
+        rows = {r["megabytes"]: r for r in ready if r["version"] == version and r.get("anonymousAfterSaveBytes")}
+        if rows:
+            row(f"of which anonymous (heap), ÷ file, v{version}", "(where it goes)",
+                {s: f'{r["anonymousPerFileByte"]:.1f} ({r["anonymousAfterSaveBytes"] / 1e6:.0f} MB)'
+                 for s, r in rows.items()})
     persistence = {r["megabytes"]: r for r in results.get("persistence", [])}
     row("save ÷ (encode + durable write)", "≤ 1.10",
         {s: cell(r["saveRatio"], r["saveGoal"], f'{r["saveRatio"]:.2f} ({ms(r["saveSeconds"])})') for s, r in persistence.items()})

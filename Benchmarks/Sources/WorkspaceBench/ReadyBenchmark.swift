@@ -19,6 +19,10 @@ struct ReadyBenchmark {
         var peakRatio: Double
         var residentAfterSaveBytes: Int
         var residentPerFileByte: Double
+        /// The anonymous part of ``residentAfterSaveBytes`` (`RssAnon`): what the heap holds, without the binary's
+        /// and the libraries' file-backed pages.
+        var anonymousAfterSaveBytes: Int?
+        var anonymousPerFileByte: Double?
         var runs: [DaemonRun.Result]
     }
 
@@ -53,13 +57,17 @@ struct ReadyBenchmark {
                 let pairedRatio = median(zip(runs, baselines).map { $0.readySeconds / $1.decodeSeconds })
                 let peak = Int(median(runs.map { Double($0.afterSave.peak) }))
                 let resident = Int(median(runs.map { Double($0.afterSave.resident) }))
+                let anonymousReadings = runs.compactMap(\.afterSave.anonymous)
+                let anonymous =
+                    anonymousReadings.count == runs.count ? Int(median(anonymousReadings.map(Double.init))) : nil
                 let row = Row(
                     megabytes: megabytes, version: version, fileBytes: bytes.count, projects: files.projects,
                     readySeconds: ready, baselineSeconds: baseline.decodeSeconds,
                     readyRatio: pairedRatio, readyGoal: version == 4 ? 1.5 : 1.7, peakBytes: peak,
                     baselinePeakBytes: baseline.peak, peakRatio: Double(peak) / Double(baseline.peak),
                     residentAfterSaveBytes: resident, residentPerFileByte: Double(resident) / Double(bytes.count),
-                    runs: runs)
+                    anonymousAfterSaveBytes: anonymous,
+                    anonymousPerFileByte: anonymous.map { Double($0) / Double(bytes.count) }, runs: runs)
                 print(Self.line(row))
                 rows.append(row)
             }
@@ -68,15 +76,19 @@ struct ReadyBenchmark {
     }
 
     static let header =
-        "size   file        ready    plain decode  ratio (goal)   peak RSS   plain peak  ratio (≤ 1.2)  RSS after save ÷ file (≤ 4)"
+        "size   file        ready    plain decode  ratio (goal)   peak RSS   plain peak  ratio (≤ 1.2)"
+        + "  RSS after save ÷ file (≤ 4)  anonymous ÷ file"
 
     static func line(_ row: Row) -> String {
         func ms(_ seconds: Double) -> String { String(format: "%7.1f ms", seconds * 1000) }
         func mb(_ bytes: Int) -> String { String(format: "%6.1f MB", Double(bytes) / 1_000_000) }
+        let anonymous = row.anonymousAfterSaveBytes.map(mb) ?? "–"
+        let anonymousRatio = row.anonymousPerFileByte.map { String(format: "%5.2f", $0) } ?? "–"
         return
             "\(String(format: "%2d MB", row.megabytes))  v\(row.version) \(mb(row.fileBytes))  \(ms(row.readySeconds))"
             + "  \(ms(row.baselineSeconds))  \(String(format: "%5.2f (≤ %.1f)", row.readyRatio, row.readyGoal))"
             + "  \(mb(row.peakBytes))  \(mb(row.baselinePeakBytes))  \(String(format: "%5.2f", row.peakRatio))"
             + "          \(mb(row.residentAfterSaveBytes)) \(String(format: "%5.2f", row.residentPerFileByte))"
+            + "    \(anonymous) \(anonymousRatio)"
     }
 }
