@@ -47,6 +47,16 @@ struct CompactJSONEncoderTests {
         try Self.expectSameBytes(JSONValue.object([text: .string(text), "k": .array([.string(text)])]))
     }
 
+    @Test(arguments: [0, 1, 7, 64, 100_000])
+    func theRoomMadeUpFrontChangesNoByte(capacity: Int) throws {
+        var random = SplitMix64(seed: 0xCA9A_C17E)
+        for _ in 0..<50 {
+            let value = JSONValue.object(Self.object(depth: 0, &random))
+            let written = try CompactJSONEncoder(encodeDate: nil, capacity: capacity).encode(value)
+            #expect(written == (try Self.reference(value)), "capacity \(capacity)")
+        }
+    }
+
     @Test func numbersAreWrittenAsJSONEncoderWritesThem() throws {
         let doubles: [Double] = [
             0, -0.0, 1, -1, 0.1, 1.5, 1e16, 1e21, 1e-7, 123_456_789.125, .greatestFiniteMagnitude,

@@ -15,10 +15,13 @@ import Foundation
 struct CompactJSONEncoder {
     /// How a date is written: a custom strategy's closure, or seconds since 1970 when `nil`.
     var encodeDate: (@Sendable (Date, any Encoder) throws -> Void)?
+    /// The bytes to make room for before the first is written: about the size of the document (a state file
+    /// passes what its last save or load had), so that a large document is written into one block.
+    var capacity = 0
 
     /// The encoded bytes of `value`.
     func encode<T: Encodable>(_ value: T) throws -> Data {
-        let writer = CompactJSONWriter(encodeDate: encodeDate)
+        let writer = CompactJSONWriter(encodeDate: encodeDate, capacity: capacity)
         let encoder = CompactValueEncoder(writer: writer, parent: nil, key: nil, container: nil)
         try writer.write(value, with: encoder)
         return writer.takeData()

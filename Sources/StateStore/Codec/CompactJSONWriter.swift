@@ -18,7 +18,7 @@ final class CompactJSONWriter {
     }
 
     /// The document so far.
-    @exclusivity(unchecked) private(set) var bytes: [UInt8] = []
+    let bytes: CompactByteBuffer
     /// Where an object is copied while it is written again in key order.
     @exclusivity(unchecked) private var scratch: [UInt8] = []
     /// The order of an object's members, reused.
@@ -34,14 +34,16 @@ final class CompactJSONWriter {
     /// How a date is written (seconds since 1970 when `nil`).
     let encodeDate: (@Sendable (Date, any Encoder) throws -> Void)?
 
-    init(encodeDate: (@Sendable (Date, any Encoder) throws -> Void)?) {
+    /// A writer with room for `capacity` bytes before its buffer grows.
+    init(encodeDate: (@Sendable (Date, any Encoder) throws -> Void)?, capacity: Int) {
         self.encodeDate = encodeDate
+        self.bytes = CompactByteBuffer(capacity: capacity)
     }
 
     /// The document, once the top-level value is written.
     func takeData() -> Data {
         scratch = []
-        return Data(bytes)
+        return bytes.takeData()
     }
 
     // MARK: Failures
@@ -118,7 +120,7 @@ final class CompactJSONWriter {
     /// Appends `text`'s UTF-8 bytes, which need no escaping (numbers, literals).
     func append(_ text: String) {
         var text = text
-        text.withUTF8 { bytes.append(contentsOf: $0) }
+        text.withUTF8 { bytes.append($0) }
     }
 
     /// Appends one byte.
@@ -135,26 +137,24 @@ final class CompactJSONWriter {
             for index in utf8.indices {
                 let byte = utf8[index]
                 guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[mark..<index]))
+                bytes.append(UnsafeBufferPointer(rebasing: utf8[mark..<index]))
                 mark = index + 1
                 switch byte {
-                case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
-                case UInt8(ascii: "\\"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
-                case 0x08: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
-                case 0x0c: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
-                case 0x0a: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-                case 0x0d: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
-                case 0x09: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+                case UInt8(ascii: "\""): bytes.append(UInt8(ascii: "\\"), UInt8(ascii: "\""))
+                case UInt8(ascii: "\\"): bytes.append(UInt8(ascii: "\\"), UInt8(ascii: "\\"))
+                case 0x08: bytes.append(UInt8(ascii: "\\"), UInt8(ascii: "b"))
+                case 0x0c: bytes.append(UInt8(ascii: "\\"), UInt8(ascii: "f"))
+                case 0x0a: bytes.append(UInt8(ascii: "\\"), UInt8(ascii: "n"))
+                case 0x0d: bytes.append(UInt8(ascii: "\\"), UInt8(ascii: "r"))
+                case 0x09: bytes.append(UInt8(ascii: "\\"), UInt8(ascii: "t"))
                 default:
                     let hex: [UInt8] = Array("0123456789abcdef".utf8)
-                    bytes.append(contentsOf: [
-                        UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
-                    ])
-                    bytes.append(hex[Int(byte >> 4)])
-                    bytes.append(hex[Int(byte & 0x0f)])
+                    bytes.append(UInt8(ascii: "\\"), UInt8(ascii: "u"))
+                    bytes.append(UInt8(ascii: "0"), UInt8(ascii: "0"))
+                    bytes.append(hex[Int(byte >> 4)], hex[Int(byte & 0x0f)])
                 }
             }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[mark...]))
+            bytes.append(UnsafeBufferPointer(rebasing: utf8[mark...]))
         }
         bytes.append(UInt8(ascii: "\""))
     }
@@ -206,18 +206,28 @@ final class CompactJSONWriter {
         open.removeLast()
         let range = object.firstMember..<members.count
         defer { members.removeSubrange(range) }
+        // Members that came in key order, each key once, are already where they belong.
+        var inOrder = true
+        var member = range.lowerBound + 1
+        while inOrder, member < range.upperBound {
+            inOrder = Self.compareUTF8(members[member - 1].key, members[member].key) < 0
+            member += 1
+        }
+        if inOrder {
+            bytes.append(UInt8(ascii: "}"))
+            return
+        }
         order.removeAll(keepingCapacity: true)
         order.append(contentsOf: range)
         order.sort { left, right in
-            let (a, b) = (members[left].key.utf8, members[right].key.utf8)
-            return a.elementsEqual(b) ? left < right : a.lexicographicallyPrecedes(b)
+            let comparison = Self.compareUTF8(members[left].key, members[right].key)
+            return comparison == 0 ? left < right : comparison < 0
         }
         var kept = 0
         for position in order.indices {
             let isLastOfItsKey =
                 position + 1 == order.count
-                || !members[order[position]].key.utf8.elementsEqual(
-                    members[order[position + 1]].key.utf8)
+                || Self.compareUTF8(members[order[position]].key, members[order[position + 1]].key) != 0
             if isLastOfItsKey {
                 order[kept] = order[position]
                 kept += 1
@@ -229,16 +239,33 @@ final class CompactJSONWriter {
             return
         }
         scratch.removeAll(keepingCapacity: true)
-        scratch.append(contentsOf: bytes[object.start...])
+        bytes.withBytes(from: object.start) { scratch.append(contentsOf: $0) }
         bytes.removeLast(bytes.count - object.start)
         bytes.append(UInt8(ascii: "{"))
         for (position, index) in order.enumerated() {
             if position > 0 { bytes.append(UInt8(ascii: ",")) }
             var start = members[index].start - object.start
             if scratch[start] == UInt8(ascii: ",") { start += 1 }
-            bytes.append(contentsOf: scratch[start..<(members[index].end - object.start)])
+            scratch.withUnsafeBufferPointer { member in
+                bytes.append(UnsafeBufferPointer(rebasing: member[start..<(members[index].end - object.start)]))
+            }
         }
         bytes.append(UInt8(ascii: "}"))
+    }
+
+    /// Orders two keys by their UTF-8 bytes (negative, zero or positive), as `JSONEncoder` sorts keys on Linux.
+    static func compareUTF8(_ left: String, _ right: String) -> Int {
+        var (left, right) = (left, right)
+        return left.withUTF8 { leftBytes in
+            right.withUTF8 { rightBytes in
+                let shared = Swift.min(leftBytes.count, rightBytes.count)
+                if shared > 0, let leftStart = leftBytes.baseAddress, let rightStart = rightBytes.baseAddress {
+                    let order = memcmp(leftStart, rightStart, shared)
+                    if order != 0 { return Int(order) }
+                }
+                return leftBytes.count - rightBytes.count
+            }
+        }
     }
 
     // MARK: Arrays

@@ -199,8 +199,10 @@ public struct StateCodec<Model: Codable & Sendable>: Sendable {
     }
 
     /// ``encode(_:version:minReaderVersion:)``, with `JSONEncoder` alone when not `compact` (for the tests that
-    /// compare the two).
-    func encode(_ model: Model, version: Int?, minReaderVersion: Int?, compact useCompact: Bool) throws -> Data {
+    /// compare the two), making room for `capacity` bytes up front (what the last save wrote, say).
+    func encode(
+        _ model: Model, version: Int?, minReaderVersion: Int?, compact useCompact: Bool, capacity: Int = 0
+    ) throws -> Data {
         let envelope = EncodingEnvelope(
             model: model,
             versionKey: schema.versionKey,
@@ -213,8 +215,8 @@ public struct StateCodec<Model: Codable & Sendable>: Sendable {
             // left to `JSONEncoder`.
             let compact: CompactJSONEncoder
             switch schema.dateCoding {
-            case .iso8601: compact = CompactJSONEncoder(encodeDate: Self.encodeISO8601)
-            case .secondsSince1970: compact = CompactJSONEncoder(encodeDate: nil)
+            case .iso8601: compact = CompactJSONEncoder(encodeDate: Self.encodeISO8601, capacity: capacity)
+            case .secondsSince1970: compact = CompactJSONEncoder(encodeDate: nil, capacity: capacity)
             }
             do {
                 return try compact.encode(envelope)

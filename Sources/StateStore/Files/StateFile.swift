@@ -34,6 +34,8 @@ public final class StateFile<Model: Codable & Sendable>: Sendable {
         var writeMinReaderVersion: Int?
         var pendingBackupVersion: Int?
         var preMigrationBackupPath: String?
+        /// The size of the last JSON this file loaded or encoded: the room the next encode makes up front.
+        var lastJSONByteCount = 0
     }
 
     /// A state file at `path` for `schema`.
@@ -130,6 +132,7 @@ public final class StateFile<Model: Codable & Sendable>: Sendable {
             return LoadedState(model: codec.schema.initialModel(), report: report)
         }
         report.byteCount = bytes.count
+        state.withLock { $0.lastJSONByteCount = bytes.count }
         let decoded: DecodedState<Model>
         do {
             decoded = try decodeStored(bytes, path: path, salvaging: configuration.corruptFilePolicy == .salvage)
@@ -203,13 +206,19 @@ public final class StateFile<Model: Codable & Sendable>: Sendable {
 
     /// Encodes `model` as this file will be written (deterministic bytes).
     public func encode(_ model: Model) throws(StateStoreError) -> Data {
-        let (version, minReader) = state.withLock { ($0.writeVersion, $0.writeMinReaderVersion) }
+        let (version, minReader, lastSize) = state.withLock {
+            ($0.writeVersion, $0.writeMinReaderVersion, $0.lastJSONByteCount)
+        }
         let plaintext: Data
         do {
-            plaintext = try codec.encode(model, version: version, minReaderVersion: minReader)
+            // Room for what the last save wrote and a sixteenth more: one block for the whole document.
+            plaintext = try codec.encode(
+                model, version: version, minReaderVersion: minReader, compact: true,
+                capacity: lastSize + lastSize / 16)
         } catch {
             throw .encodingFailed(path: path, description: "\(error)")
         }
+        state.withLock { $0.lastJSONByteCount = plaintext.count }
         guard let sealing else { return plaintext }
         do {
             return try sealing.seal(plaintext)
