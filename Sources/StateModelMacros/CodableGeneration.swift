@@ -106,7 +106,9 @@ struct CodableGeneration {
             stringLiteral: "\(access)init(\(label) decoder: any Decoder) throws {\n" + Self.indent(lines) + "\n}")
     }
 
-    /// `encode(to:)`: the kept keys first, except any the type declares, then the declared ones.
+    /// `encode(to:)`: the kept keys first, except any the type declares, then the declared ones in the order of
+    /// their keys' UTF-8 bytes, the order a state file is written in: an encoder that writes as it goes (StateStore's)
+    /// then has nothing to put in order for a record without unknown fields.
     func encodeFunction() -> DeclSyntax {
         var lines = ["var container = encoder.container(keyedBy: AnyCodingKey.self)"]
         if let unknownFields {
@@ -114,7 +116,7 @@ struct CodableGeneration {
             lines.append(
                 "try self.\(Self.identifier(unknownFields.name)).encode(to: &container, skipping: [\(keys)])")
         }
-        for property in declared {
+        for property in declared.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
             let key = "AnyCodingKey(\(Self.literal(property.key)))"
             let value = "self.\(Self.identifier(property.name))"
             switch property.kind {

@@ -87,10 +87,10 @@ struct ExpansionTests {
                 public func encode(to encoder: any Encoder) throws {
                     var container = encoder.container(keyedBy: AnyCodingKey.self)
                     try self.unknownFields.encode(to: &container, skipping: ["id", "display_title", "pinned", "createdAt"])
-                    try container.encode(self.id, forKey: AnyCodingKey("id"))
-                    try container.encode(self.title, forKey: AnyCodingKey("display_title"))
-                    try container.encode(self.pinned, forKey: AnyCodingKey("pinned"))
                     try container.encodeIfPresent(self.createdAt, forKey: AnyCodingKey("createdAt"))
+                    try container.encode(self.title, forKey: AnyCodingKey("display_title"))
+                    try container.encode(self.id, forKey: AnyCodingKey("id"))
+                    try container.encode(self.pinned, forKey: AnyCodingKey("pinned"))
                 }
             }
 
@@ -261,10 +261,10 @@ struct ExpansionTests {
 
                 package func encode(to encoder: any Encoder) throws {
                     var container = encoder.container(keyedBy: AnyCodingKey.self)
-                    try container.encode(self.items, forKey: AnyCodingKey("items"))
                     try container.encode(self.active, forKey: AnyCodingKey("active"))
-                    try LowercaseUUIDCoder.encode(self.id, to: &container, forKey: AnyCodingKey("id"))
                     try container.encodeIfPresent(self.`default`, forKey: AnyCodingKey("default"))
+                    try LowercaseUUIDCoder.encode(self.id, to: &container, forKey: AnyCodingKey("id"))
+                    try container.encode(self.items, forKey: AnyCodingKey("items"))
                     try container.encode(self.tags, forKey: AnyCodingKey("tags"))
                 }
             }
@@ -453,13 +453,13 @@ struct ExpansionTests {
                 func encode(to encoder: any Encoder) throws {
                     var container = encoder.container(keyedBy: AnyCodingKey.self)
                     try self.unknownFields.encode(to: &container, skipping: ["name", "panes", "tabs", "archived", "tags", "count", "note"])
+                    try container.encodeIfPresent(self.archived, forKey: AnyCodingKey("archived"))
+                    try container.encode(self.count, forKey: AnyCodingKey("count"))
                     try container.encode(self.name, forKey: AnyCodingKey("name"))
+                    try container.encodeIfPresent(self.note, forKey: AnyCodingKey("note"))
                     try container.encode(self.panes, forKey: AnyCodingKey("panes"))
                     try container.encode(self.tabs, forKey: AnyCodingKey("tabs"))
-                    try container.encodeIfPresent(self.archived, forKey: AnyCodingKey("archived"))
                     try container.encode(self.tags, forKey: AnyCodingKey("tags"))
-                    try container.encode(self.count, forKey: AnyCodingKey("count"))
-                    try container.encodeIfPresent(self.note, forKey: AnyCodingKey("note"))
                 }
             }
 
