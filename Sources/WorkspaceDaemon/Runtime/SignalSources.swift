@@ -11,8 +11,9 @@ import Glibc
 /// and none is lost while the sources register.
 ///
 /// Until a handler is set, a SIGTERM or SIGINT exits at once with status 0 (nothing was accepted yet) and a
-/// SIGHUP is ignored. The handler gets each signal as a ``LifecycleEvent``, one at a time on one serial queue
-/// (``queue``), so a second signal during a flush waits behind it.
+/// SIGHUP is ignored; a signal caught while the sources registered is handled so before `init` returns. The
+/// handler gets each signal as a ``LifecycleEvent``, one at a time on one serial queue (``queue``), so a second
+/// signal during a flush waits behind it.
 public final class SignalSources: Sendable {
     /// The queue the handler runs on.
     public let queue = DispatchQueue(label: "workspaced.signals")
@@ -44,8 +45,12 @@ public final class SignalSources: Sendable {
             source.resume()
         }
         Self.waitForRegistration(of: armed)
+        // Delivered before `init` returns, so with no handler yet: a stop exits here, before anything else has
+        // run. Handed to the queue asynchronously instead, it waited for a worker thread, and on a loaded machine
+        // the daemon could load, serve and send READY=1 first (then flush and exit 0 on the late stop).
+        // Synchronously on the queue, so that a signal the sources already passed to it is handled first.
         for number in armed where wsd_signal_latch_release(number) != 0 {
-            queue.async { [weak self] in self?.deliver(number) }
+            queue.sync { deliver(number) }
         }
     }
 
