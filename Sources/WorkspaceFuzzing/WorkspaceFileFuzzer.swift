@@ -63,7 +63,8 @@ public final class WorkspaceFileFuzzer: FuzzChecking {
         }
     }
 
-    /// Saves `model`, loads it as it is, saves that and compares the bytes.
+    /// Saves `model`, loads it as it is and equal to `model` (what was served is what was saved), saves that and
+    /// compares the bytes.
     private func savesTheSameBytesTwice(
         _ file: StateFile<Workspace>, _ model: Workspace, _ disk: FuzzFileSystem
     ) -> FuzzFinding? {
@@ -77,6 +78,7 @@ public final class WorkspaceFileFuzzer: FuzzChecking {
             guard reloaded.report.source == .file, reloaded.report.salvage == nil else {
                 return finding("the saved state did not load as it is (\(reloaded.report.source))")
             }
+            guard reloaded.model == model else { return finding("the saved state loads as another state") }
             try reopened.save(reloaded.model)
             return disk.bytes(Self.name) == first ? nil : finding("a second save wrote other bytes")
         } catch {

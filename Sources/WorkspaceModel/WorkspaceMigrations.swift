@@ -3,7 +3,8 @@ import StateStore
 /// The shipped migration steps. A shipped step is never edited: a change to the format is a new version with a
 /// new step, a new fixture and a new test.
 enum WorkspaceMigrations {
-    /// v1 → v2: panes gain `focusedTabIndex` (0) and `tabs` (empty); the owner gains `email` ("").
+    /// v1 → v2: panes gain `focusedTabIndex` (0) and `tabs` (empty); the owner gains `email` (""). An unknown
+    /// field of a version 1 record under one of those keys is dropped and reported (``MigrationContext/carry(_:to:declaring:)``).
     @Sendable static func v1ToV2(_ old: WorkspaceV1, _ context: inout MigrationContext) -> WorkspaceV2 {
         let paneCount = old.projects.reduce(0) { $0 + $1.panes.count }
         context.defaulted("projects[].panes[].focusedTabIndex", count: paneCount)
@@ -16,30 +17,33 @@ enum WorkspaceMigrations {
                     panes: project.panes.map { pane in
                         PaneV2(
                             id: pane.id, folder: pane.folder, viewMode: pane.viewMode, focusedTabIndex: 0, tabs: [],
-                            unknownFields: pane.unknownFields)
+                            unknownFields: context.carry(
+                                pane.unknownFields, to: "projects[].panes[]", declaring: ["focusedTabIndex", "tabs"]))
                     },
                     unknownFields: project.unknownFields)
             },
             favorites: old.favorites,
             activeProjectID: old.activeProjectID,
             owner: OwnerV2(
-                name: old.owner.name, age: old.owner.age, email: "", unknownFields: old.owner.unknownFields),
+                name: old.owner.name, age: old.owner.age, email: "",
+                unknownFields: context.carry(old.owner.unknownFields, to: "owner", declaring: ["email"])),
             unknownFields: old.unknownFields)
     }
 
     /// v2 → v3: the owner's `name` becomes `alias`; favorites gain `createdAt`, unknown (`nil`) when migrated.
+    /// An unknown field under one of the new keys is dropped and reported.
     @Sendable static func v2ToV3(_ old: WorkspaceV2, _ context: inout MigrationContext) -> WorkspaceV3 {
         WorkspaceV3(
             projects: old.projects,
             favorites: old.favorites.map { favorite in
                 FavoriteV3(
                     id: favorite.id, name: favorite.name, path: favorite.path, createdAt: nil,
-                    unknownFields: favorite.unknownFields)
+                    unknownFields: context.carry(favorite.unknownFields, to: "favorites[]", declaring: ["createdAt"]))
             },
             activeProjectID: old.activeProjectID,
             owner: OwnerV3(
                 alias: old.owner.name, age: old.owner.age, email: old.owner.email,
-                unknownFields: old.owner.unknownFields),
+                unknownFields: context.carry(old.owner.unknownFields, to: "owner", declaring: ["alias"])),
             unknownFields: old.unknownFields)
     }
 

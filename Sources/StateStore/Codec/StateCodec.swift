@@ -120,6 +120,7 @@ public struct StateCodec<Model: Codable & Sendable>: Sendable {
         var value = (consume envelope).payload
         var steps: [ClosedRange<Int>] = []
         var defaulted = context.fieldsDefaulted
+        var unknownKept = context.keptUnknownKeys
         var warnings: [String] = []
         var version = storedVersion
         while version < schema.currentVersion, let step = schema.stepsByVersion[version] {
@@ -132,6 +133,15 @@ public struct StateCodec<Model: Codable & Sendable>: Sendable {
             }
             defaulted.merge(migration.fieldsDefaulted, uniquingKeysWith: +)
             warnings += migration.warnings
+            for (field, count) in migration.unknownFieldsReplaced.sorted(by: { $0.key < $1.key }) {
+                warnings.append(
+                    "\(field): \(count) \(count == 1 ? "record" : "records") held it as an unknown field of "
+                        + "version \(version), which version \(version + 1) declares; the migrated value replaced "
+                        + "it (the original file still holds it)")
+                if let kept = unknownKept[field] {
+                    unknownKept[field] = kept > count ? kept - count : nil
+                }
+            }
             steps.append(version...(version + 1))
             version += 1
         }
@@ -156,7 +166,7 @@ public struct StateCodec<Model: Codable & Sendable>: Sendable {
             storedMinReaderVersion: storedMinReaderVersion,
             stepsApplied: steps,
             fieldsDefaulted: defaulted,
-            unknownKeysKept: context.keptUnknownKeys,
+            unknownKeysKept: unknownKept,
             warnings: warnings,
             repairs: log.repairs,
             isNewerCompatible: storedVersion > schema.currentVersion,
@@ -172,7 +182,14 @@ public struct StateCodec<Model: Codable & Sendable>: Sendable {
             if let defect = JSONDefectScanner.firstDefect(in: data) {
                 return DecodeFailure(error: .corrupt(reason: defect.description))
             }
-            return DecodeFailure(error: .corrupt(reason: DecodingErrorDescription.describe(error)))
+            // The bytes are valid JSON: JSONDecoder refused a number its field's type cannot hold (beyond `Int`,
+            // or with a fraction), and says so of the whole document, without a path. The record holding it can
+            // be dropped like any other that does not decode, so a salvage is worth a try.
+            return DecodeFailure(
+                error: .corrupt(
+                    reason: "valid JSON that JSONDecoder refused without naming where, such as a number its "
+                        + "field's type cannot hold (\(context.debugDescription))"),
+                salvageable: true)
         }
         let path: [any CodingKey]
         switch error {

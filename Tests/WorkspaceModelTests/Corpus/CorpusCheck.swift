@@ -111,9 +111,8 @@ struct CorpusCheck: Sendable {
         }
     }
 
-    /// Saves `model`, loads the result as it is (no salvage, no quarantine), saves that and compares the bytes.
-    /// (The reloaded model is not compared with `model`: an unknown field that a later version declares is dropped
-    /// by the first save; KnownCorpusFindings pins that.)
+    /// Saves `model`, loads the result as it is (no salvage, no quarantine) and equal to `model` (what was served
+    /// is what was saved), saves that and compares the bytes.
     private func savesTheSameBytesTwice(
         _ name: String, _ file: StateFile<Workspace>, _ model: Workspace, open: () -> StateFile<Workspace>,
         sourceLocation: SourceLocation
@@ -128,6 +127,8 @@ struct CorpusCheck: Sendable {
             reloaded.report.source == .file && reloaded.report.salvage == nil,
             "\(name): the saved state did not load as it is (\(reloaded.report.source))",
             sourceLocation: sourceLocation)
+        #expect(
+            reloaded.model == model, "\(name): the saved state loads as another state", sourceLocation: sourceLocation)
         try reopened.save(reloaded.model)
         #expect(read(file.path) == first, "\(name): a second save wrote other bytes", sourceLocation: sourceLocation)
     }

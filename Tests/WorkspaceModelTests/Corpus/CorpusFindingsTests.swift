@@ -1,0 +1,59 @@
+import Foundation
+import StateStore
+import Testing
+
+@testable import WorkspaceModel
+
+/// What the corrupt-input corpus found, each now fixed and kept as a test. Neither case loses the original bytes:
+/// a migrated file's original is kept as `workspace.json.v1.bak`, a quarantined one as `workspace.json.corrupt-*`.
+@Suite("Corrupt input corpus: its findings")
+struct CorpusFindingsTests {
+    /// A version 2 file whose `version` key is damaged (one bit: `"versi/n"`) reads as version 1, which has no
+    /// version key. Its panes' `tabs` and `focusedTabIndex` and its owner's `email`, unknown to version 1, are
+    /// captured; the 1 → 2 step declares those keys and sets them. Before, the captured values stayed in memory
+    /// under the declared keys and the first save dropped them without a word, so what was served was not what
+    /// was saved. Now the step drops them and the load report says so.
+    @Test func aMislabelledFilesFieldsThatALaterVersionDeclaresAreReportedAndTheSaveKeepsWhatIsServed() throws {
+        let damaged = try CorruptCorpusTests.text("v2.json")
+            .replacingOccurrences(of: #""version": 2"#, with: #""versi/n": 2"#)
+        let decoded = try workspaceCodec().decode(Data(damaged.utf8))
+        #expect(decoded.storedVersion == 1)
+        let note = "held it as an unknown field of version 1, which version 2 declares; the migrated value replaced it"
+        #expect(
+            decoded.warnings == [
+                "owner.email: 1 record \(note) (the original file still holds it)",
+                "projects[].panes[].focusedTabIndex: 1 record \(note) (the original file still holds it)",
+                "projects[].panes[].tabs: 1 record \(note) (the original file still holds it)",
+            ])
+        #expect(decoded.unknownKeysKept == ["versi/n": 1], "only the damaged key is still kept")
+        #expect(decoded.model.projects[0].panes[0].unknownFields.isEmpty)
+        #expect(decoded.model.owner.unknownFields.isEmpty)
+        let saved = try workspaceCodec().decode(try workspaceCodec().encode(decoded.model))
+        #expect(saved.model == decoded.model, "the save changed the state")
+    }
+
+    /// A pane whose `focusedTabIndex` is valid JSON that `Int` cannot hold: JSONDecoder refuses the whole
+    /// document without a path. Before, that was reported as "not valid JSON" and the salvage policy quarantined
+    /// the whole file; now the load is refused saying what is known, and a salvage gives that one field its
+    /// default (0), keeping the pane and its tabs.
+    @Test(arguments: ["123456789012345678901234567890", "9223372036854775808", "1.5", "1e400"])
+    func aNumberItsFieldCannotHoldIsDefaultedInASalvage(number: String) throws {
+        let text = try CorruptCorpusTests.text("v4.json")
+            .replacingOccurrences(of: #""focusedTabIndex": 0"#, with: #""focusedTabIndex": \#(number)"#)
+        #expect(text.contains(number))
+        #expect {
+            try workspaceCodec().decode(Data(text.utf8))
+        } throws: { error in
+            guard case .corrupt(let reason) = error as? StateDecodingError else { return false }
+            return reason.hasPrefix("valid JSON that JSONDecoder refused without naming where")
+        }
+        let salvaged = try workspaceCodec().decode(Data(text.utf8), salvaging: true)
+        let report = try #require(salvaged.salvage)
+        #expect(report.reason.hasPrefix("valid JSON that JSONDecoder refused without naming where"))
+        #expect(report.droppedRecords.isEmpty)
+        #expect(report.defaultedFields.map(\.path) == ["projects[0].panes[0].focusedTabIndex"])
+        let pane = try #require(salvaged.model.projects.first?.panes.first)
+        #expect(pane.focusedTabIndex == 0)
+        #expect(pane.tabs.count == 1)
+    }
+}
