@@ -1,7 +1,8 @@
 import StateStore
 
-/// The shipped migration steps. A shipped step is never edited: a change to the format is a new version with a
-/// new step, a new fixture and a new test.
+/// The shipped migration steps. A shipped step is never edited in what it writes: a change to the format is a new
+/// version with a new step, a new fixture and a new test. (Carrying unknown fields through `context.carry` changed
+/// no step's output: a captured field under a declared key was never written.)
 enum WorkspaceMigrations {
     /// v1 → v2: panes gain `focusedTabIndex` (0) and `tabs` (empty); the owner gains `email` (""). An unknown
     /// field of a version 1 record under one of those keys is dropped and reported (``MigrationContext/carry(_:to:declaring:)``).

@@ -132,7 +132,6 @@ public final class StateFile<Model: Codable & Sendable>: Sendable {
             return LoadedState(model: codec.schema.initialModel(), report: report)
         }
         report.byteCount = bytes.count
-        state.withLock { $0.lastJSONByteCount = bytes.count }
         let decoded: DecodedState<Model>
         do {
             decoded = try decodeStored(bytes, path: path, salvaging: configuration.corruptFilePolicy == .salvage)
@@ -158,6 +157,8 @@ public final class StateFile<Model: Codable & Sendable>: Sendable {
             }
         }
         report.record(decoded)
+        // The room the first save makes up front: only a file whose state is used says how large the next is.
+        state.withLock { $0.lastJSONByteCount = bytes.count }
         if var salvage = decoded.salvage {
             if configuration.locking == .exclusive {
                 salvage.originalKeptAt = try keepCorruptCopy(reason: salvage.reason)
