@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Runs blocking work (a `waitpid`, a blocking read, a child process run to its end) on a thread of its own and
 /// returns its result without holding a thread of the cooperative pool meanwhile.
@@ -16,5 +17,45 @@ public func offThePool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -
 public func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
         Thread.detachNewThread { continuation.resume(with: Result { try work() }) }
+    }
+}
+
+/// Work started at once on a thread of its own, its result awaited later: unlike ``offThePool(_:)`` called
+/// later, the work does not wait for the awaiting task to be resumed by a cooperative thread first. A test that
+/// times when something arrives starts the read before it does anything else, so that a busy pool cannot delay
+/// the instant it takes.
+public final class StartedOffThePool<T: Sendable>: Sendable {
+    private let state = Mutex<(result: T?, waiter: CheckedContinuation<T, Never>?)>((nil, nil))
+
+    /// Starts `work` on a new thread before returning.
+    public init(_ work: @escaping @Sendable () -> T) {
+        Thread.detachNewThread { [self] in
+            let result = work()
+            let waiter = state.withLock { state -> CheckedContinuation<T, Never>? in
+                guard let waiter = state.waiter else {
+                    state.result = result
+                    return nil
+                }
+                state.waiter = nil
+                return waiter
+            }
+            waiter?.resume(returning: result)
+        }
+    }
+
+    /// The work's result, once it returned.
+    public var value: T {
+        get async {
+            await withCheckedContinuation { continuation in
+                let done = state.withLock { state -> T? in
+                    guard let result = state.result else {
+                        state.waiter = continuation
+                        return nil
+                    }
+                    return result
+                }
+                if let done { continuation.resume(returning: done) }
+            }
+        }
     }
 }

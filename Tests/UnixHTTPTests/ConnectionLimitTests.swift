@@ -31,7 +31,8 @@ import UnixHTTP
     }
 
     /// The deadline is measured from the first byte sent to the 408 read, both on threads of their own (the
-    /// trickle and the read), so a busy cooperative pool delays neither instant. The trickle goes on after the 408
+    /// trickle, and the read started before the other client's request), so a busy cooperative pool delays
+    /// neither instant. The trickle goes on after the 408
     /// until the server shuts down: its cut-off request then surfaced as a parse error while the connection went
     /// inactive, and the 400 written for it crashed the process in SwiftNIO's pipeline handler (`Wrote in
     /// quiescing completed state`) every time, until HTTPConnectionHandler stopped answering closed connections.
@@ -48,10 +49,11 @@ import UnixHTTP
                 }
             }
             defer { trickle.stopped.withLock { $0 = true } }
+            let slowRead = slow.startTimedRead()
             let other = try RawConnection(path: path)
             other.send("GET /v1/projects/active HTTP/1.1\r\nHost: x\r\n\r\n")
             #expect(await other.readResponse()?.status == 200, "a well-behaved client waited for the slow one")
-            let (read, readAt) = await slow.readTimedResponse()
+            let (read, readAt) = await slowRead.value
             let response = try #require(read)
             #expect(response.status == 408)
             #expect(try errorBody(response.body).code == "request_timeout")
