@@ -183,8 +183,8 @@ public struct StateCodec<Model: Codable & Sendable>: Sendable {
                 return DecodeFailure(error: .corrupt(reason: defect.description))
             }
             // The bytes are valid JSON: JSONDecoder refused a number its field's type cannot hold (beyond `Int`,
-            // or with a fraction), and says so of the whole document, without a path. The record holding it can
-            // be dropped like any other that does not decode, so a salvage is worth a try.
+            // or with a fraction), and says so of the whole document, without a path. A salvage reads each field
+            // on its own, where that one takes its default or drops its record, so it is worth a try.
             return DecodeFailure(
                 error: .corrupt(
                     reason: "valid JSON that JSONDecoder refused without naming where, such as a number its "
