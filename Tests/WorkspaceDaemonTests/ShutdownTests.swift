@@ -10,7 +10,7 @@ import Glibc
 struct ShutdownTests {
     @Test func aSecondSignalDuringTheFlushChangesNothing() async throws {
         let harness = try DaemonHarness()
-        try harness.writeState(WorkspaceFixtures.largeVersion1(projects: 2_000))
+        try harness.writeState(await WorkspaceFixtures.largeVersion1(projects: 2_000))
         let process = try harness.start()
         #expect(await harness.becomesReady())
         process.send(SIGTERM)

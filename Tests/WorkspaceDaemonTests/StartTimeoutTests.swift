@@ -13,7 +13,7 @@ struct StartTimeoutTests {
     /// the long wait holds no thread of the pool.
     @Test func aLongLoadKeepsExtendingTheTimeoutUntilReady() async throws {
         let harness = try DaemonHarness()
-        try harness.writeState(WorkspaceFixtures.largeVersion1(projects: 40_000))
+        try harness.writeState(await WorkspaceFixtures.largeVersion1(projects: 40_000))
         let process = try harness.start()
         #expect(await harness.becomesReady(timeout: .seconds(120)), "no READY=1; output: \(process.output)")
         let messages = harness.messages()

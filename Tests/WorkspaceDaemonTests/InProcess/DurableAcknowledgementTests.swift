@@ -3,6 +3,7 @@ import Foundation
 import NIOHTTP1
 import StateStoreTesting
 import Synchronization
+import TestSupport
 import Testing
 
 /// `?durable=true` and `Workspaced-Durable`: the answer comes only once the change is on disk, and a save that
@@ -22,14 +23,10 @@ struct DurableAcknowledgementTests {
             }
         }
 
-        /// Waits off the cooperative pool for the save to reach the rename.
+        /// Waits off the cooperative pool for the save to reach the rename, on a thread of its own: a block on
+        /// `DispatchQueue.global()` blocked one of the default-QoS threads that the pool's jobs run on too.
         func waitUntilReached() async {
-            await withCheckedContinuation { continuation in
-                DispatchQueue.global().async {
-                    self.reached.wait()
-                    continuation.resume()
-                }
-            }
+            await offThePool { self.reached.wait() }
         }
     }
 
