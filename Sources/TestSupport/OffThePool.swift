@@ -8,9 +8,7 @@ import Synchronization
 /// seconds stalls every other test in the process, and with them the in-process servers whose handlers need the
 /// pool, so their clients time out. Blocking work in a test goes through this function instead.
 public func offThePool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
-    await withCheckedContinuation { continuation in
-        Thread.detachNewThread { continuation.resume(returning: work()) }
-    }
+    await StartedOffThePool(work).value
 }
 
 /// ``offThePool(_:)`` for work that can throw.
