@@ -16,7 +16,7 @@ public enum ReliabilitySummary {
     }
 
     private static func created(_ path: String) -> FileHandle? {
-        FileManager.default.createFile(atPath: path, contents: nil)
+        guard FileManager.default.createFile(atPath: path, contents: nil) else { return nil }
         return FileHandle(forWritingAtPath: path)
     }
 

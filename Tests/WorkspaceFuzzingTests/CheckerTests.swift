@@ -59,7 +59,7 @@ struct CheckerTests {
     @Test func garbageIsQuarantinedOrLeftAsItIs() async throws {
         // Garbage is quarantined (workspace) or left as it is (secrets): both keep their promise.
         let garbage = Data([0x00, 0xFF, 0x7B, 0x22])
-        #expect(await try WorkspaceFileFuzzer().check(garbage) == nil)
-        #expect(await try SecretsFileFuzzer().check(garbage) == nil)
+        #expect(try await WorkspaceFileFuzzer().check(garbage) == nil)
+        #expect(try await SecretsFileFuzzer().check(garbage) == nil)
     }
 }
