@@ -28,13 +28,16 @@ do {
     let file = StateFile(path: options.path, schema: try NotebookSchema.make())
     let loaded = try file.load()
     let base = CrashTesterChange.storedRevision(of: loaded.model)
+    // The engine's revisions continue from the file's (loaded.report.revision); this run's changes are the ones
+    // after it, each of which bumps the stored revision by one.
+    let first = loaded.report.revision
     let state = PersistentState(
         file: file, loaded: loaded,
         configuration: PersistenceConfiguration(debounce: options.debounce, maximumDelay: options.maximumDelay),
         observer: { event in
             guard case .saved(let revision, let duration, _) = event else { return }
-            Output.line("durable \(base + revision)")
-            Output.diagnostic("saved \(base + revision) in \(duration)")
+            Output.line("durable \(base + revision - first)")
+            Output.diagnostic("saved \(base + revision - first) in \(duration)")
         })
     owner.set(state)
     if options.flushFirst {

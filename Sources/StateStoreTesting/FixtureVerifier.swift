@@ -90,7 +90,34 @@ public struct FixtureVerifier<Model: Codable & Sendable & Equatable>: Sendable {
                     "kept \(first.unknownKeysKept.keys.sorted()) on load but \(second.unknownKeysKept.keys.sorted()) "
                     + "after a save")
         }
+        try verifyStamp(second, name: name)
         return FixtureResult(name: name, decoded: first, savedBytes: written)
+    }
+
+    /// Saves `decoded` as a ``StateStore/StateFile`` does, with a revision and a lineage at the root, and checks
+    /// that both read back and change nothing else: a model whose root declares the schema's revision or lineage
+    /// key fails here, not on a user's disk.
+    private func verifyStamp(_ decoded: DecodedState<Model>, name: String) throws {
+        let revision = UInt64(decoded.storedVersion) + 41
+        let lineage = Lineage(rawValue: "fixture-check")!
+        let stamped: DecodedState<Model>
+        do {
+            stamped = try codec.decode(try codec.encode(decoded.model, revision: revision, lineage: lineage))
+        } catch {
+            throw FixtureFailure(
+                file: name, check: "revision",
+                detail: "the state saved with \(codec.schema.revisionKey) and \(codec.schema.lineageKey) does not load "
+                    + "(does the model's root declare one of these keys? choose other keys in the schema): \(error)")
+        }
+        guard stamped.storedRevision == revision, stamped.storedLineage == lineage, stamped.model == decoded.model,
+            stamped.unknownKeysKept == decoded.unknownKeysKept
+        else {
+            throw FixtureFailure(
+                file: name, check: "revision",
+                detail: "saved at revision \(revision) of lineage \(lineage), it loads at "
+                    + "\(stamped.storedRevision.map(String.init) ?? "none") of \(stamped.storedLineage?.rawValue ?? "none")"
+                    + (stamped.model == decoded.model ? "" : ", as another model"))
+        }
     }
 
     private func encode(_ model: Model, name: String) throws -> Data {
@@ -119,7 +146,8 @@ public struct FixtureResult<Model: Sendable>: Sendable {
 public struct FixtureFailure: Error, Equatable, CustomStringConvertible {
     /// The fixture (or folder).
     public var file: String
-    /// The check: `load`, `round trip`, `idempotence`, `unknown fields`, `save`, `coverage`, `fixtures`.
+    /// The check: `load`, `round trip`, `idempotence`, `unknown fields`, `revision`, `save`, `coverage`,
+    /// `fixtures`.
     public var check: String
     /// What went wrong.
     public var detail: String

@@ -17,7 +17,9 @@ import Synchronization
 /// ```
 ///
 /// Mutating calls are counted (``mutatingCalls``): create, write, fsync, close, rename, link, unlink and the
-/// directory fsync. Reads are not. Lock files are not modelled (the lock is always granted).
+/// directory fsync. Reads are not. The lock is always granted; a lock file's text (its holder and a clean stop's
+/// marker, ``StateStore/StateFile/recordCleanStop(revision:)``) is kept apart from the files, durable once its
+/// descriptor is fsynced, and never part of a disk after the crash (the next start finds no marker).
 public final class PowerLossFileSystem: FileSystem, Sendable {
     /// One of the disks the machine may come back with after the crash.
     public struct Disk: Sendable, CustomStringConvertible {
@@ -51,6 +53,10 @@ public final class PowerLossFileSystem: FileSystem, Sendable {
         var durableNames: [String: Inode] = [:]
         var descriptors: [Int32: (inode: Inode, path: String)] = [:]
         var nextDescriptor: Int32 = 1000
+        /// Lock descriptors and the lock file each holds.
+        var locks: [Int32: String] = [:]
+        /// Lock files' text as written and as last fsynced.
+        var lockTexts: [String: (written: String, durable: String)] = [:]
         var calls = 0
         var crashBefore: Int?
         var crashed = false
@@ -121,7 +127,7 @@ public final class PowerLossFileSystem: FileSystem, Sendable {
     public func readFile(at path: String) throws(FileSystemError) -> Data? {
         try state.withLock { state throws(FileSystemError) -> Data? in
             if state.crashed { throw FileSystemError(operation: "read", path: path, errno: EIO) }
-            return state.names[path].map { Data($0.written) }
+            return state.names[path].map { Data($0.written) } ?? state.lockTexts[path].map { Data($0.written.utf8) }
         }
     }
 
@@ -160,6 +166,10 @@ public final class PowerLossFileSystem: FileSystem, Sendable {
     public func fsync(_ descriptor: Int32, path: String) throws(FileSystemError) {
         try state.withLock { state throws(FileSystemError) in
             try mutating("fsync", path, &state)
+            if let lockPath = state.locks[descriptor] {
+                if let text = state.lockTexts[lockPath] { state.lockTexts[lockPath] = (text.written, text.written) }
+                return
+            }
             guard let open = state.descriptors[descriptor] else {
                 throw FileSystemError(operation: "fsync", path: path, errno: EBADF)
             }
@@ -171,6 +181,7 @@ public final class PowerLossFileSystem: FileSystem, Sendable {
     public func close(_ descriptor: Int32, path: String) throws(FileSystemError) {
         try state.withLock { state throws(FileSystemError) in
             state.descriptors[descriptor] = nil
+            state.locks[descriptor] = nil
             try mutating("close", path, &state)
         }
     }
@@ -245,11 +256,18 @@ public final class PowerLossFileSystem: FileSystem, Sendable {
     public func lockFile(_ path: String, mode: UInt32) throws(FileSystemError) -> Int32 {
         try state.withLock { state throws(FileSystemError) -> Int32 in
             if state.crashed { throw FileSystemError(operation: "lock", path: path, errno: EIO) }
+            let descriptor = state.nextDescriptor
             state.nextDescriptor += 1
-            return state.nextDescriptor
+            state.locks[descriptor] = path
+            return descriptor
         }
     }
 
-    /// Does nothing (lock files are not modelled).
-    public func writeLockOwner(_ descriptor: Int32, _ text: String, path: String) throws(FileSystemError) {}
+    /// Replaces the lock file's text: written, durable after an fsync of `descriptor`.
+    public func writeLockOwner(_ descriptor: Int32, _ text: String, path: String) throws(FileSystemError) {
+        try state.withLock { state throws(FileSystemError) in
+            try mutating("pwrite", path, &state)
+            state.lockTexts[path, default: ("", "")].written = text
+        }
+    }
 }

@@ -71,6 +71,8 @@ public final class WorkspaceFileFuzzer: FuzzChecking {
         do {
             try file.save(model)
             let first = disk.bytes(Self.name)
+            // A clean stop: the next start continues the lineage, so the second save may write the same bytes.
+            try file.recordCleanStop(revision: file.revision)
             file.unlock()
             let reopened = open(disk)
             defer { reopened.unlock() }

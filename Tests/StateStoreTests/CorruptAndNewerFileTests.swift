@@ -110,7 +110,7 @@ struct CorruptAndNewerFileTests {
         defer { directory.remove() }
         try directory.write("notebook.json", try Fixtures.data("notebook/v4.json"))
         let fileSystem = FaultInjectingFileSystem()
-        fileSystem.inject(.read, errno: EIO)
+        fileSystem.inject(.read, errno: EIO, occurrence: 2)  // the lock file's marker, then the state file
         let file = try notebookFile(directory, fileSystem: fileSystem)
         #expect(throws: StateStoreError.self) { try file.load() }
         #expect(try directory.read("notebook.json") == (try Fixtures.data("notebook/v4.json")))

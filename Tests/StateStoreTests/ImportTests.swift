@@ -178,7 +178,8 @@ struct ImportTests {
         let setup = try Setup()
         defer { setup.directory.remove() }
         try setup.directory.write("legacy/state.json", try Fixtures.data("notebook/v1.json"))
-        setup.fileSystem.inject(.read, errno: EACCES, occurrence: 3)  // the state file, the marker, the source
+        // The lock file (its last owner's marker), the state file, the import marker, the source.
+        setup.fileSystem.inject(.read, errno: EACCES, occurrence: 4)
         let loaded = try setup.file.load(importing: setup.source)
         let result = try #require(loaded.report.importResult)
         #expect(result.outcome == .refused)

@@ -6,6 +6,10 @@ public struct DecodedState<Model: Sendable>: Sendable {
     public var storedVersion: Int
     /// The minimum reader version stored in the bytes, if any.
     public var storedMinReaderVersion: Int?
+    /// The revision stored in the bytes (``StateSchema/revisionKey``), if any.
+    public var storedRevision: UInt64? = nil
+    /// The lineage stored in the bytes (``StateSchema/lineageKey``), if any.
+    public var storedLineage: Lineage? = nil
     /// The steps that ran, in order, as `from...to`.
     public var stepsApplied: [ClosedRange<Int>]
     /// Fields filled with a default, by path, with how many records got it: by the steps, and while decoding

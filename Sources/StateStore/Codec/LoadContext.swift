@@ -9,6 +9,8 @@ final class LoadContext: Sendable {
 
     let versionKey: String
     let minReaderVersionKey: String
+    let revisionKey: String
+    let lineageKey: String
     let firstVersion: Int
     let currentVersion: Int
     let reservedRootKeys: Set<String>
@@ -29,9 +31,11 @@ final class LoadContext: Sendable {
     {
         versionKey = schema.versionKey
         minReaderVersionKey = schema.minReaderVersionKey
+        revisionKey = schema.revisionKey
+        lineageKey = schema.lineageKey
         firstVersion = schema.firstVersion
         currentVersion = schema.currentVersion
-        reservedRootKeys = [schema.versionKey, schema.minReaderVersionKey]
+        reservedRootKeys = [schema.versionKey, schema.minReaderVersionKey, schema.revisionKey, schema.lineageKey]
         self.salvaging = salvaging
         self.duplicateKeys = DuplicateKeyIndex(duplicateKeys)
         var decoders = schema.stepsByVersion.mapValues { step in salvaging ? step.salvageDecode : step.decode }

@@ -117,11 +117,14 @@ public struct StateCodec<Model: Codable & Sendable>: Sendable {
         let migrateStart = clock.now
         let storedVersion = envelope.storedVersion
         let storedMinReaderVersion = envelope.storedMinReaderVersion
+        let storedRevision = envelope.storedRevision
+        let storedLineage = envelope.storedLineage
+        let stampWarning = envelope.stampWarning
         var value = (consume envelope).payload
         var steps: [ClosedRange<Int>] = []
         var defaulted = context.fieldsDefaulted
         var unknownKept = context.keptUnknownKeys
-        var warnings: [String] = []
+        var warnings: [String] = stampWarning.map { [$0] } ?? []
         var version = storedVersion
         while version < schema.currentVersion, let step = schema.stepsByVersion[version] {
             var migration = MigrationContext(fromVersion: version)
@@ -164,6 +167,8 @@ public struct StateCodec<Model: Codable & Sendable>: Sendable {
             model: model,
             storedVersion: storedVersion,
             storedMinReaderVersion: storedMinReaderVersion,
+            storedRevision: storedRevision,
+            storedLineage: storedLineage,
             stepsApplied: steps,
             fieldsDefaulted: defaulted,
             unknownKeysKept: unknownKept,
@@ -215,17 +220,32 @@ public struct StateCodec<Model: Codable & Sendable>: Sendable {
         try encode(model, version: version, minReaderVersion: minReaderVersion, compact: true)
     }
 
-    /// ``encode(_:version:minReaderVersion:)``, with `JSONEncoder` alone when not `compact` (for the tests that
-    /// compare the two), making room for `capacity` bytes up front (what the last save wrote, say).
-    func encode(
-        _ model: Model, version: Int?, minReaderVersion: Int?, compact useCompact: Bool, capacity: Int = 0
+    /// Encodes like ``encode(_:version:minReaderVersion:)``, also stamping `revision` and `lineage` at the root
+    /// (``StateSchema/revisionKey``, ``StateSchema/lineageKey``), as ``StateFile`` saves do.
+    public func encode(
+        _ model: Model, revision: UInt64, lineage: Lineage, version: Int? = nil, minReaderVersion: Int? = nil
     ) throws -> Data {
-        let envelope = EncodingEnvelope(
+        try encode(
+            model, version: version, minReaderVersion: minReaderVersion, revision: revision, lineage: lineage,
+            compact: true)
+    }
+
+    /// ``encode(_:version:minReaderVersion:)``, with `JSONEncoder` alone when not `compact` (for the tests that
+    /// compare the two), making room for `capacity` bytes up front (what the last save wrote, say), stamped with
+    /// `revision` and `lineage` when both are given.
+    func encode(
+        _ model: Model, version: Int?, minReaderVersion: Int?, revision: UInt64? = nil, lineage: Lineage? = nil,
+        compact useCompact: Bool, capacity: Int = 0
+    ) throws -> Data {
+        var envelope = EncodingEnvelope(
             model: model,
             versionKey: schema.versionKey,
             version: version ?? schema.currentVersion,
             minReaderVersionKey: schema.minReaderVersionKey,
             minReaderVersion: minReaderVersion ?? schema.minReaderVersion)
+        if let revision, let lineage {
+            envelope.stamp = (schema.revisionKey, revision, schema.lineageKey, lineage)
+        }
         if useCompact && !prettyPrinted {
             // The same bytes as `JSONEncoder` below, without its tree of the whole document (the save's peak
             // memory and most of its time); anything it does not do as `JSONEncoder` does, and any error, is

@@ -14,6 +14,10 @@ public struct StateSchema<Model: Codable & Sendable>: Sendable {
     public let versionKey: String
     /// The root key holding the minimum reader version.
     public let minReaderVersionKey: String
+    /// The root key holding the revision of the saved state (``PersistentState``'s counter).
+    public let revisionKey: String
+    /// The root key holding the ``Lineage`` of the saved state.
+    public let lineageKey: String
     /// How dates are read and written.
     public let dateCoding: DateCoding
     let stepsByVersion: [Int: MigrationStep]
@@ -29,6 +33,9 @@ public struct StateSchema<Model: Codable & Sendable>: Sendable {
     ///     Set it lower only when this version merely adds fields an older release may safely carry unchanged.
     ///   - versionKey: The root key holding the version.
     ///   - minReaderVersionKey: The root key holding the minimum reader version.
+    ///   - revisionKey: The root key holding the revision; pick another name when the model has a root field
+    ///     called `revision`.
+    ///   - lineageKey: The root key holding the lineage.
     ///   - dateCoding: How dates are read and written.
     ///   - migrations: One step from every version in `firstVersion..<currentVersion`.
     ///   - initial: The state to start from when there is no file, or the file was quarantined.
@@ -40,6 +47,8 @@ public struct StateSchema<Model: Codable & Sendable>: Sendable {
         minReaderVersion: Int? = nil,
         versionKey: String = "version",
         minReaderVersionKey: String = "minReaderVersion",
+        revisionKey: String = "revision",
+        lineageKey: String = "lineage",
         dateCoding: DateCoding = .iso8601,
         migrations: [MigrationStep] = [],
         initial: @escaping @Sendable () -> Model,
@@ -72,6 +81,8 @@ public struct StateSchema<Model: Codable & Sendable>: Sendable {
         self.minReaderVersion = minReader
         self.versionKey = versionKey
         self.minReaderVersionKey = minReaderVersionKey
+        self.revisionKey = revisionKey
+        self.lineageKey = lineageKey
         self.dateCoding = dateCoding
         self.stepsByVersion = steps
         self.makeInitial = initial

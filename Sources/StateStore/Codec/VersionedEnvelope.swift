@@ -7,6 +7,10 @@ import Foundation
 struct DecodingEnvelope: Decodable {
     let storedVersion: Int
     let storedMinReaderVersion: Int?
+    let storedRevision: UInt64?
+    let storedLineage: Lineage?
+    /// What was wrong with a stored revision or lineage (both are then ignored: the state gets a new lineage).
+    let stampWarning: String?
     let payload: any Sendable
 
     init(from decoder: any Decoder) throws {
@@ -19,6 +23,7 @@ struct DecodingEnvelope: Decodable {
         let stored = version ?? context.firstVersion
         storedVersion = stored
         storedMinReaderVersion = minReader
+        (storedRevision, storedLineage, stampWarning) = Self.stamp(context, in: root)
         if stored > context.currentVersion {
             guard let minReader, minReader <= context.currentVersion else {
                 throw NewerFileRefusal(storedVersion: stored, minReaderVersion: minReader)
@@ -33,6 +38,32 @@ struct DecodingEnvelope: Decodable {
 }
 
 extension DecodingEnvelope {
+    /// The stored revision and lineage; both `nil` with a warning when either is present and unreadable, so that
+    /// a damaged stamp never continues a history.
+    private static func stamp(
+        _ context: LoadContext, in root: KeyedDecodingContainer<AnyCodingKey>
+    ) -> (UInt64?, Lineage?, String?) {
+        let revisionKey = AnyCodingKey(context.revisionKey)
+        let lineageKey = AnyCodingKey(context.lineageKey)
+        let revision: UInt64?
+        let lineageText: String?
+        do {
+            revision = try root.decodeIfPresent(UInt64.self, forKey: revisionKey)
+        } catch {
+            return (nil, nil, "the revision key \(JSONText.quoted(context.revisionKey)) holds no revision number")
+        }
+        do {
+            lineageText = try root.decodeIfPresent(String.self, forKey: lineageKey)
+        } catch {
+            return (nil, nil, "the lineage key \(JSONText.quoted(context.lineageKey)) holds no string")
+        }
+        guard let lineageText else { return (revision, nil, nil) }
+        guard let lineage = Lineage(rawValue: lineageText) else {
+            return (nil, nil, "the lineage \(JSONText.quoted(lineageText)) is not a lineage")
+        }
+        return (revision, lineage, nil)
+    }
+
     /// The whole number at `key`, if any; ``UnreadableVersion`` when the key holds anything else.
     private static func version(_ key: String, in root: KeyedDecodingContainer<AnyCodingKey>) throws -> Int? {
         do {
@@ -88,11 +119,17 @@ struct EncodingEnvelope<Model: Encodable>: Encodable {
     let version: Int
     let minReaderVersionKey: String
     let minReaderVersion: Int
+    /// The revision and lineage keys and values, written when the store knows them (a ``StateFile`` save).
+    var stamp: (revisionKey: String, revision: UInt64, lineageKey: String, lineage: Lineage)?
 
     func encode(to encoder: any Encoder) throws {
         try model.encode(to: encoder)
         var root = encoder.container(keyedBy: AnyCodingKey.self)
         try root.encode(version, forKey: AnyCodingKey(versionKey))
         try root.encode(minReaderVersion, forKey: AnyCodingKey(minReaderVersionKey))
+        if let stamp {
+            try root.encode(stamp.revision, forKey: AnyCodingKey(stamp.revisionKey))
+            try root.encode(stamp.lineage.rawValue, forKey: AnyCodingKey(stamp.lineageKey))
+        }
     }
 }

@@ -47,6 +47,12 @@ public struct LoadReport: Sendable, Equatable {
     public var temporaryFilesRemoved: [String] = []
     /// Size of the file read.
     public var byteCount = 0
+    /// The lineage the loaded state belongs to (``Lineage``): the stored one continued, or a new one.
+    public var lineage = Lineage.random()
+    /// The revision the loaded state is at: the stored one (0 for a file that stores none, or no file).
+    public var revision: UInt64 = 0
+    /// Why ``lineage`` is new instead of the stored one continued; `nil` when the history continues.
+    public var lineageBreak: LineageBreak?
     /// Timings of each part.
     public var timings = Timings()
 

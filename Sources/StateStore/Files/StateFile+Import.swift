@@ -87,10 +87,14 @@ extension StateFile {
         } catch {
             throw .writeFailed(error)
         }
+        var report = load.report
         markLoaded(
             writeVersion: decoded.isNewerCompatible ? decoded.storedVersion : nil,
             minReader: decoded.isNewerCompatible ? decoded.storedMinReaderVersion : nil,
-            pendingBackup: nil)
+            pendingBackup: nil,
+            lineage: ResolvedLineage(
+                lineage: .random(), revision: decoded.storedRevision ?? 0, lineageBreak: .imported),
+            report: &report)
         do {
             try save(decoded.model)
         } catch {
@@ -99,7 +103,6 @@ extension StateFile {
         }
         result.outcome = .imported
         result.reason = completeMarker(source, marker)
-        var report = load.report
         report.record(decoded)
         report.source = .imported
         report.byteCount = bytes.count
@@ -115,8 +118,10 @@ extension StateFile {
 
     /// The initial state, with the import's result in the report.
     private func initial(_ load: LoadInProgress, _ result: ImportResult) -> LoadedState<Model> {
-        markLoaded(writeVersion: nil, minReader: nil, pendingBackup: nil)
         var report = load.report
+        markLoaded(
+            writeVersion: nil, minReader: nil, pendingBackup: nil,
+            lineage: resolveLineage(stored: nil, revision: 0, fileSize: nil, breaking: .noFile), report: &report)
         report.source = .noFile
         report.importResult = result
         report.timings.total = load.clock.now - load.start

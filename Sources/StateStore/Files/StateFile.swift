@@ -36,6 +36,12 @@ public final class StateFile<Model: Codable & Sendable>: Sendable {
         var preMigrationBackupPath: String?
         /// The size of the last JSON this file loaded or encoded: the room the next encode makes up front.
         var lastJSONByteCount = 0
+        /// The lineage the state belongs to: decided by the load, written by every save.
+        var lineage = Lineage.random()
+        /// The revision the file holds, or the next encode writes when none is given.
+        var revision: UInt64 = 0
+        /// What the lock file said about the last owner when this object took the lock.
+        var previousSession: SessionMarker?
     }
 
     /// A state file at `path` for `schema`.
@@ -128,7 +134,9 @@ public final class StateFile<Model: Codable & Sendable>: Sendable {
         guard let bytes else {
             report.source = .noFile
             report.timings.total = load.clock.now - load.start
-            markLoaded(writeVersion: nil, minReader: nil, pendingBackup: nil)
+            markLoaded(
+                writeVersion: nil, minReader: nil, pendingBackup: nil,
+                lineage: resolveLineage(stored: nil, revision: 0, fileSize: nil, breaking: .noFile), report: &report)
             return LoadedState(model: codec.schema.initialModel(), report: report)
         }
         report.byteCount = bytes.count
@@ -150,7 +158,10 @@ public final class StateFile<Model: Codable & Sendable>: Sendable {
                 report.quarantine = LoadReport.Quarantine(
                     policy: configuration.corruptFilePolicy, reason: reason, movedTo: movedTo)
                 report.timings.total = load.clock.now - load.start
-                markLoaded(writeVersion: nil, minReader: nil, pendingBackup: nil)
+                markLoaded(
+                    writeVersion: nil, minReader: nil, pendingBackup: nil,
+                    lineage: ResolvedLineage(lineage: .random(), revision: 0, lineageBreak: .quarantined),
+                    report: &report)
                 return LoadedState(model: codec.schema.initialModel(), report: report)
             default:
                 throw error
@@ -167,10 +178,14 @@ public final class StateFile<Model: Codable & Sendable>: Sendable {
             report.salvage = salvage
         }
         report.timings.total = load.clock.now - load.start
+        let lineage = resolveLineage(
+            stored: decoded.storedLineage, revision: decoded.storedRevision ?? 0, fileSize: bytes.count,
+            breaking: decoded.salvage != nil ? .salvaged : nil)
         markLoaded(
             writeVersion: decoded.isNewerCompatible ? decoded.storedVersion : nil,
             minReader: decoded.isNewerCompatible ? decoded.storedMinReaderVersion : nil,
-            pendingBackup: decoded.stepsApplied.isEmpty || decoded.salvage != nil ? nil : decoded.storedVersion)
+            pendingBackup: decoded.stepsApplied.isEmpty || decoded.salvage != nil ? nil : decoded.storedVersion,
+            lineage: lineage, report: &report)
         return LoadedState(model: decoded.model, report: report)
     }
 
@@ -205,17 +220,22 @@ public final class StateFile<Model: Codable & Sendable>: Sendable {
         }
     }
 
-    /// Encodes `model` as this file will be written (deterministic bytes).
-    public func encode(_ model: Model) throws(StateStoreError) -> Data {
-        let (version, minReader, lastSize) = state.withLock {
-            ($0.writeVersion, $0.writeMinReaderVersion, $0.lastJSONByteCount)
+    /// Encodes `model` as this file will be written (deterministic bytes), stamped with the file's lineage and
+    /// `revision`.
+    ///
+    /// - Parameter revision: The revision `model` is at; by default the one the file holds (the loaded one, or
+    ///   the last one encoded).
+    public func encode(_ model: Model, revision: UInt64? = nil) throws(StateStoreError) -> Data {
+        let (version, minReader, lastSize, lineage, stamped) = state.withLock {
+            if let revision { $0.revision = revision }
+            return ($0.writeVersion, $0.writeMinReaderVersion, $0.lastJSONByteCount, $0.lineage, $0.revision)
         }
         let plaintext: Data
         do {
             // Room for what the last save wrote and a sixteenth more: one block for the whole document.
             plaintext = try codec.encode(
-                model, version: version, minReaderVersion: minReader, compact: true,
-                capacity: lastSize + lastSize / 16)
+                model, version: version, minReaderVersion: minReader, revision: stamped, lineage: lineage,
+                compact: true, capacity: lastSize + lastSize / 16)
         } catch {
             throw .encodingFailed(path: path, description: "\(error)")
         }
@@ -268,7 +288,12 @@ public final class StateFile<Model: Codable & Sendable>: Sendable {
         if let descriptor { try? fileSystem.close(descriptor, path: lockPath) }
     }
 
-    func markLoaded(writeVersion: Int?, minReader: Int?, pendingBackup: Int?) {
+    func markLoaded(
+        writeVersion: Int?, minReader: Int?, pendingBackup: Int?, lineage: ResolvedLineage, report: inout LoadReport
+    ) {
+        report.lineage = lineage.lineage
+        report.revision = lineage.revision
+        report.lineageBreak = lineage.lineageBreak
         state.withLock {
             $0.loaded = true
             $0.refusal = configuration.locking == .exclusive ? nil : "the file was loaded without a lock (read-only)"
@@ -276,6 +301,8 @@ public final class StateFile<Model: Codable & Sendable>: Sendable {
             $0.writeMinReaderVersion = minReader
             $0.pendingBackupVersion = pendingBackup
             $0.preMigrationBackupPath = nil
+            $0.lineage = lineage.lineage
+            $0.revision = lineage.revision
         }
     }
 
@@ -296,15 +323,20 @@ public final class StateFile<Model: Codable & Sendable>: Sendable {
         while true {
             do {
                 let descriptor = try fileSystem.lockFile(lockPath, mode: 0o600)
-                try? fileSystem.writeLockOwner(descriptor, "\(getpid())\n", path: lockPath)
-                state.withLock { $0.lockDescriptor = descriptor }
+                let previous = try takeOverSession(descriptor)
+                state.withLock {
+                    $0.lockDescriptor = descriptor
+                    $0.previousSession = previous
+                }
                 return
             } catch {
                 guard error.operation == "flock" && (error.errno == EWOULDBLOCK || error.errno == EAGAIN) else {
                     throw .lockFailed(error)
                 }
+                // The first line is the holder's pid; a clean stop's marker may follow it.
                 let holder = (try? fileSystem.readFile(at: lockPath)).flatMap { $0 }
-                    .map { String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) }
+                    .map { String(decoding: $0, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? "" }
+                    .map { $0.trimmingCharacters(in: .whitespaces) }
                 attempts += 1
                 if holder == "\(getpid())", attempts < 100 {
                     usleep(2_000)

@@ -28,8 +28,9 @@ struct PersistenceEngineState<Model: Sendable>: Sendable {
     /// before it ends; a waiter that comes now gets that outcome instead of waiting for the next save.
     var savingOutcomeRecorded = false
 
-    init(model: Model) {
+    init(model: Model, revision: UInt64) {
         self.model = model
+        self.status = PersistenceStatus(revision: revision, durableRevision: revision)
     }
 }
 

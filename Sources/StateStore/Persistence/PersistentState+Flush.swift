@@ -50,6 +50,10 @@ extension PersistentState {
 
     /// Refuses every later change (``PersistenceError/closed(path:)``), then flushes. No background save runs
     /// after it; if the flush fails, ``flushSynchronously()`` can be called again.
+    ///
+    /// Once every revision is durable it records the clean stop in the lock file
+    /// (``StateFile/recordCleanStop(revision:)``), so that the next load continues this ``lineage``; after a
+    /// failed flush or a crash the next load starts a new one.
     public func close() throws(PersistenceError) {
         let pending = state.withLock { engine -> (any PersistenceTimer)? in
             engine.status.isClosed = true
@@ -58,6 +62,14 @@ extension PersistentState {
         }
         pending?.cancel()
         try flushSynchronously()
+        let status = self.status
+        guard !status.isDirty else { return }
+        do {
+            try file.recordCleanStop(revision: status.durableRevision)
+        } catch {
+            // Without the marker the next load starts a new lineage: a client's ETag is refused once more than
+            // needed, never accepted wrongly. The state itself is durable.
+        }
     }
 }
 

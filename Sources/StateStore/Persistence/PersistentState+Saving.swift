@@ -61,7 +61,7 @@ extension PersistentState {
     /// Encodes the snapshot and durably replaces the file; no lock is held.
     func perform(_ job: SaveJob<Model>) -> Result<Int, StateStoreError> {
         do {
-            let data = try file.encode(job.snapshot)
+            let data = try file.encode(job.snapshot, revision: job.revision)
             try file.write(data)
             return .success(data.count)
         } catch {

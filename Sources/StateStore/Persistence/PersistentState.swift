@@ -31,7 +31,9 @@ public final class PersistentState<Model: Codable & Sendable>: Sendable {
     let saveQueue: DispatchQueue
     let state: Mutex<PersistenceEngineState<Model>>
 
-    /// Takes ownership of `model`, freshly loaded from `file` (revision 0, considered durable).
+    /// Takes ownership of `model`, freshly loaded from `file`: at the revision the file holds
+    /// (``StateFile/revision``), considered durable, in the file's ``StateFile/lineage``. The first change gets
+    /// the next revision, so revisions keep counting across restarts.
     ///
     /// - Parameters:
     ///   - file: The file the state was loaded from and is saved to.
@@ -51,8 +53,12 @@ public final class PersistentState<Model: Codable & Sendable>: Sendable {
         self.scheduler = scheduler
         self.observer = observer
         self.saveQueue = DispatchQueue(label: "StateStore.persistence.save")
-        self.state = Mutex(PersistenceEngineState(model: model))
+        let revision = file.revision
+        self.state = Mutex(PersistenceEngineState(model: model, revision: revision))
     }
+
+    /// The lineage of the state (``Lineage``): with a revision, it names one state forever.
+    public var lineage: Lineage { file.lineage }
 
     /// Takes ownership of the result of `file.load()`.
     public convenience init(
