@@ -13,6 +13,8 @@ public struct StatusResponse: Codable, Sendable, Equatable {
     public var statePath: String
     /// The latest revision (every accepted change gets the next one).
     public var revision: UInt64
+    /// The lineage of the state (``WorkspaceETag``); `nil` from a release without lineages.
+    public var lineage: String?
     /// The latest revision known to be on disk.
     public var durableRevision: UInt64
     /// Whether accepted changes are not yet on disk.
@@ -51,12 +53,13 @@ public struct StatusResponse: Codable, Sendable, Equatable {
         dirty: Bool, lastSaveAt: Date?, lastSaveMilliseconds: Double?, lastError: String?, lastErrorAt: Date?,
         consecutiveFailures: Int, savesPerformed: Int, changesCoalesced: UInt64, uptimeSeconds: Double,
         installation: InstallationStatus? = nil, secrets: SecretsStatus? = nil, load: LoadStatus? = nil,
-        savesFailingSince: Date? = nil
+        savesFailingSince: Date? = nil, lineage: String? = nil
     ) {
         self.daemonVersion = daemonVersion
         self.schemaVersion = schemaVersion
         self.statePath = statePath
         self.revision = revision
+        self.lineage = lineage
         self.durableRevision = durableRevision
         self.dirty = dirty
         self.lastSaveAt = lastSaveAt
@@ -74,16 +77,19 @@ public struct StatusResponse: Codable, Sendable, Equatable {
     }
 }
 
-/// `GET /v1/workspace`: the whole workspace and its revision (also the `ETag`).
+/// `GET /v1/workspace`: the whole workspace, its revision and its entity tag (also the `ETag` header).
 public struct WorkspaceResponse: Codable, Sendable, Equatable {
     /// The revision the workspace is at.
     public var revision: UInt64
+    /// The entity tag of this state: its lineage and revision, for `If-Match` and `GET /v1/events?since=`.
+    public var etag: WorkspaceETag
     /// The workspace, including fields this release does not know.
     public var workspace: Workspace
 
     /// A response with the given parts.
-    public init(revision: UInt64, workspace: Workspace) {
-        self.revision = revision
+    public init(etag: WorkspaceETag, workspace: Workspace) {
+        self.revision = etag.revision
+        self.etag = etag
         self.workspace = workspace
     }
 }
@@ -96,6 +102,9 @@ public struct WorkspaceResponse: Codable, Sendable, Equatable {
 public struct ChangeResponse<Value: Codable & Sendable & Equatable>: Codable, Sendable, Equatable {
     /// The revision the change got.
     public var revision: UInt64
+    /// The entity tag of the state the change made (also the `ETag` header): send it as `If-Match` to change
+    /// that state again only if nobody else did in between.
+    public var etag: WorkspaceETag
     /// With `?durable=true`: the durable revision (≥ `revision`) when the response was sent; otherwise `nil`.
     @StateWritesNull public var durableRevision: UInt64?
     /// The created or changed record.

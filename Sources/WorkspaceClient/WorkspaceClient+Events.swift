@@ -6,14 +6,18 @@ extension WorkspaceClient {
     /// `GET /v1/events`: the daemon's events as they happen, each line as the daemon sent it (one JSON object;
     /// decode it with ``WorkspaceEvent/decode(line:)``). The first is `subscribed`.
     ///
+    /// With `since`, the stream resumes after that state: the changes made since follow the `subscribed` event
+    /// when the daemon still holds them and the lineage is the same; otherwise the first event is `reset` and the
+    /// reader must read the workspace again.
+    ///
     /// ``timeout`` bounds connecting and the wait for the answer, not the stream: it lasts until the daemon stops
     /// (the sequence then ends, after a `stopping` event) or the iteration stops (the connection is closed).
     /// - Throws: ``WorkspaceClientError``; iterating throws ``WorkspaceClientError/unreachable(socketPath:reason:)``
     ///   when the connection breaks before the daemon ended the stream.
-    public func eventLines() async throws(WorkspaceClientError) -> WorkspaceEventLines {
+    public func eventLines(since: WorkspaceETag? = nil) async throws(WorkspaceClientError) -> WorkspaceEventLines {
         var headers: HTTPHeaders = ["Accept": "application/x-ndjson"]
         if let token { headers.add(name: "Authorization", value: "Bearer " + token) }
-        let target = APIRoute.events.path()
+        let target = APIRoute.events.path() + (since.map { "?since=\($0)" } ?? "")
         let response: HTTPClientStreamingResponse
         do {
             response = try await http.open(method: .GET, path: target, headers: headers)
@@ -41,10 +45,11 @@ extension WorkspaceClient {
     }
 
     /// `GET /v1/events`: the daemon's events as they happen, decoded. The first is
-    /// ``WorkspaceEventKind/subscribed(revision:)``; a reader that falls behind gets
+    /// ``WorkspaceEventKind/subscribed(revision:lineage:)`` (or ``WorkspaceEventKind/reset(revision:lineage:reason:)``
+    /// when `since` cannot be resumed); a reader that falls behind gets
     /// ``WorkspaceEventKind/lagged(missed:)``; the sequence ends after ``WorkspaceEventKind/stopping(signal:)``
     /// when the daemon stops. See ``eventLines()`` for the timeout and the errors.
-    public func events() async throws(WorkspaceClientError) -> WorkspaceEventStream {
-        WorkspaceEventStream(lines: try await eventLines())
+    public func events(since: WorkspaceETag? = nil) async throws(WorkspaceClientError) -> WorkspaceEventStream {
+        WorkspaceEventStream(lines: try await eventLines(since: since))
     }
 }

@@ -8,7 +8,7 @@ extension WorkspaceClient {
 
     /// `POST /v1/favorites`.
     public func addFavorite(
-        name: String, path: String, durable: Bool = false, ifMatch: UInt64? = nil
+        name: String, path: String, durable: Bool = false, ifMatch: WorkspaceETag? = nil
     ) async throws(WorkspaceClientError) -> ChangeResponse<Favorite> {
         let options = ChangeOptions(durable: durable, ifMatch: ifMatch)
         return try await call(
@@ -18,7 +18,7 @@ extension WorkspaceClient {
 
     /// `DELETE /v1/favorites/{id}`.
     public func removeFavorite(
-        id: WorkspaceID, durable: Bool = false, ifMatch: UInt64? = nil
+        id: WorkspaceID, durable: Bool = false, ifMatch: WorkspaceETag? = nil
     ) async throws(WorkspaceClientError) -> ChangeResponse<Empty> {
         let options = ChangeOptions(durable: durable, ifMatch: ifMatch)
         return try await call(APIRoute.deleteFavorite, id.text, options: options)

@@ -9,7 +9,7 @@ extension WorkspaceClient {
 
     /// `PUT /v1/active-project`: makes `projectID` the active project (`nil` for none).
     public func setActiveProject(
-        _ projectID: WorkspaceID?, durable: Bool = false, ifMatch: UInt64? = nil
+        _ projectID: WorkspaceID?, durable: Bool = false, ifMatch: WorkspaceETag? = nil
     ) async throws(WorkspaceClientError) -> ChangeResponse<Empty> {
         let options = ChangeOptions(durable: durable, ifMatch: ifMatch)
         return try await call(
@@ -24,7 +24,7 @@ extension WorkspaceClient {
 
     /// `PATCH /v1/owner`: a new alias and/or email (at least one; an empty email clears it).
     public func updateOwner(
-        alias: String? = nil, email: String? = nil, durable: Bool = false, ifMatch: UInt64? = nil
+        alias: String? = nil, email: String? = nil, durable: Bool = false, ifMatch: WorkspaceETag? = nil
     ) async throws(WorkspaceClientError) -> ChangeResponse<Owner> {
         let options = ChangeOptions(durable: durable, ifMatch: ifMatch)
         return try await call(

@@ -13,7 +13,7 @@ extension WorkspaceClient {
 
     /// `POST /v1/projects`: a new project without panes.
     public func createProject(
-        name: String, layout: Layout, durable: Bool = false, ifMatch: UInt64? = nil
+        name: String, layout: Layout, durable: Bool = false, ifMatch: WorkspaceETag? = nil
     ) async throws(WorkspaceClientError) -> ChangeResponse<Project> {
         let options = ChangeOptions(durable: durable, ifMatch: ifMatch)
         return try await call(
@@ -23,14 +23,14 @@ extension WorkspaceClient {
 
     /// `PATCH /v1/projects/{id}` with a new name.
     public func renameProject(
-        id: WorkspaceID, name: String, durable: Bool = false, ifMatch: UInt64? = nil
+        id: WorkspaceID, name: String, durable: Bool = false, ifMatch: WorkspaceETag? = nil
     ) async throws(WorkspaceClientError) -> ChangeResponse<Project> {
         try await updateProject(id: id, UpdateProjectRequest(name: name), durable: durable, ifMatch: ifMatch)
     }
 
     /// `PATCH /v1/projects/{id}` with a new layout.
     public func setProjectLayout(
-        id: WorkspaceID, layout: Layout, durable: Bool = false, ifMatch: UInt64? = nil
+        id: WorkspaceID, layout: Layout, durable: Bool = false, ifMatch: WorkspaceETag? = nil
     ) async throws(WorkspaceClientError) -> ChangeResponse<Project> {
         try await updateProject(
             id: id, UpdateProjectRequest(layout: layout.rawValue), durable: durable, ifMatch: ifMatch)
@@ -38,7 +38,7 @@ extension WorkspaceClient {
 
     /// `PATCH /v1/projects/{id}` with any of name and layout.
     public func updateProject(
-        id: WorkspaceID, _ request: UpdateProjectRequest, durable: Bool = false, ifMatch: UInt64? = nil
+        id: WorkspaceID, _ request: UpdateProjectRequest, durable: Bool = false, ifMatch: WorkspaceETag? = nil
     ) async throws(WorkspaceClientError) -> ChangeResponse<Project> {
         let options = ChangeOptions(durable: durable, ifMatch: ifMatch)
         return try await call(
@@ -47,7 +47,7 @@ extension WorkspaceClient {
 
     /// `DELETE /v1/projects/{id}`.
     public func deleteProject(
-        id: WorkspaceID, durable: Bool = false, ifMatch: UInt64? = nil
+        id: WorkspaceID, durable: Bool = false, ifMatch: WorkspaceETag? = nil
     ) async throws(WorkspaceClientError) -> ChangeResponse<Empty> {
         let options = ChangeOptions(durable: durable, ifMatch: ifMatch)
         return try await call(APIRoute.deleteProject, id.text, options: options)

@@ -3,7 +3,7 @@ import WorkspaceModel
 extension WorkspaceClient {
     /// `POST /v1/panes/{id}/tabs`: a new tab in a pane, which becomes the focused one.
     public func openTab(
-        paneID: WorkspaceID, folder: String, durable: Bool = false, ifMatch: UInt64? = nil
+        paneID: WorkspaceID, folder: String, durable: Bool = false, ifMatch: WorkspaceETag? = nil
     ) async throws(WorkspaceClientError) -> ChangeResponse<Tab> {
         let options = ChangeOptions(durable: durable, ifMatch: ifMatch)
         return try await call(
@@ -13,7 +13,7 @@ extension WorkspaceClient {
 
     /// `DELETE /v1/tabs/{id}`.
     public func closeTab(
-        id: WorkspaceID, durable: Bool = false, ifMatch: UInt64? = nil
+        id: WorkspaceID, durable: Bool = false, ifMatch: WorkspaceETag? = nil
     ) async throws(WorkspaceClientError) -> ChangeResponse<Empty> {
         let options = ChangeOptions(durable: durable, ifMatch: ifMatch)
         return try await call(APIRoute.deleteTab, id.text, options: options)
@@ -21,7 +21,7 @@ extension WorkspaceClient {
 
     /// `POST /v1/tabs/{id}/focus`.
     public func focusTab(
-        id: WorkspaceID, durable: Bool = false, ifMatch: UInt64? = nil
+        id: WorkspaceID, durable: Bool = false, ifMatch: WorkspaceETag? = nil
     ) async throws(WorkspaceClientError) -> ChangeResponse<Empty> {
         let options = ChangeOptions(durable: durable, ifMatch: ifMatch)
         return try await call(APIRoute.focusTab, id.text, options: options)

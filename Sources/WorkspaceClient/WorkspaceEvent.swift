@@ -39,7 +39,7 @@ public struct WorkspaceEvent: Codable, Sendable, Equatable {
 
     private enum Keys: String, CodingKey {
         case type, sequence, time, revision, operation, id, milliseconds, bytes, error, consecutiveFailures
-        case retryInMilliseconds, failures, logLevel, signal, missed
+        case retryInMilliseconds, failures, logLevel, signal, missed, lineage, reason
     }
 
     /// Decodes the flat object by its `type`.
@@ -53,7 +53,9 @@ public struct WorkspaceEvent: Codable, Sendable, Equatable {
         }
         switch type {
         case "subscribed":
-            kind = .subscribed(revision: try field(.revision))
+            kind = .subscribed(revision: try field(.revision), lineage: try field(.lineage))
+        case "reset":
+            kind = .reset(revision: try field(.revision), lineage: try field(.lineage), reason: try field(.reason))
         case "change":
             kind = .change(
                 revision: try field(.revision), operation: try field(.operation),
@@ -85,8 +87,13 @@ public struct WorkspaceEvent: Codable, Sendable, Equatable {
         try container.encode(sequence, forKey: .sequence)
         try container.encode(time, forKey: .time)
         switch kind {
-        case .subscribed(let revision):
+        case .subscribed(let revision, let lineage):
             try container.encode(revision, forKey: .revision)
+            try container.encode(lineage, forKey: .lineage)
+        case .reset(let revision, let lineage, let reason):
+            try container.encode(revision, forKey: .revision)
+            try container.encode(lineage, forKey: .lineage)
+            try container.encode(reason, forKey: .reason)
         case .change(let revision, let operation, let id):
             try container.encode(revision, forKey: .revision)
             try container.encode(operation, forKey: .operation)

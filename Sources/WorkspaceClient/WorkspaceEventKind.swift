@@ -2,8 +2,14 @@ import WorkspaceModel
 
 /// What happened, with its fields: one case per event `type` of `GET /v1/events` (docs/api.md, "Events").
 public enum WorkspaceEventKind: Sendable, Equatable {
-    /// `subscribed`: the first event of every stream; changes after `revision` follow as `change` events.
-    case subscribed(revision: UInt64)
+    /// `subscribed`: the first event of a stream; changes after `revision` of `lineage` follow as `change`
+    /// events. When the stream resumes (`?since=`), `revision` is the one it resumes after, and the missed changes
+    /// follow first.
+    case subscribed(revision: UInt64, lineage: String)
+    /// `reset`: the first event of a stream asked to resume (`?since=`) from a state whose changes cannot be
+    /// replayed (another lineage, or changes no longer held); the reader must read the workspace again. Changes
+    /// after `revision` of `lineage` follow. `reason` says why.
+    case reset(revision: UInt64, lineage: String, reason: String)
     /// `change`: a change was applied (in memory) and got `revision`. `operation` names it (`project.create`,
     /// ``APIRoute/changeOperation``); `id` is the record it created, changed or removed, when there is one.
     case change(revision: UInt64, operation: String, id: WorkspaceID?)
@@ -27,6 +33,7 @@ public enum WorkspaceEventKind: Sendable, Equatable {
     public var type: String {
         switch self {
         case .subscribed: return "subscribed"
+        case .reset: return "reset"
         case .change: return "change"
         case .saveDurable: return "save_durable"
         case .saveFailed: return "save_failed"

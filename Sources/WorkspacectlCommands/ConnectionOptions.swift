@@ -80,6 +80,7 @@ struct ChangeFlags: ParsableArguments {
 
     @Option(
         name: .customLong("if-match"),
-        help: ArgumentHelp("Apply only if the workspace is at this revision (else refused, 412).", valueName: "rev"))
-    var ifMatch: UInt64?
+        help: ArgumentHelp(
+            "Apply only if the workspace is still the state of this ETag (else refused, 412).", valueName: "etag"))
+    var ifMatch: WorkspaceETag?
 }

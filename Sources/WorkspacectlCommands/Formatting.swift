@@ -4,9 +4,11 @@ import WorkspaceModel
 
 /// Text renderings of the API's records and answers for people.
 enum Formatting {
-    /// `revision 7` or `revision 7, durable 7`.
+    /// `revision 7 (ETag 9f2c4e1a7b3d5e60.7)` or `revision 7, durable 7 (ETag 9f2c4e1a7b3d5e60.7)`.
     static func revision<Value>(_ change: ChangeResponse<Value>) -> String {
-        change.durableRevision.map { "revision \(change.revision), durable \($0)" } ?? "revision \(change.revision)"
+        let revision =
+            change.durableRevision.map { "revision \(change.revision), durable \($0)" } ?? "revision \(change.revision)"
+        return revision + " (ETag \(change.etag))"
     }
 
     /// One line per project with its panes and tabs indented below.

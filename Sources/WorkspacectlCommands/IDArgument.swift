@@ -48,3 +48,10 @@ struct ViewModeArgument: ExpressibleByArgument, Sendable {
 
     static var allValueStrings: [String] { ViewMode.knownValues.map(\.rawValue) }
 }
+
+extension WorkspaceETag: ExpressibleByArgument {
+    /// Parses `lineage.revision`, quoted or not, as `--if-match` and `watch --since` take it.
+    public init?(argument: String) {
+        self.init(argument)
+    }
+}

@@ -14,7 +14,10 @@ struct ShowCommand: AsyncParsableCommand {
 
     static func render(_ response: WorkspaceResponse) -> String {
         let workspace = response.workspace
-        var lines = ["revision \(response.revision)", "owner: \(Formatting.owner(workspace.owner))", "projects:"]
+        var lines = [
+            "revision \(response.revision) (ETag \(response.etag))", "owner: \(Formatting.owner(workspace.owner))",
+            "projects:",
+        ]
         if workspace.projects.isEmpty { lines.append("  (none)") }
         for project in workspace.projects {
             lines.append(Formatting.project(project, active: project.id == workspace.activeProjectID))

@@ -20,7 +20,11 @@ struct StatusCommand: AsyncParsableCommand {
         var rows: [(String, String)] = [
             ("daemon", "workspaced \(status.daemonVersion), schema version \(status.schemaVersion)"),
             ("state file", status.statePath),
-            ("revision", "\(status.revision) (durable \(status.durableRevision))"),
+            (
+                "revision",
+                "\(status.revision) (durable \(status.durableRevision))"
+                    + (status.lineage.map { ", lineage \($0)" } ?? "")
+            ),
             ("dirty", status.dirty ? "yes, \(unsaved) revision(s) not yet on disk" : "no, everything is on disk"),
         ]
         if let saved = status.lastSaveAt {

@@ -19,10 +19,16 @@ struct WatchCommand: AsyncParsableCommand {
             A watcher that cannot keep up is told how many events it missed (`lagged`); the daemon never waits \
             for it. Runs until interrupted (Ctrl-C, exit 0) or until the daemon stops (exit 0 after its \
             `stopping` event); exit 69 when the connection cannot be made or breaks. --timeout bounds connecting \
-            only.
+            only. With --since ETAG (from `show`, a change or an earlier watch), the changes made after that \
+            state are replayed first when the daemon still holds them; otherwise the first event is `reset`: \
+            read the workspace again.
             """)
 
     @OptionGroup(title: ConnectionOptions.title) var connection: ConnectionOptions
+
+    @Option(
+        help: ArgumentHelp("Resume after the state of this ETag: replay the changes made since.", valueName: "etag"))
+    var since: WorkspaceETag?
 
     func run() async throws {
         let interrupt = Self.exitOnInterrupt()
@@ -30,7 +36,7 @@ struct WatchCommand: AsyncParsableCommand {
         let output = connection.output
         let lines: WorkspaceEventLines
         do {
-            lines = try await connection.client().eventLines()
+            lines = try await connection.client().eventLines(since: since)
         } catch {
             throw output.fail(error)
         }
@@ -61,8 +67,11 @@ struct WatchCommand: AsyncParsableCommand {
     static func render(_ event: WorkspaceEvent) -> String {
         let what: String
         switch event.kind {
-        case .subscribed(let revision):
-            what = "subscribed at revision \(revision)"
+        case .subscribed(let revision, let lineage):
+            what = "subscribed at \(WorkspaceETag(lineage: lineage, revision: revision))"
+        case .reset(let revision, let lineage, let reason):
+            what =
+                "reset to \(WorkspaceETag(lineage: lineage, revision: revision)): \(reason); read the workspace again"
         case .change(let revision, let operation, let id):
             what = "change revision \(revision) \(operation)" + (id.map { " \($0)" } ?? "")
         case .saveDurable(let revision, let milliseconds, let bytes):

@@ -35,13 +35,13 @@ struct DurabilityTests {
         await daemon.stop()
     }
 
-    @Test("If-Match with a stale revision is 412 and changes nothing; the current one applies")
+    @Test("If-Match with a stale ETag is 412 and changes nothing; the current one applies")
     func staleRevision() async throws {
         let daemon = try LiveDaemon()
         try await daemon.start()
         let client = daemon.client()
         let first = try await client.createProject(name: "One", layout: .single)
-        let stale = first.revision
+        let stale = first.etag
         _ = try await client.addFavorite(name: "Moves", path: "/m")
         let before = try await client.workspace()
         do {
@@ -57,19 +57,21 @@ struct DurabilityTests {
         }
         let after = try await client.workspace()
         #expect(after == before)
-        let current = try await client.addFavorite(name: "Current", path: "/c", ifMatch: before.revision)
+        let current = try await client.addFavorite(name: "Current", path: "/c", ifMatch: before.etag)
         #expect(current.revision == before.revision + 1)
         await daemon.stop()
     }
 
-    @Test("GET /v1/workspace carries the revision as ETag")
+    @Test("GET /v1/workspace carries the lineage and revision as ETag")
     func etag() async throws {
         let daemon = try LiveDaemon()
         try await daemon.start()
         _ = try await daemon.client().addFavorite(name: "x", path: "/x")
         let response = try await rawSend(daemon, "GET", "/v1/workspace")
         #expect(response.status == 200)
-        #expect(response.headers.first(name: "ETag") == "\"1\"")
+        let lineage = try await daemon.client().status().lineage ?? ""
+        #expect(lineage.count == 16)
+        #expect(response.headers.first(name: "ETag") == "\"\(lineage).1\"")
         await daemon.stop()
     }
 }

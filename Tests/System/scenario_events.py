@@ -210,4 +210,78 @@ def scenario_18_live_events(suite: st.Suite) -> str:
                 stalled.close()
 
 
-SCENARIOS = [(18, "live events", scenario_18_live_events)]
+def watch_lines(machine, *args: str, count: int, timeout: float = 20.0) -> list[dict]:
+    """The first `count` events `workspacectl watch --json ARGS` prints; the watcher is then stopped."""
+    watcher = subprocess.Popen(
+        ["nsenter", "-t", str(machine.pid), "-a", st.WORKSPACECTL, "watch", "--json", *args],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    events: list[dict] = []
+    deadline = time.monotonic() + timeout
+    try:
+        while len(events) < count:
+            check(time.monotonic() < deadline, f"workspacectl watch {' '.join(args)} printed only {events}")
+            line = watcher.stdout.readline()
+            check(line, f"workspacectl watch {' '.join(args)} ended after {events}: {watcher.stderr.read()}")
+            events.append(json.loads(line))
+    finally:
+        watcher.kill()
+        watcher.wait()
+    return events
+
+
+def scenario_21_etags_across_restarts(suite: st.Suite) -> str:
+    """An ETag read before `systemctl restart` is refused after another client's changes (412), a resumed watch
+    replays exactly the missed changes, and after a SIGKILL every earlier ETag is of another lineage."""
+    with suite.installed() as machine:
+        machine.systemctl("start", st.UNIT)
+        for name in ("A0", "A1", "A2"):
+            st.expect_ok(machine.http("POST", "/v1/favorites", {"name": name, "path": f"/srv/{name}"}), 201)
+        first = st.expect_ok(machine.http("GET", "/v1/workspace"))
+        etag = first.headers["ETag"]
+        check(etag == f'"{first.json["etag"]}"' and first.json["revision"] == 3, f"the first read: {first!r}")
+
+        machine.systemctl("restart", st.UNIT)
+        again = st.expect_ok(machine.http("GET", "/v1/workspace"))
+        check(again.headers["ETag"] == etag, f"a clean restart changed the ETag: {etag} → {again.headers['ETag']}")
+        a0 = [favorite for favorite in again.json["workspace"]["favorites"] if favorite["name"] == "A0"][0]
+        st.expect_ok(machine.http("DELETE", f"/v1/favorites/{a0['id']}"))
+        for name in ("B0", "B1"):
+            st.expect_ctl(machine, "favorite", "add", name, f"/srv/{name}")
+        late = machine.http("PATCH", "/v1/owner", {"alias": "late"}, headers={"If-Match": etag})
+        check(late.status == 412 and late.json["error"]["code"] == "revision_mismatch",
+              f"a change with the ETag read before the restart was not refused: {late!r}")
+        current = st.expect_ok(machine.http("GET", "/v1/workspace"))
+        check(late.headers.get("ETag") == current.headers["ETag"], f"the 412 does not name the current state: {late!r}")
+        check(current.json["workspace"]["owner"].get("alias") != "late", "the refused change was applied")
+        refused = st.workspacectl(machine, "favorite", "add", "C", "/srv/C", "--if-match", first.json["etag"])
+        check(refused.returncode == 1, f"workspacectl --if-match with the old ETag exited {refused.returncode}")
+
+        # The watcher resumes from the state it last saw (read after the restart): the three changes, in order.
+        resumed = watch_lines(machine, "--since", again.json["etag"], count=4)
+        check(resumed[0]["type"] == "subscribed" and resumed[0]["revision"] == 3,
+              f"the resumed stream does not start at revision 3: {resumed[0]}")
+        revisions = [event["revision"] for event in resumed[1:] if event["type"] == "change"]
+        check(revisions == [4, 5, 6], f"the resumed stream replayed {revisions}, not [4, 5, 6]: {resumed}")
+
+        # A SIGKILL may lose acknowledged changes: the restarted daemon starts a new lineage.
+        before = current.json["etag"]
+        machine.systemctl("kill", "-s", "KILL", st.UNIT)
+        st.wait_for("the restart after SIGKILL",
+                    lambda: st.active(machine)["SubState"] == "running" and st.active(machine)["NRestarts"] == "1",
+                    timeout=20)
+        after = st.expect_ok(machine.http("GET", "/v1/workspace"))
+        check(after.json["etag"].split(".")[0] != before.split(".")[0],
+              f"the lineage survived a SIGKILL: {before} → {after.json['etag']}")
+        check(machine.http("PATCH", "/v1/owner", {"alias": "x"}, headers={"If-Match": f'"{before}"'}).status == 412,
+              "an ETag of the killed process was accepted")
+        reset = watch_lines(machine, "--since", before, count=1)
+        check(reset[0]["type"] == "reset" and reset[0]["lineage"] == after.json["etag"].split(".")[0],
+              f"resuming across the SIGKILL did not reset: {reset[0]}")
+        return (f"ETag {etag} refused after restart and 3 changes (412 naming {late.headers.get('ETag')}); "
+                f"watch --since replayed {revisions}; after SIGKILL lineage {after.json['etag']} and reset")
+
+
+SCENARIOS = [
+    (18, "live events", scenario_18_live_events),
+    (21, "ETags and resumed events across restarts", scenario_21_etags_across_restarts),
+]

@@ -46,16 +46,22 @@ private let cases: [RequestCase] = [
     ) { _ = try await $0.createProject(name: "Alpha", layout: .split) },
     RequestCase(
         "createProject durable", "POST", "/v1/projects?durable=true", body: #"{"name": "A", "layout": "quad"}"#,
-        ifMatch: "\"7\"", reply: Sample.change(Sample.project, durable: "8")
-    ) { _ = try await $0.createProject(name: "A", layout: .quad, durable: true, ifMatch: 7) },
+        ifMatch: "\"ab12.7\"", reply: Sample.change(Sample.project, durable: "8")
+    ) {
+        _ = try await $0.createProject(
+            name: "A", layout: .quad, durable: true, ifMatch: WorkspaceETag(lineage: "ab12", revision: 7))
+    },
     RequestCase(
         "renameProject", "PATCH", "/v1/projects/\(Sample.projectID)", body: #"{"name": "Beta"}"#,
         reply: Sample.change(Sample.project)
     ) { _ = try await $0.renameProject(id: project, name: "Beta") },
     RequestCase(
         "setProjectLayout", "PATCH", "/v1/projects/\(Sample.projectID)?durable=true", body: #"{"layout": "single"}"#,
-        ifMatch: "\"12\"", reply: Sample.change(Sample.project)
-    ) { _ = try await $0.setProjectLayout(id: project, layout: .single, durable: true, ifMatch: 12) },
+        ifMatch: "\"ab12.12\"", reply: Sample.change(Sample.project)
+    ) {
+        _ = try await $0.setProjectLayout(
+            id: project, layout: .single, durable: true, ifMatch: WorkspaceETag(lineage: "ab12", revision: 12))
+    },
     RequestCase("deleteProject", "DELETE", "/v1/projects/\(Sample.projectID)", reply: Sample.change()) {
         _ = try await $0.deleteProject(id: project)
     },
@@ -69,8 +75,11 @@ private let cases: [RequestCase] = [
     ) { _ = try await $0.addPane(projectID: project, folder: "/srv") },
     RequestCase(
         "updatePane", "PATCH", "/v1/panes/\(Sample.paneID)?durable=true", body: #"{"viewMode": "columns"}"#,
-        ifMatch: "\"3\"", reply: Sample.change(Sample.pane)
-    ) { _ = try await $0.updatePane(id: pane, viewMode: .columns, durable: true, ifMatch: 3) },
+        ifMatch: "\"ab12.3\"", reply: Sample.change(Sample.pane)
+    ) {
+        _ = try await $0.updatePane(
+            id: pane, viewMode: .columns, durable: true, ifMatch: WorkspaceETag(lineage: "ab12", revision: 3))
+    },
     RequestCase("removePane", "DELETE", "/v1/panes/\(Sample.paneID)", reply: Sample.change()) {
         _ = try await $0.removePane(id: pane)
     },
@@ -81,8 +90,8 @@ private let cases: [RequestCase] = [
     RequestCase("closeTab", "DELETE", "/v1/tabs/\(Sample.tabID)?durable=true", reply: Sample.change()) {
         _ = try await $0.closeTab(id: tab, durable: true)
     },
-    RequestCase("focusTab", "POST", "/v1/tabs/\(Sample.tabID)/focus", ifMatch: "\"5\"", reply: Sample.change()) {
-        _ = try await $0.focusTab(id: tab, ifMatch: 5)
+    RequestCase("focusTab", "POST", "/v1/tabs/\(Sample.tabID)/focus", ifMatch: "\"ab12.5\"", reply: Sample.change()) {
+        _ = try await $0.focusTab(id: tab, ifMatch: WorkspaceETag(lineage: "ab12", revision: 5))
     },
     RequestCase("favorites", "GET", "/v1/favorites", reply: "[\(Sample.favorite)]") { _ = try await $0.favorites() },
     RequestCase(

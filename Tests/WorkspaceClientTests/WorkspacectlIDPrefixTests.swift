@@ -7,7 +7,7 @@ struct WorkspacectlIDPrefixTests {
     /// Two projects whose ids start with `3f25`, one pane, one tab, one favorite.
     static let betaID = "3f25aaaa-0000-4000-8000-000000000002"
     static let workspace = """
-        {"revision": 9, "workspace": {"projects": [\(Sample.project),
+        {"revision": 9, "etag": "ab12.9", "workspace": {"projects": [\(Sample.project),
          {"id": "\(betaID)", "name": "Beta", "layout": "single", "panes": []}],
          "favorites": [\(Sample.favorite)], "activeProjectID": null, "owner": \(Sample.owner)}}
         """

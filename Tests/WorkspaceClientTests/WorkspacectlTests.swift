@@ -43,7 +43,7 @@ struct WorkspacectlTests {
         let stub = try await StubDaemon(status: .preconditionFailed, json: Sample.error("revision_mismatch", "moved"))
         let result = try await withStub(stub) {
             try await workspacectl(
-                ["favorite", "add", "--json", "--if-match", "3", "Home", "/home/x"], socket: $0.socketPath)
+                ["favorite", "add", "--json", "--if-match", "ab12.3", "Home", "/home/x"], socket: $0.socketPath)
         }
         #expect(result.status == 1)
         let jsonPart = result.output.split(separator: "\n").filter { !$0.hasPrefix("workspacectl:") }
@@ -57,14 +57,27 @@ struct WorkspacectlTests {
         let stub = try await StubDaemon(json: Sample.change(Sample.favorite, durable: "8"))
         let (result, requests) = try await withStub(stub) { stub in
             let result = try await workspacectl(
-                ["favorite", "add", "--durable", "--if-match", "7", "Home", "/home/x"], socket: stub.socketPath)
+                ["favorite", "add", "--durable", "--if-match", "ab12.7", "Home", "/home/x"], socket: stub.socketPath)
             return (result, stub.requests)
         }
         #expect(result.status == 0)
-        #expect(result.output.contains("revision 8, durable 8"))
+        #expect(result.output.contains("revision 8, durable 8 (ETag ab12.8)"))
         #expect(requests.map(\.target) == ["/v1/favorites?durable=true"])
-        #expect(requests.first?.ifMatch == "\"7\"")
+        #expect(requests.first?.ifMatch == "\"ab12.7\"")
         #expect(requests.first?.json == ["name": "Home", "path": "/home/x"])
+    }
+
+    @Test("--if-match takes an ETag: a bare revision number is a usage error")
+    func bareRevisionIsRefused() async throws {
+        let stub = try await StubDaemon(json: Sample.change(Sample.favorite))
+        let (result, requests) = try await withStub(stub) { stub in
+            let result = try await workspacectl(
+                ["favorite", "add", "--if-match", "7", "Home", "/home/x"], socket: stub.socketPath)
+            return (result, stub.requests)
+        }
+        #expect(result.status == 64)
+        #expect(result.output.contains("--if-match"), "\(result.output)")
+        #expect(requests.isEmpty, "nothing was sent")
     }
 
     @Test("status shows versions, state file, revisions, dirty, last save and error, uptime")

@@ -131,7 +131,8 @@ struct ControlSocketTests {
         #expect(quick.body.contains(#""durableRevision":null"#))
         #expect(!String(decoding: try harness.stateBytes(), as: UTF8.self).contains(#""name":"Tmp""#))
         let stale = try await curlAsync(
-            harness.socketPath, "PATCH", "/v1/owner", body: #"{"alias":"a"}"#, headers: ["If-Match: \"1\""])
+            harness.socketPath, "PATCH", "/v1/owner", body: #"{"alias":"a"}"#,
+            headers: ["If-Match: \"\(try harness.lineage()).1\""])
         #expect(stale.status == 412)
         process.send(SIGTERM)
         #expect(await exitStatus(of: process, timeout: .seconds(10)) == 0)

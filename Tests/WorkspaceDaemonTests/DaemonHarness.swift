@@ -42,6 +42,11 @@ final class DaemonHarness {
 
     func stateBytes() throws -> Data { try Data(contentsOf: URL(fileURLWithPath: statePath)) }
 
+    /// The lineage stored in the state file (`""` when it stores none).
+    func lineage() throws -> String {
+        (try JSONSerialization.jsonObject(with: stateBytes()) as? [String: Any])?["lineage"] as? String ?? ""
+    }
+
     /// Starts `workspaced run` (or other arguments) with the harness's paths; `launcher`, when given, runs it
     /// (e.g. `strace … --`), and is the process returned.
     @discardableResult

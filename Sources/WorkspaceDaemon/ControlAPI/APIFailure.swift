@@ -9,6 +9,8 @@ import WorkspaceModel
 struct APIFailure: Error, Sendable {
     var status: HTTPResponseStatus
     var error: APIError
+    /// Headers the answer carries besides the JSON error (a 412's current `ETag`).
+    var headers: HTTPHeaders = [:]
 
     init(_ status: HTTPResponseStatus, _ code: String, _ message: String, field: String? = nil) {
         self.status = status
@@ -40,6 +42,8 @@ struct APIFailure: Error, Sendable {
     }
 
     var response: HTTPResponse {
-        HTTPResponse.json(status, body: error.encoded())
+        var response = HTTPResponse.json(status, body: error.encoded())
+        for (name, value) in headers { response.headers.replaceOrAdd(name: name, value: value) }
+        return response
     }
 }

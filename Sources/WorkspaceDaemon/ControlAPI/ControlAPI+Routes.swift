@@ -38,9 +38,9 @@ extension ControlAPI {
                 { _ in
                     await self.respond {
                         let (workspace, revision) = self.state.snapshot
+                        let tag = self.etag(revision: revision)
                         return self.ok(
-                            WorkspaceResponse(revision: revision, workspace: workspace),
-                            headers: ["ETag": "\"\(revision)\""])
+                            WorkspaceResponse(etag: tag, workspace: workspace), headers: ["ETag": tag.quoted])
                     }
                 }
             ),
@@ -51,9 +51,12 @@ extension ControlAPI {
                         try APIJSON.requireNoBody(request.body)
                         try await self.flush()
                         let status = self.state.status
+                        let tag = self.etag(revision: status.revision)
                         return self.ok(
                             ChangeResponse<Empty>(
-                                revision: status.revision, durableRevision: status.durableRevision, value: nil))
+                                revision: status.revision, etag: tag, durableRevision: status.durableRevision,
+                                value: nil),
+                            headers: ["ETag": tag.quoted])
                     }
                 }
             ),

@@ -30,7 +30,8 @@ extension ControlAPI {
             load: load.map {
                 LoadStatus(report: $0.report, loadedAt: $0.loadedAt, backupPath: state.file.preMigrationBackupPath)
             },
-            savesFailingSince: status.lastError == nil ? nil : savesFailingSince())
+            savesFailingSince: status.lastError == nil ? nil : savesFailingSince(),
+            lineage: state.lineage.rawValue)
     }
 
     /// Saves now and returns once everything accepted is durable (the flush blocks a Dispatch thread, not the

@@ -98,14 +98,12 @@ public final class ControlAPI: Sendable {
         _ body: @escaping (inout Workspace) throws(WorkspaceError) -> Value
     ) async throws -> HTTPResponse {
         let durable = try ChangeOptions.durable(request)
-        let expected = try ChangeOptions.expectedRevision(request)
+        let expected = try ChangeOptions.expectedTags(request)
         let applied: Applied<Value> = try gate.withLock { _ throws(APIFailure) -> Applied<Value> in
             if let expected {
-                let current = state.snapshot.revision
-                guard current == expected else {
-                    throw APIFailure(
-                        .preconditionFailed, APIErrorCode.revisionMismatch,
-                        "the workspace is at revision \(current), not \(expected)", field: "If-Match")
+                let current = etag(revision: state.status.revision)
+                guard expected.contains(where: { $0.matches(current) }) else {
+                    throw Self.mismatch(expected, current: current)
                 }
             }
             do {
@@ -134,8 +132,35 @@ public final class ControlAPI: Sendable {
             }
             durableRevision = state.status.durableRevision
         }
+        let tag = etag(revision: applied.revision)
         return ok(
-            ChangeResponse(revision: applied.revision, durableRevision: durableRevision, value: applied.value),
-            status: status)
+            ChangeResponse(
+                revision: applied.revision, etag: tag, durableRevision: durableRevision, value: applied.value),
+            status: status, headers: ["ETag": tag.quoted])
+    }
+
+    /// The entity tag of `revision` in the state's lineage.
+    func etag(revision: UInt64) -> WorkspaceETag {
+        WorkspaceETag(lineage: state.lineage.rawValue, revision: revision)
+    }
+
+    /// The 412 for an `If-Match` that does not name the current state, with the current tag in its `ETag`.
+    private static func mismatch(_ expected: [IfMatchTag], current: WorkspaceETag) -> APIFailure {
+        let message: String
+        switch expected.first {
+        case .bareRevision(let revision) where expected.count == 1:
+            message =
+                "If-Match names revision \(revision) without its lineage, which names no state; the workspace is "
+                + "at \(current.quoted): read it again and send its ETag"
+        case .tag(let tag) where expected.count == 1 && tag.lineage != current.lineage:
+            message =
+                "If-Match names \(tag.quoted) of another lineage (the state was restored, quarantined, salvaged, "
+                + "imported or may have lost changes in a crash since); the workspace is at \(current.quoted)"
+        default:
+            message = "the workspace is at \(current.quoted), not the state If-Match names"
+        }
+        var failure = APIFailure(.preconditionFailed, APIErrorCode.revisionMismatch, message, field: "If-Match")
+        failure.headers = ["ETag": current.quoted]
+        return failure
     }
 }

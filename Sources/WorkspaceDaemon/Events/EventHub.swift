@@ -20,23 +20,32 @@ import WorkspaceClient
 public final class EventHub: Sendable {
     /// A reader's buffer when none is given: 256 events (tens of kilobytes per reader).
     public static let defaultBufferSize = 256
+    /// The recent events kept for readers that resume when none is given: 1,024 (about 100 KB).
+    public static let defaultHistorySize = 1024
 
     /// How many unread events a reader's buffer holds before the oldest is dropped.
     public let bufferSize: Int
     private let now: @Sendable () -> Date
-    private let state = Mutex(State())
+    private let state: Mutex<State>
 
     private struct State {
         var sequence: UInt64 = 0
         var nextID: UInt64 = 0
         var subscribers: [UInt64: SubscriberQueue] = [:]
         var closed = false
+        /// The latest events, for readers that resume (``EventHub/subscribe(replayingFromChange:)``).
+        var history: EventRing
     }
 
-    /// A hub whose readers each buffer `bufferSize` events (at least one), timing events with `now`.
-    public init(bufferSize: Int = EventHub.defaultBufferSize, now: @escaping @Sendable () -> Date = { Date() }) {
+    /// A hub whose readers each buffer `bufferSize` events (at least one), keeping the latest `historySize`
+    /// events (at least one) for readers that resume, timing events with `now`.
+    public init(
+        bufferSize: Int = EventHub.defaultBufferSize, historySize: Int = EventHub.defaultHistorySize,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
         self.bufferSize = max(1, bufferSize)
         self.now = now
+        self.state = Mutex(State(history: EventRing(capacity: historySize)))
     }
 
     /// Gives `kind` the next sequence number and the current time and hands it to every reader; never waits.
@@ -47,6 +56,7 @@ public final class EventHub: Sendable {
             guard !state.closed else { return (nil, []) }
             state.sequence += 1
             let event = WorkspaceEvent(sequence: state.sequence, time: now(), kind: kind)
+            _ = state.history.append(event)
             var waiters: [CheckedContinuation<WorkspaceEvent?, Never>] = []
             for index in state.subscribers.values.indices {
                 if let waiter = state.subscribers.values[index].deliver(event) { waiters.append(waiter) }
@@ -63,6 +73,29 @@ public final class EventHub: Sendable {
             state.nextID += 1
             state.subscribers[state.nextID] = SubscriberQueue(capacity: bufferSize)
             return EventSubscription(hub: self, id: state.nextID, startSequence: state.sequence)
+        }
+    }
+
+    /// A new reader that first reads the held events from the `change` event of `revision` on (in order, saves
+    /// and the rest included), then every event published from now on; `resumed` is false when that change is
+    /// no longer held (or never was), and the reader then gets only the events from now on. `nil` once the hub
+    /// is closed.
+    ///
+    /// The replay and the subscription happen under the hub's lock, so no event is missed or read twice between
+    /// them.
+    public func subscribe(replayingFromChange revision: UInt64) -> (subscription: EventSubscription, resumed: Bool)? {
+        state.withLock { state -> (EventSubscription, Bool)? in
+            guard !state.closed else { return nil }
+            let held = state.history.elements
+            let start = held.firstIndex {
+                if case .change(let changed, _, _) = $0.kind { return changed == revision }
+                return false
+            }
+            let replayed = start.map { Array(held[$0...]) } ?? []
+            state.nextID += 1
+            state.subscribers[state.nextID] = SubscriberQueue(capacity: bufferSize, replayed: replayed)
+            let startSequence = replayed.first.map { $0.sequence - 1 } ?? state.sequence
+            return (EventSubscription(hub: self, id: state.nextID, startSequence: startSequence), start != nil)
         }
     }
 

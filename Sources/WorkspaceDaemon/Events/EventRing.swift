@@ -24,6 +24,11 @@ struct EventRing: Sendable {
         return nil
     }
 
+    /// The events held, oldest first.
+    var elements: [WorkspaceEvent] {
+        (0..<count).compactMap { slots[(head + $0) % slots.count] }
+    }
+
     /// Removes and returns the oldest event, if any.
     mutating func popFirst() -> WorkspaceEvent? {
         guard count > 0 else { return nil }

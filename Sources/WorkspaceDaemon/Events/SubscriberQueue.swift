@@ -13,9 +13,11 @@ struct SubscriberQueue {
     /// No more events are accepted (the reader was cancelled, or the hub closed); what is buffered is still read.
     private(set) var isFinishing = false
 
-    /// A queue buffering at most `capacity` events.
-    init(capacity: Int) {
-        ring = EventRing(capacity: capacity)
+    /// A queue buffering at most `capacity` events, holding `replayed` to be read first (room is made for them
+    /// on top of `capacity`).
+    init(capacity: Int, replayed: [WorkspaceEvent] = []) {
+        ring = EventRing(capacity: capacity + replayed.count)
+        for event in replayed { _ = ring.append(event) }
     }
 
     /// Takes a published event: hands it to the parked waiter (returned, to resume outside the lock), or buffers

@@ -99,15 +99,27 @@ public enum OfflineTools {
                 return Outcome(text: String(decoding: data, as: UTF8.self), status: 0)
             }
             guard loaded.report.migrated else {
+                recordCleanStop(file)
                 return Outcome(
                     text: "\(path): already at version \(loaded.report.currentVersion); nothing to do", status: 0)
             }
             try file.save(loaded.model)
+            recordCleanStop(file)
             let backups = (try? file.backups().filter { $0.kind == .preMigration }.first?.name) ?? nil
             return Outcome(
                 text: "\(path): \(loaded.report.summary); backup \(backups ?? "(none)")", status: 0)
         } catch {
             return failure(error, path: path)
+        }
+    }
+
+    /// Leaves the lock file saying that this owner stopped cleanly with the file as written, so that the daemon's
+    /// next start continues the state's lineage: a migration hands out no revision.
+    private static func recordCleanStop(_ file: StateFile<Workspace>) {
+        do {
+            try file.recordCleanStop(revision: file.revision)
+        } catch {
+            // The daemon then starts a new lineage: a client's ETag is refused once more than needed, no worse.
         }
     }
 

@@ -23,11 +23,27 @@ extension Daemon {
             fields["unknown_keys"] = "\(report.unknownKeysKept.keys.sorted().joined(separator: ","))"
         }
         if !report.repairs.isEmpty { fields["repairs"] = "\(report.repairs.count)" }
+        fields["lineage"] = "\(report.lineage)"
+        fields["revision"] = "\(report.revision)"
+        if let lineageBreak = report.lineageBreak { fields["lineage_break"] = "\(lineageBreak.rawValue)" }
         if !report.temporaryFilesRemoved.isEmpty {
             fields["temporary_files_removed"] = "\(report.temporaryFilesRemoved.joined(separator: ","))"
         }
         let event: DaemonEvent = report.migrated ? .migrated : .loaded
         logger.notice("\(report.summary)", metadata: event.metadata(fields))
+        if let lineageBreak = report.lineageBreak, report.source == .file {
+            // Only a file that was there and loaded is news here; no file, a quarantine, a salvage and an import
+            // are logged on their own.
+            let message =
+                "state continues as new lineage \(report.lineage) at revision \(report.revision): \(lineageBreak); "
+                + "ETags read before are refused (412)"
+            logger.notice(
+                "\(message)",
+                metadata: event.metadata([
+                    "state_path": "\(report.path)", "lineage": "\(report.lineage)",
+                    "lineage_break": "\(lineageBreak.rawValue)",
+                ]))
+        }
         if let quarantine = report.quarantine {
             logger.warning(
                 "state file was corrupt (\(quarantine.reason)); moved to \(quarantine.movedTo), starting empty",

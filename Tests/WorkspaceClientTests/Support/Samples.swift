@@ -19,13 +19,13 @@ enum Sample {
          "consecutiveFailures": 2, "savesPerformed": 17, "changesCoalesced": 5, "uptimeSeconds": 3723.4}
         """
     static let workspace = """
-        {"revision": 9, "workspace": {"projects": [\(project)], "favorites": [\(favorite)],
+        {"revision": 9, "etag": "ab12.9", "workspace": {"projects": [\(project)], "favorites": [\(favorite)],
          "activeProjectID": "\(projectID)", "owner": \(owner), "future": true}}
         """
 
-    /// `{"revision": 8, "durableRevision": null, "value": <value>}`.
+    /// `{"revision": 8, "etag": "ab12.8", "durableRevision": null, "value": <value>}`.
     static func change(_ value: String = "null", durable: String = "null") -> String {
-        #"{"revision": 8, "durableRevision": \#(durable), "value": \#(value)}"#
+        #"{"revision": 8, "etag": "ab12.8", "durableRevision": \#(durable), "value": \#(value)}"#
     }
 
     /// The API's error body.

@@ -42,7 +42,11 @@ struct EventLifecycleTests {
             let line = try #require(await lines.next())
             return try WorkspaceEvent.decode(line: line)
         }
-        #expect(try await next().kind == .subscribed(revision: 0))
+        guard case .subscribed(0, let lineage) = try await next().kind else {
+            Issue.record("no subscribed event first")
+            return
+        }
+        #expect(lineage.count == 16, "a generated lineage: \(lineage)")
 
         world.fileSystem.inject(.fsync, errno: EIO)
         let failed = await world.request(running, .POST, "/v1/favorites?durable=true", #"{"name": "A", "path": "/a"}"#)

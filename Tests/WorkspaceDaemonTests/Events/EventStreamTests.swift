@@ -14,7 +14,7 @@ struct EventStreamTests {
         let stream = try await world.client.events()
         var events = stream.makeAsyncIterator()
         let first = try #require(try await events.next())
-        #expect(first.kind == .subscribed(revision: 0))
+        #expect(first.kind == .subscribed(revision: 0, lineage: world.state.lineage.rawValue))
         let created = try await world.client.createProject(name: "p1", layout: .single)
         let changedAt = ContinuousClock.now
         let event = try #require(try await events.next())

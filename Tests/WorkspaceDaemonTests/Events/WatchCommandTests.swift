@@ -27,7 +27,10 @@ struct WatchCommandTests {
     @Test func itPrintsAnotherClientsChangeAndExitsZeroAfterTheStoppingEvent() async throws {
         let world = try await EventsServer()
         let process = try Self.watch(world.socketPath, in: world.directory)
-        #expect(await eventually(timeout: .seconds(30)) { process.output.contains("subscribed at revision 0") })
+        #expect(
+            await eventually(timeout: .seconds(30)) {
+                process.output.contains("subscribed at ") && process.output.contains(".0\n")
+            })
         let created = try await world.client.createProject(name: "p1", layout: .single)
         let id = try #require(created.value?.id)
         #expect(

@@ -32,7 +32,8 @@ struct WorkspaceEventCodingTests {
     }
 
     @Test(arguments: [
-        WorkspaceEventKind.subscribed(revision: 3), .saveDurable(revision: 4, milliseconds: 2.5, bytes: 900),
+        WorkspaceEventKind.subscribed(revision: 3, lineage: "ab12"), .reset(revision: 5, lineage: "cd34", reason: "r"),
+        .saveDurable(revision: 4, milliseconds: 2.5, bytes: 900),
         .saveFailed(error: "EIO", consecutiveFailures: 1, retryInMilliseconds: 1000),
         .saveRecovered(revision: 5, failures: 2), .configReloaded(logLevel: "debug"), .stopping(signal: 15),
         .lagged(missed: 120),

@@ -12,7 +12,7 @@ struct ControlAPIRouteTests {
         #expect(status.status == .ok)
         #expect(status.json["schemaVersion"] as? Int == 4 && status.json["revision"] as? Int == 0)
         let workspace = await api.send(.GET, "/v1/workspace")
-        #expect(workspace.status == .ok && workspace.headers.first(name: "ETag") == "\"0\"")
+        #expect(workspace.status == .ok && workspace.headers.first(name: "ETag") == "\"\(api.state.lineage).0\"")
         #expect(((workspace.json["workspace"] as? [String: Any])?["projects"] as? [Any])?.isEmpty == true)
     }
 
@@ -79,20 +79,48 @@ struct ControlAPIRouteTests {
         #expect(api.state.snapshot.revision == 0, "nothing changed")
     }
 
-    @Test func ifMatchAppliesOnlyAtTheNamedRevision() async throws {
+    @Test func ifMatchAppliesOnlyToTheStateItsETagNames() async throws {
         let api = try InProcessAPI()
+        let read = await api.send(.GET, "/v1/workspace")
+        let etag = try #require(read.headers.first(name: "ETag"))
+        #expect(etag == "\"\(api.state.lineage).0\"")
+        #expect(read.json["etag"] as? String == "\(api.state.lineage).0")
         let first = await api.send(
-            .POST, "/v1/favorites", #"{"name": "A", "path": "/a"}"#, headers: [("If-Match", "\"0\"")])
+            .POST, "/v1/favorites", #"{"name": "A", "path": "/a"}"#, headers: [("If-Match", etag)])
         #expect(first.status == .created)
+        #expect(first.headers.first(name: "ETag") == "\"\(api.state.lineage).1\"")
+        #expect(first.json["etag"] as? String == "\(api.state.lineage).1")
         let stale = await api.send(
-            .POST, "/v1/favorites", #"{"name": "B", "path": "/b"}"#, headers: [("If-Match", "0")])
+            .POST, "/v1/favorites", #"{"name": "B", "path": "/b"}"#, headers: [("If-Match", etag)])
         #expect(stale.status == .preconditionFailed && stale.errorCode == "revision_mismatch")
+        #expect(stale.headers.first(name: "ETag") == "\"\(api.state.lineage).1\"", "the 412 names the current state")
         #expect(api.state.snapshot.revision == 1 && api.state.read { $0.favorites.count } == 1)
         let bad = await api.send(.POST, "/v1/favorites", #"{"name": "B", "path": "/b"}"#, headers: [("If-Match", "x")])
         #expect(bad.status == .badRequest && bad.errorCode == "invalid_parameter")
         let weak = await api.send(
-            .POST, "/v1/favorites", #"{"name": "B", "path": "/b"}"#, headers: [("If-Match", "W/\"1\"")])
+            .POST, "/v1/favorites", #"{"name": "B", "path": "/b"}"#,
+            headers: [("If-Match", "W/\"\(api.state.lineage).1\"")])
         #expect(weak.status == .created)
+        let listed = await api.send(
+            .POST, "/v1/favorites", #"{"name": "C", "path": "/c"}"#,
+            headers: [("If-Match", "\"ffff.9\", \"\(api.state.lineage).2\"")])
+        #expect(listed.status == .created, "a list matches when any of its tags does")
+        #expect(api.state.snapshot.revision == 3)
+    }
+
+    @Test(arguments: ["\"3\"", "3", "W/\"3\""])
+    func aBareRevisionNumberNamesNoStateAndIsRefused(header: String) async throws {
+        let api = try InProcessAPI()
+        for index in 0..<3 {
+            #expect(await api.send(.POST, "/v1/favorites", #"{"name": "F\#(index)", "path": "/f"}"#).status == .created)
+        }
+        #expect(api.state.snapshot.revision == 3)
+        let refused = await api.send(
+            .POST, "/v1/favorites", #"{"name": "X", "path": "/x"}"#, headers: [("If-Match", header)])
+        #expect(refused.status == .preconditionFailed && refused.errorCode == "revision_mismatch")
+        let message = try #require((refused.json["error"] as? [String: Any])?["message"] as? String)
+        #expect(message.contains("without its lineage"), "\(message)")
+        #expect(api.state.snapshot.revision == 3, "nothing changed")
     }
 
     @Test func aBodyOverTheLimitIs413AndChangesNothing() async throws {
