@@ -46,6 +46,9 @@ public struct StatusResponse: Codable, Sendable, Equatable {
     public var load: LoadStatus?
     /// When the saves began to fail, while they fail; `nil` while they succeed.
     public var savesFailingSince: Date?
+    /// What the configuration in force warns about: unknown keys ignored (a key of a newer release, or a typo
+    /// with the key it likely means); empty when none, `nil` from a release that does not report it.
+    public var configurationWarnings: [String]?
 
     /// A status with every field.
     public init(
@@ -53,8 +56,9 @@ public struct StatusResponse: Codable, Sendable, Equatable {
         dirty: Bool, lastSaveAt: Date?, lastSaveMilliseconds: Double?, lastError: String?, lastErrorAt: Date?,
         consecutiveFailures: Int, savesPerformed: Int, changesCoalesced: UInt64, uptimeSeconds: Double,
         installation: InstallationStatus? = nil, secrets: SecretsStatus? = nil, load: LoadStatus? = nil,
-        savesFailingSince: Date? = nil, lineage: String? = nil
+        savesFailingSince: Date? = nil, lineage: String? = nil, configurationWarnings: [String]? = nil
     ) {
+        self.configurationWarnings = configurationWarnings
         self.daemonVersion = daemonVersion
         self.schemaVersion = schemaVersion
         self.statePath = statePath

@@ -40,6 +40,8 @@ public struct WorkspaceETag: Hashable, Sendable, LosslessStringConvertible {
     /// The header value: `"lineage.revision"`.
     public var quoted: String { "\"\(description)\"" }
 
+    /// The characters StateStore's `Lineage` allows; the rule is repeated here so that the contract imports no
+    /// engine.
     private static func isLineageByte(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"),

@@ -42,6 +42,9 @@ struct StatusCommand: AsyncParsableCommand {
             rows.append(("last error", "none"))
         }
         rows += loadRows(status)
+        for (index, warning) in (status.configurationWarnings ?? []).enumerated() {
+            rows.append((index == 0 ? "config" : "", warning))
+        }
         rows.append(("saves", "\(status.savesPerformed) performed, \(status.changesCoalesced) change(s) coalesced"))
         rows.append(("uptime", Formatting.duration(status.uptimeSeconds)))
         rows += secretsRows(status)

@@ -5,13 +5,23 @@ import WorkspaceDaemon
 /// Validates the configuration without starting.
 struct CheckConfig: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "check-config", abstract: "Validate the configuration and print it; exit 78 when invalid.")
+        commandName: "check-config",
+        abstract: "Validate the configuration and print it; exit 78 when invalid.",
+        discussion: """
+            Strict: an unknown key, which the daemon only warns about (it may come from a newer release), is \
+            refused here too (exit 78, naming the closest known key), so CI catches typos. --lenient checks as the \
+            daemon does and lists the keys it would ignore.
+            """)
 
     @OptionGroup var options: ConfigOptions
 
+    @Flag(help: "Warn about unknown keys as the daemon does instead of refusing them.")
+    var lenient = false
+
     func run() async throws {
         do {
-            let resolved = try await ConfigurationLoader.load(options.sources())
+            let resolved = try await ConfigurationLoader.load(options.sources(), strict: !lenient)
+            for ignored in resolved.ignoredKeys { print("warning: \(ignored)") }
             print("state directory:    \(resolved.stateDirectory)")
             print("control socket:     \(resolved.controlSocketPath)")
             print("save debounce:      \(resolved.saveDebounce)")

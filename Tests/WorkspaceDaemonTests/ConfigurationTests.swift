@@ -154,8 +154,6 @@ struct ConfigurationTests {
     }
 
     static let refused: [(String, ConfigurationError)] = [
-        (#"{"stateDirectroy": "/x"}"#, .unknownKey(key: "stateDirectroy", source: "FILE")),
-        (#"{"save": {"debounce": 5}}"#, .unknownKey(key: "save.debounce", source: "FILE")),
         (#"{"save": 5}"#, .wrongType(key: "save", expected: "an object", source: "FILE")),
         (#"{"backupsKept": "three"}"#, .wrongType(key: "backupsKept", expected: "a whole number", source: "FILE")),
         (#"{"stateDirectory": 12}"#, .wrongType(key: "stateDirectory", expected: "a string", source: "FILE")),
@@ -172,7 +170,6 @@ struct ConfigurationTests {
             #"{"api": {"maximumBodyBytes": "1 MiB"}}"#,
             .wrongType(key: "api.maximumBodyBytes", expected: "a whole number", source: "FILE")
         ),
-        (#"{"api": {"maxBodyBytes": 2048}}"#, .unknownKey(key: "api.maxBodyBytes", source: "FILE")),
         (
             #"{"logLevel": "loud"}"#,
             .invalidValue(
@@ -197,7 +194,6 @@ struct ConfigurationTests {
         let path = try writeConfig(text)
         let expectedHere: ConfigurationError
         switch expected {
-        case .unknownKey(let key, _): expectedHere = .unknownKey(key: key, source: path)
         case .wrongType(let key, let type, _): expectedHere = .wrongType(key: key, expected: type, source: path)
         default: expectedHere = expected
         }
@@ -206,10 +202,49 @@ struct ConfigurationTests {
         }
     }
 
+    static let ignored: [(String, String, String?)] = [
+        (#"{"stateDirectroy": "/x"}"#, "stateDirectroy", "stateDirectory"),
+        (#"{"save": {"debounce": 5}}"#, "save.debounce", "save.debounceMilliseconds"),
+        (#"{"api": {"maxBodyBytes": 2048}}"#, "api.maxBodyBytes", "api.maximumBodyBytes"),
+        (#"{"snapshots": {"keep": 4}}"#, "snapshots", nil),
+    ]
+
+    /// An unknown key (a newer release's, or a typo) is ignored with a warning naming the closest known key; a
+    /// strict load (`check-config`) refuses it with the same suggestion.
+    @Test(arguments: ignored)
+    func anUnknownKeyIsIgnoredNamingTheClosestKnownKey(text: String, key: String, suggestion: String?) async throws {
+        let path = try writeConfig(#"{"backupsKept": 7, "# + text.dropFirst())
+        let loaded = try await ConfigurationLoader.load(ConfigurationSources(configFile: path, environment: [:]))
+        #expect(loaded.backupsKept == 7, "the known keys still apply")
+        #expect(loaded.ignoredKeys == [IgnoredConfigurationKey(key: key, source: path, suggestion: suggestion)])
+        await #expect(throws: ConfigurationError.unknownKey(key: key, source: path, suggestion: suggestion)) {
+            try await ConfigurationLoader.load(ConfigurationSources(configFile: path, environment: [:]), strict: true)
+        }
+    }
+
+    @Test func theClosestKeyIsFoundByEditDistance() {
+        #expect(IgnoredConfigurationKey.editDistance("", "abc") == 3)
+        #expect(IgnoredConfigurationKey.editDistance("kitten", "sitting") == 3)
+        #expect(IgnoredConfigurationKey.editDistance("same", "same") == 0)
+        #expect(IgnoredConfigurationKey.closest(to: "logLevl", among: ["logLevel", "backupsKept"]) == "logLevel")
+        #expect(IgnoredConfigurationKey.closest(to: "colour", among: ["logLevel", "backupsKept"]) == nil)
+    }
+
     @Test func badEnvironmentIsRefusedNamingTheVariable() async throws {
-        await #expect(throws: ConfigurationError.unknownKey(key: "WORKSPACED_DEBOUNCE", source: "the environment")) {
+        let unknown = try await ConfigurationLoader.load(
+            ConfigurationSources(environment: ["WORKSPACED_LOG_LEVL": "1", "CONFIGURATION_DIRECTORY": directory]))
+        #expect(
+            unknown.ignoredKeys == [
+                IgnoredConfigurationKey(
+                    key: "WORKSPACED_LOG_LEVL", source: "the environment", suggestion: "WORKSPACED_LOG_LEVEL")
+            ])
+        await #expect(
+            throws: ConfigurationError.unknownKey(
+                key: "WORKSPACED_LOG_LEVL", source: "the environment", suggestion: "WORKSPACED_LOG_LEVEL")
+        ) {
             try await ConfigurationLoader.load(
-                ConfigurationSources(environment: ["WORKSPACED_DEBOUNCE": "1", "CONFIGURATION_DIRECTORY": directory]))
+                ConfigurationSources(environment: ["WORKSPACED_LOG_LEVL": "1", "CONFIGURATION_DIRECTORY": directory]),
+                strict: true)
         }
         await #expect(
             throws: ConfigurationError.wrongType(

@@ -142,10 +142,10 @@ struct DaemonProcessTests {
 
     @Test func aBadConfigExits78NamingTheKey() async throws {
         let harness = try DaemonHarness()
-        try harness.writeConfig(#"{"backupsKept": 3, "savedebounce": 10}"#)
+        try harness.writeConfig(#"{"backupsKept": 0}"#)
         let process = try harness.start()
         #expect(await exitStatus(of: process, timeout: .seconds(10)) == 78)
-        #expect(process.output.contains("savedebounce"))
+        #expect(process.output.contains("backupsKept"))
         try harness.writeConfig("{}")
         let environment = try harness.start(environment: ["WORKSPACED_LOG_LEVEL": "shout"], output: "env.log")
         #expect(await exitStatus(of: environment, timeout: .seconds(10)) == 78)
@@ -154,6 +154,29 @@ struct DaemonProcessTests {
         let flag = try harness.start(["--backups-kept", "three"], output: "flag.log")
         #expect(await exitStatus(of: flag, timeout: .seconds(10)) == 78)
         #expect(flag.output.contains("backupsKept"))
+    }
+
+    /// A key of a newer release (or a typo) must not stop this one, a rollback least of all: the daemon starts and
+    /// says so in the journal, STATUS= and /v1/status; `check-config` stays strict.
+    @Test func anUnknownConfigKeyIsAWarningNotARefusal() async throws {
+        let harness = try DaemonHarness()
+        try harness.writeConfig(#"{"backupsKept": 3, "stateDirectroy": "/x", "futureFeature": {"on": true}}"#)
+        let process = try harness.start()
+        #expect(await harness.becomesReady(), "\(process.output)")
+        let ready = harness.messages().first { $0.contains("READY=1") } ?? ""
+        #expect(ready.contains("ignoring unknown config key(s): futureFeature"), "\(ready)")
+        #expect(ready.contains("stateDirectroy (did you mean stateDirectory?)"), "\(ready)")
+        #expect(process.output.contains("unknown configuration key stateDirectroy in \(harness.configPath) ignored"))
+        let status = try await curlAsync(harness.socketPath, "GET", "/v1/status")
+        #expect(status.body.contains("futureFeature"), "\(status.body)")
+        process.send(SIGTERM)
+        #expect(await exitStatus(of: process, timeout: .seconds(10)) == 0)
+        let strict = try await harness.runToolAsync(["check-config", "--config", harness.configPath])
+        #expect(strict.status == 78)
+        #expect(strict.output.contains("futureFeature") || strict.output.contains("stateDirectroy"), "\(strict.output)")
+        let lenient = try await harness.runToolAsync(["check-config", "--lenient", "--config", harness.configPath])
+        #expect(lenient.status == 0, "\(lenient.output)")
+        #expect(lenient.output.contains("warning: unknown configuration key futureFeature in"), "\(lenient.output)")
     }
 
     @Test func aSecondInstanceIsRefused() async throws {

@@ -5,7 +5,9 @@ import StateStore
 import SystemPackage
 
 /// Resolves a ``DaemonConfiguration`` from its sources with swift-configuration (flags, then `WORKSPACED_*`
-/// variables, then the JSON file, then defaults) and refuses anything it does not understand, naming the key.
+/// variables, then the JSON file, then defaults). A known key with a value it cannot use is refused, naming the
+/// key; an unknown key is ignored with a warning (``DaemonConfiguration/ignoredKeys``), as systemd does, so that a
+/// key a newer release added does not stop this one after a rollback, unless `strict` asks for a refusal.
 public enum ConfigurationLoader {
     /// Environment variables with the `WORKSPACED_` prefix that are not daemon keys but are allowed
     /// (`WORKSPACED_SOCKET` is read by `workspacectl`).
@@ -13,15 +15,22 @@ public enum ConfigurationLoader {
 
     /// Loads, validates and returns the configuration.
     ///
+    /// - Parameter strict: Refuse unknown keys (``ConfigurationError/unknownKey(key:source:suggestion:)``)
+    ///   instead of ignoring them with a warning: `workspaced check-config`, for CI.
     /// - Throws: ``ConfigurationError`` naming the offending key and its source.
-    public static func load(_ sources: ConfigurationSources) async throws(ConfigurationError) -> DaemonConfiguration {
+    public static func load(
+        _ sources: ConfigurationSources, strict: Bool = false
+    ) async throws(ConfigurationError) -> DaemonConfiguration {
         let filePath = sources.resolvedConfigFile
         let fileExists = FileManager.default.fileExists(atPath: filePath)
         if !fileExists && sources.configFileIsRequired {
             throw .unreadableFile(path: filePath, reason: "no such file")
         }
-        if fileExists { try validateFileKeys(filePath) }
-        try validateEnvironmentKeys(sources.environment)
+        var ignored = fileExists ? try unknownFileKeys(filePath) : []
+        ignored += unknownEnvironmentKeys(sources.environment)
+        if strict, let first = ignored.first {
+            throw .unknownKey(key: first.key, source: first.source, suggestion: first.suggestion)
+        }
 
         var overrides: [AbsoluteConfigKey: ConfigValue] = [:]
         for (name, value) in sources.overrides {
@@ -53,7 +62,9 @@ public enum ConfigurationLoader {
         }
         let reader = ValueReader(
             reader: ConfigReader(providers: providers), providers: providers, sources: sources, filePath: filePath)
-        return try resolve(reader, sources: sources)
+        var configuration = try resolve(reader, sources: sources)
+        configuration.ignoredKeys = ignored
+        return configuration
     }
 
     private static func resolve(
@@ -101,8 +112,9 @@ public enum ConfigurationLoader {
                 writeGroups: try reader.ids(.writeGroups, resolve: AccountLookup.groupID)))
     }
 
-    /// Every key in the file, flattened to dotted names, must be a known key.
-    private static func validateFileKeys(_ path: String) throws(ConfigurationError) {
+    /// The file's keys, flattened to dotted names, that are not known keys; a known object key (`save`) holding
+    /// anything but an object is refused.
+    private static func unknownFileKeys(_ path: String) throws(ConfigurationError) -> [IgnoredConfigurationKey] {
         let object: Any
         do {
             object = try JSONSerialization.jsonObject(with: try Data(contentsOf: URL(fileURLWithPath: path)))
@@ -118,6 +130,7 @@ public enum ConfigurationLoader {
                 let parts = name.split(separator: ".")
                 return parts.indices.dropLast().map { parts[...$0].joined(separator: ".") }
             })
+        var unknown: [IgnoredConfigurationKey] = []
         func visit(_ object: [String: Any], prefix: String) throws(ConfigurationError) {
             for (key, value) in object.sorted(by: { $0.key < $1.key }) {
                 let name = prefix.isEmpty ? key : prefix + "." + key
@@ -127,17 +140,25 @@ public enum ConfigurationLoader {
                 } else if prefixes.contains(name) {
                     throw .wrongType(key: name, expected: "an object", source: path)
                 } else {
-                    throw .unknownKey(key: name, source: path)
+                    unknown.append(
+                        IgnoredConfigurationKey(
+                            key: name, source: path,
+                            suggestion: IgnoredConfigurationKey.closest(to: name, among: known.sorted())))
                 }
             }
         }
         try visit(root, prefix: "")
+        return unknown
     }
 
-    private static func validateEnvironmentKeys(_ environment: [String: String]) throws(ConfigurationError) {
-        let known = Set(ConfigurationKey.all.map(\.environmentVariable)).union(foreignVariables)
-        for name in environment.keys.sorted() where name.hasPrefix("WORKSPACED_") && !known.contains(name) {
-            throw .unknownKey(key: name, source: "the environment")
+    /// The `WORKSPACED_*` variables that are not known keys.
+    private static func unknownEnvironmentKeys(_ environment: [String: String]) -> [IgnoredConfigurationKey] {
+        let variables = ConfigurationKey.all.map(\.environmentVariable)
+        let known = Set(variables).union(foreignVariables)
+        return environment.keys.sorted().filter { $0.hasPrefix("WORKSPACED_") && !known.contains($0) }.map {
+            IgnoredConfigurationKey(
+                key: $0, source: "the environment",
+                suggestion: IgnoredConfigurationKey.closest(to: $0, among: variables.sorted()))
         }
     }
 

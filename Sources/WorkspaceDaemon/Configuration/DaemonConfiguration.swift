@@ -29,6 +29,8 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var apiRequestTimeout: Duration
     /// Who besides root and the daemon's own user may use the control API.
     public var access: AccessConfiguration
+    /// Unknown keys the load ignored (each is logged as a warning, shown in `STATUS=` and `/v1/status`).
+    public var ignoredKeys: [IgnoredConfigurationKey] = []
 
     /// A configuration with the given values.
     public init(

@@ -31,7 +31,7 @@ extension ControlAPI {
                 LoadStatus(report: $0.report, loadedAt: $0.loadedAt, backupPath: state.file.preMigrationBackupPath)
             },
             savesFailingSince: status.lastError == nil ? nil : savesFailingSince(),
-            lineage: state.lineage.rawValue)
+            lineage: state.lineage.rawValue, configurationWarnings: configurationWarnings())
     }
 
     /// Saves now and returns once everything accepted is durable (the flush blocks a Dispatch thread, not the

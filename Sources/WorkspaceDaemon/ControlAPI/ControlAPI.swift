@@ -30,6 +30,8 @@ public final class ControlAPI: Sendable {
     let gate = Mutex(())
     /// The events of `GET /v1/events`; every change is published to it as it is applied.
     public let events: EventHub
+    /// The configuration's warnings now (unknown keys ignored), for `/v1/status`.
+    let configurationWarnings: @Sendable () -> [String]
 
     /// An API over `state`.
     ///
@@ -41,10 +43,12 @@ public final class ControlAPI: Sendable {
     ///   - load: The report of the load that produced `state` and when it finished, for `/v1/status`.
     ///   - savesFailingSince: Since when the saves fail, while they do (the daemon's STATUS line keeps it).
     ///   - events: Where changes are published for `GET /v1/events` (the daemon's hub also carries its saves).
+    ///   - configurationWarnings: The configuration's warnings now (unknown keys it ignored), for `/v1/status`.
     public init(
         state: PersistentState<Workspace>, statePath: String, uptime: @escaping @Sendable () -> Duration,
         logger: Logger, secrets: SecretStoreOpening = .notOpened(), load: LoadStatusSource? = nil,
-        savesFailingSince: @escaping @Sendable () -> Date? = { nil }, events: EventHub = EventHub()
+        savesFailingSince: @escaping @Sendable () -> Date? = { nil }, events: EventHub = EventHub(),
+        configurationWarnings: @escaping @Sendable () -> [String] = { [] }
     ) {
         self.state = state
         self.statePath = statePath
@@ -54,6 +58,7 @@ public final class ControlAPI: Sendable {
         self.load = load
         self.savesFailingSince = savesFailingSince
         self.events = events
+        self.configurationWarnings = configurationWarnings
     }
 
     /// Runs `body`, turning an ``APIFailure`` into its JSON response.

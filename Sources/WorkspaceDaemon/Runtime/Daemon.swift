@@ -52,6 +52,7 @@ public final class Daemon: Sendable {
     ///   be acknowledged, so a stop must flush (``DaemonLifecycle`` holds a stop back until the daemon runs).
     public func start(serving: @Sendable () -> Void = {}) async throws(DaemonStartError) -> RunningDaemon {
         let configuration = self.configuration
+        logIgnoredKeys(configuration.ignoredKeys)
         let file = try openStateFile(configuration)
         let loaded = try load(file)
         let loadedAt = Date()
@@ -88,7 +89,8 @@ public final class Daemon: Sendable {
         let api = ControlAPI(
             state: persistent, statePath: file.path, uptime: { [startedAt] in ContinuousClock.now - startedAt },
             logger: logger, secrets: secrets, load: LoadStatusSource(report: loaded.report, loadedAt: loadedAt),
-            savesFailingSince: { [statusLine] in statusLine.failingSince }, events: events)
+            savesFailingSince: { [statusLine] in statusLine.failingSince }, events: events,
+            configurationWarnings: { [self] in configuration.ignoredKeys.map(\.description) })
         serving()
         let server: HTTPServer?
         switch environment.transport {
@@ -118,6 +120,18 @@ public final class Daemon: Sendable {
                 "version": "\(Release.version)",
             ]))
         return running
+    }
+
+    /// Logs each unknown configuration key the load ignored, naming the closest known key.
+    func logIgnoredKeys(_ ignored: [IgnoredConfigurationKey]) {
+        for key in ignored {
+            logger.warning(
+                "\(key)",
+                metadata: [
+                    "config_key": "\(key.key)", "config_source": "\(key.source)",
+                    "suggestion": "\(key.suggestion ?? "")",
+                ])
+        }
     }
 
     /// Sends a notification; a failure is logged, never fatal.

@@ -35,8 +35,10 @@ extension RunningDaemon {
             configuration.corruptFilePolicy = new.corruptFilePolicy
             configuration.backupsKept = new.backupsKept
             configuration.access = new.access
+            configuration.ignoredKeys = new.ignoredKeys
             return old
         }
+        daemon.logIgnoredKeys(new.ignoredKeys)
         daemon.logLevel.current = new.logLevel
         state.reconfigure(
             PersistenceConfiguration(debounce: new.saveDebounce, maximumDelay: new.saveMaximumDelay))

@@ -48,7 +48,14 @@ public final class RunningDaemon: Sendable {
     /// The STATUS line sent with READY=1.
     func readyStatus() -> String {
         let counts = state.read { "\($0.projects.count) projects, \($0.favorites.count) favorites" }
-        return "serving \(counts); \(report.summary)"
+        let ignored = daemon.configuration.ignoredKeys
+        let warning =
+            ignored.isEmpty
+            ? ""
+            : "; ignoring unknown config key(s): "
+                + ignored.map { $0.key + ($0.suggestion.map { " (did you mean \($0)?)" } ?? "") }
+                .joined(separator: ", ")
+        return "serving \(counts); \(report.summary)\(warning)"
     }
 
     /// Sends a notification; a failure is logged, never fatal.
