@@ -149,10 +149,16 @@ import UnixHTTP
         let endedAt = try #require(await hangUp.value, "the stream was still open 20 s later")
         #expect(endedAt - started < .seconds(5), "the stream ended \(endedAt - started) after shutdown began")
         #expect(await eventually { probe.cancelled })
-        // The producer returned after its cancellation: the body ends properly, with what it wrote last.
+        // Cancelled, the producer writes "bye" and returns, and the body ends properly. It gets a second for that
+        // (HTTPConnectionHandler.streamEndGrace) and runs on the cooperative pool: on a loaded machine it can be
+        // late (a loaded run read "bye" without the terminating chunk), and the server then cuts the body off at
+        // that deadline, never before it.
         let (bytes, ended) = await connection.readToEnd()
         #expect(ended)
-        #expect(String(decoding: bytes, as: UTF8.self).hasSuffix("4\r\nbye\n\r\n0\r\n\r\n"))
+        let text = String(decoding: bytes, as: UTF8.self)
+        if !text.hasSuffix("4\r\nbye\n\r\n0\r\n\r\n") {
+            #expect(endedAt - started >= .milliseconds(900), "cut off before its second: \(text.debugDescription)")
+        }
     }
 
     /// Timed like the test above; the watcher reads nothing, so the client stays stalled until the server acts.
