@@ -82,17 +82,22 @@ import UnixHTTP
             try? await Task.sleep(for: .milliseconds(400))
             return text("held")
         }
-        let configuration = HTTPServerConfiguration(socketPath: path, shutdownGracePeriod: .seconds(30))
+        let configuration = HTTPServerConfiguration(socketPath: path, shutdownGracePeriod: .seconds(120))
         let server = HTTPServer(configuration: configuration, router: router, logger: quietLogger)
         try await server.start()
         let idle = try RawConnection(path: path)
         let held = Task { try await UnixHTTPClient(socketPath: path).send(method: .GET, path: "/hold") }
         for await _ in started { break }
+        let idleHangUp = idle.startWatchingForHangUp(timeout: .seconds(90))
         let shutdownStart = ContinuousClock.now
         await server.shutdown()
-        // Idle connections close at once, not at the end of the 30 s grace period (20 s of margin for a loaded
-        // machine); the held request is waited for.
-        #expect(ContinuousClock.now - shutdownStart < .seconds(20))
+        // Idle connections close at once, not at the end of the grace period; the held request is waited for. The
+        // instant is the server's, seen by a thread of its own: shutdown's return to this task took 33.6 s in a
+        // loaded stress run (load average 21), every step of it resumed on the two-thread cooperative pool. The
+        // idle connection's close still follows shutdown's round trips to the event loops, so the bound is half a
+        // grace period of 120 s.
+        let idleEnd = try #require(await idleHangUp.value, "the idle connection stayed open for 90 s")
+        #expect(idleEnd - shutdownStart < .seconds(60), "the idle connection closed after \(idleEnd - shutdownStart)")
         // shutdown returned only after the in-flight request was answered.
         let response = try await held.value
         #expect(response.status == .ok)
@@ -157,10 +162,8 @@ import UnixHTTP
         try await server.start()
         let held = Task { try await UnixHTTPClient(socketPath: directory.socketPath).send(method: .GET, path: "/hold") }
         for await _ in started { break }
-        let shutdownStart = ContinuousClock.now
         await server.shutdown()
-        #expect(ContinuousClock.now - shutdownStart < .seconds(30), "shutdown waited for the handler")
-        // A failed request shows the grace period cut it off.
+        // A failed request shows the grace period cut it off (a server that waited for the handler answers 200).
         await #expect {
             try await held.value
         } throws: { error in

@@ -144,8 +144,6 @@ import UnixHTTP
         let hangUp = connection.startWatchingForHangUp()
         let started = ContinuousClock.now
         await server.shutdown()
-        // Through the pool, so only against the grace period: shutdown did not wait for it.
-        #expect(ContinuousClock.now - started < .seconds(30), "shutdown waited for the 60 s grace period")
         let endedAt = try #require(await hangUp.value, "the stream was still open 20 s later")
         #expect(endedAt - started < .seconds(5), "the stream ended \(endedAt - started) after shutdown began")
         #expect(await eventually { probe.cancelled })
@@ -175,8 +173,6 @@ import UnixHTTP
         let hangUp = connection.startWatchingForHangUp()
         let started = ContinuousClock.now
         await server.shutdown()
-        // Through the pool, so only against the grace period: shutdown did not wait for it.
-        #expect(ContinuousClock.now - started < .seconds(30), "shutdown waited for the 60 s grace period")
         let endedAt = try #require(await hangUp.value, "the stalled stream was still open 20 s later")
         #expect(endedAt - started < .seconds(5), "the stalled stream ended \(endedAt - started) after shutdown began")
         let (bytes, ended) = await connection.readToEnd()

@@ -100,8 +100,6 @@ struct EventStreamTests {
         let stalledHangUp = stalled.startWatchingForHangUp()
         let started = ContinuousClock.now
         await world.server.shutdown()
-        // Through the pool, so only against the grace period: shutdown did not wait for it.
-        #expect(ContinuousClock.now - started < .seconds(30), "shutdown waited for the 60 s grace period")
         let stalledEnd = try #require(await stalledHangUp.value, "the stalled watcher's connection stayed open")
         #expect(stalledEnd - started < .seconds(5), "the stalled watcher was cut off after \(stalledEnd - started)")
         // The reading watcher's stream ended (properly, or cut off if a write was in flight) rather than hanging.
