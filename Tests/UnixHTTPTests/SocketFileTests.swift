@@ -160,7 +160,10 @@ import UnixHTTP
             socketPath: directory.socketPath, shutdownGracePeriod: .milliseconds(200))
         let server = HTTPServer(configuration: configuration, router: router, logger: quietLogger)
         try await server.start()
-        let held = Task { try await UnixHTTPClient(socketPath: directory.socketPath).send(method: .GET, path: "/hold") }
+        // The client waits longer than the handler's 60 s: with its default 30 s, a loaded run whose pool stalled
+        // the shutdown past 30 s timed the request out first, which a server waiting for the handler also gives.
+        let client = UnixHTTPClient(socketPath: directory.socketPath, timeout: .seconds(90))
+        let held = Task { try await client.send(method: .GET, path: "/hold") }
         for await _ in started { break }
         await server.shutdown()
         // A failed request shows the grace period cut it off (a server that waited for the handler answers 200).
