@@ -201,6 +201,12 @@ public final class HTTPServer: Sendable {
             return state
         }
         guard case .running(let listener, let socketFile) = previous else { return }
+        // Streamed bodies end now, before anything is awaited: stopping the listener below takes a round trip to
+        // every event loop per round, each resumed on the cooperative pool, which took seconds on a loaded
+        // machine. Connections registered later get the event again below, with their quiesce.
+        for entry in connections.open {
+            entry.channel.pipeline.fireUserInboundEventTriggered(HTTPServerShutdownEvent())
+        }
         await stopAccepting(listener)
         await Self.closeListener(listener)
         // NIO already unlinks a socket file it bound when the listener closes; this covers the rest, and never

@@ -142,6 +142,12 @@ final class RawConnection: @unchecked Sendable {
         return lastReadWasEOF
     }
 
+    /// Starts watching, on a thread of its own, for the server to end the connection (``hangUpInstant(of:timeout:)``:
+    /// nothing is read); its value is the instant it did, `nil` after `timeout`.
+    func startWatchingForHangUp(timeout: Duration = .seconds(20)) -> StartedOffThePool<ContinuousClock.Instant?> {
+        StartedOffThePool { hangUpInstant(of: self.descriptor, timeout: timeout) }
+    }
+
     /// True when the server ends the connection within the receive timeout, by closing it (EOF) or, for a
     /// connection it never accepted before its listener closed, by the kernel resetting it.
     func endedByServer() async -> Bool {

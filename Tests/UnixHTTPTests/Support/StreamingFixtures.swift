@@ -173,6 +173,12 @@ final class StallingConnection: @unchecked Sendable {
         }
     }
 
+    /// Starts watching, on a thread of its own, for the server to end the connection (``hangUpInstant(of:timeout:)``:
+    /// nothing is read, so a stalled client stays stalled); its value is the instant it did, `nil` after `timeout`.
+    func startWatchingForHangUp(timeout: Duration = .seconds(20)) -> StartedOffThePool<ContinuousClock.Instant?> {
+        StartedOffThePool { hangUpInstant(of: self.descriptor, timeout: timeout) }
+    }
+
     /// Closes the socket now (the server sees the client go away).
     func closeNow() {
         shutdown(descriptor, Int32(SHUT_RDWR))

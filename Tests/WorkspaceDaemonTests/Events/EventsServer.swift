@@ -3,6 +3,7 @@ import Glibc
 import Logging
 import StateStore
 import StateStoreTesting
+import TestSupport
 import UnixHTTP
 import WorkspaceClient
 import WorkspaceDaemon
@@ -114,6 +115,54 @@ final class StalledWatcher: @unchecked Sendable {
                 }
             }
         }
+    }
+
+    /// Starts reading on a thread of its own until an event satisfies `found`; its value is the events read by
+    /// then and the instant that one arrived (`nil` if the connection ended, or 20 s passed without a byte, first).
+    func startReading(
+        until found: @escaping @Sendable (WorkspaceEvent) -> Bool
+    ) -> StartedOffThePool<(events: [WorkspaceEvent], at: ContinuousClock.Instant?)> {
+        StartedOffThePool {
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            while true {
+                let events = self.decoded()
+                if events.contains(where: found) { return (events, ContinuousClock.now) }
+                let count = chunk.withUnsafeMutableBytes { recv(self.descriptor, $0.baseAddress, $0.count, 0) }
+                guard count > 0 else { return (self.decoded(), nil) }
+                self.buffer += chunk[..<count]
+            }
+        }
+    }
+
+    /// The lines received that are events, decoded as a client decodes them.
+    private func decoded() -> [WorkspaceEvent] {
+        buffer.split(separator: UInt8(ascii: "\n")).compactMap { line in
+            guard line.first == UInt8(ascii: "{") else { return nil }
+            return try? WorkspaceEvent.decode(line: String(decoding: line, as: UTF8.self))
+        }
+    }
+
+    /// Starts reading on a thread of its own until the connection ends or the receive timeout (20 s without a
+    /// byte) passes; its value is the events read and the instant the server ended the connection (`nil` if it
+    /// did not), so a test can time the end without waiting for a test task to be resumed.
+    func startReadingToEnd() -> StartedOffThePool<(events: [Event], endedAt: ContinuousClock.Instant?)> {
+        StartedOffThePool {
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            while true {
+                let count = chunk.withUnsafeMutableBytes { recv(self.descriptor, $0.baseAddress, $0.count, 0) }
+                guard count > 0 else {
+                    let ended = count == 0 || errno == ECONNRESET
+                    return (self.parsed(), ended ? ContinuousClock.now : nil)
+                }
+                self.buffer += chunk[..<count]
+            }
+        }
+    }
+
+    /// Starts watching, on a thread of its own and without reading, for the server to end the connection
+    /// (``TestSupport/hangUpInstant(of:timeout:)``); its value is the instant it did, `nil` after `timeout`.
+    func startWatchingForHangUp(timeout: Duration = .seconds(20)) -> StartedOffThePool<ContinuousClock.Instant?> {
+        StartedOffThePool { hangUpInstant(of: self.descriptor, timeout: timeout) }
     }
 
     /// The JSON objects among the lines received (each event is one chunk: `{…}\n` between chunk framing).
