@@ -39,7 +39,7 @@ DEB_DIR         ?= $(CURDIR)/.build/deb
 DEB_COMPRESSION ?= xz
 DEB_FILE         = $(DEB_DIR)/workspaced_$(DEB_VERSION)_$(DEB_ARCH).deb
 
-.PHONY: all build release deps lint test unit-tests bench run install uninstall deb clean
+.PHONY: all build release deps lint check-readme test unit-tests bench run install uninstall deb clean docs
 
 all: build
 
@@ -66,6 +66,16 @@ build: deps
 lint:
 	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests Benchmarks/Package.swift Benchmarks/Sources
 
+# Every `make X` the README names must be a rule here (and .PHONY when a file of that name exists, as docs/ does):
+# a promised target that does not exist fails `make test` instead of a reader.
+check-readme:
+	python3 Scripts/check-readme-targets.py README.md
+
+# The DocC documentation of StateStore and Systemd with swift-docc-plugin into .build-docs/docs/ (its own scratch
+# path); fails on any DocC warning (Scripts/build-docs.sh). Phony: the docs/ directory would satisfy it otherwise.
+docs: deps
+	SWIFT="$(SWIFT)" Scripts/build-docs.sh
+
 # The reliability tests (fault matrix, full disk, SIGKILL and SIGTERM torture, power loss, the corrupt corpus) append
 # their rows to RELIABILITY_ROWS. They run on their own after the other tests: twenty daemons, sixteen clients and
 # the corpus's CPU-bound loads would saturate two cores and stretch the latencies other tests measure (shutdown
@@ -82,7 +92,7 @@ unit-tests: deps
 
 # The system tests run next to last, then the libFuzzer targets; the reliability summary table (test, rounds,
 # failures, duration) ends the output.
-test: deps lint unit-tests
+test: deps lint check-readme unit-tests
 	$(MAKE) fuzz-api
 	$(MAKE) system-test
 	$(MAKE) fuzz

@@ -1,8 +1,10 @@
 """System scenarios of the Debian package and the man pages (issue 14).
 
 16: `make deb` twice (two versions); in a fresh machine: install, start through the socket, change the workspace
-    and the config, upgrade under a looping client (nothing refused, the service restarted, both kept), remove
-    (state and config kept, units gone), install again (same state), purge (state gone).
+    and the config, create an API token, upgrade under a looping client (nothing refused, the service restarted,
+    both kept), remove (state, config and secret store kept, units gone), install again (same state, same
+    installation id, the token still accepted), purge (state gone), install again (a new installation id, the old
+    token refused): `dpkg -P` is the one way to reset the installation and the tokens.
 17: every page `make install` installs renders with `man --warnings -l` without a warning, is found by name, and
     names what it must (the subcommands of each binary, every configuration key with its variable and flag);
     `make uninstall` removes what `make install` put in the staged tree.
@@ -75,6 +77,24 @@ def favorites(machine: Machine) -> list[str]:
     return st.names(st.expect_ok(machine.http("GET", "/v1/favorites", timeout=30)).json)
 
 
+SECRET_FILES = ("secrets.json.enc", "installation.json", "secrets.key")
+
+
+def token_status(machine: Machine, token: str) -> int:
+    """The status of `GET /v1/workspace` with `token` (root's request: only the token can make it fail)."""
+    return machine.http("GET", "/v1/workspace", headers=st.bearer(token), timeout=30).status
+
+
+def installation_after(machine: Machine, what: str, expected_tokens: int) -> dict:
+    """The installation in /v1/status, checked for an open store (key file) holding `expected_tokens` tokens."""
+    secrets, installation = st.secrets_status(machine)
+    check(secrets.get("state") == "enabled" and secrets.get("activeTokens") == expected_tokens,
+          f"{what}: the secret store is {secrets}, expected enabled with {expected_tokens} token(s)")
+    check(re.fullmatch(r"[0-9a-f-]{36}", installation.get("id") or "") and installation.get("firstStartedAt"),
+          f"{what}: the installation in /v1/status is {installation}")
+    return installation
+
+
 def scenario_16_package(suite: st.Suite) -> str:
     """Install, upgrade under load, remove, install again and purge the .deb in a fresh machine."""
     base = release_version()
@@ -106,6 +126,16 @@ def scenario_16_package(suite: st.Suite) -> str:
         check(unit_state(machine)["service"] == "active", "the first request did not start the service")
         st.expect_ok(machine.http("POST", "/v1/favorites?durable=true", {"name": "before upgrade", "path": "/srv/a"}),
                      201)
+        installation = installation_after(machine, "after the first start", 0)
+        created = machine.run("/usr/bin/workspacectl", "token", "create", "survives dpkg -r", "--scope", "read",
+                              "--json", check=False)
+        check(created.returncode == 0, f"the packaged workspacectl token create exited {created.returncode}: "
+                                       f"{created.stdout}{created.stderr}")
+        token = json.loads(created.stdout)["token"]
+        check(st.TOKEN_SHAPE.match(token), f"token create printed {created.stdout}")
+        forged = token[:-43] + "A" * 43
+        check(token_status(machine, token) == 200 and token_status(machine, forged) == 401,
+              "the new token is not checked: the token or a forged secret for its id got the wrong answer")
         settings = json.loads(machine.path(st.CONFIG).read_text())
         settings["logLevel"] = "debug"
         edited = json.dumps(settings, indent=2) + "\n"
@@ -168,6 +198,11 @@ def scenario_16_package(suite: st.Suite) -> str:
         check(machine.path("/var/lib/workspaced").is_symlink(), "dpkg -r removed the /var/lib/workspaced link")
         check(machine.path(st.CONFIG).read_text() == edited, "dpkg -r removed or changed the edited config.json")
         kept = sha256(machine.path(st.STATE))
+        secrets_kept = {}
+        for name in SECRET_FILES:
+            path = machine.path(f"{st.STATE_DIR}/{name}")
+            check(path.exists(), f"dpkg -r deleted {st.STATE_DIR}/{name}")
+            secrets_kept[name] = sha256(path)
 
         # Install again: the same state, served again through the socket.
         dpkg(machine, "-i", f"/root/{second.name}")
@@ -176,6 +211,13 @@ def scenario_16_package(suite: st.Suite) -> str:
         check(state["socket"] == "active", f"installing again did not start the socket: {state}")
         check("before upgrade" in favorites(machine), "the state is not served after installing again")
         check(sha256(machine.path(st.STATE)) == kept, "serving the state after installing again changed it")
+        for name in SECRET_FILES:
+            check(sha256(machine.path(f"{st.STATE_DIR}/{name}")) == secrets_kept[name],
+                  f"installing again replaced {name}")
+        again = installation_after(machine, "after dpkg -r and installing again", 1)
+        check(again == installation, f"dpkg -r and installing again changed the installation: {installation} → {again}")
+        check(token_status(machine, token) == 200, "the token made before dpkg -r is refused after installing again")
+        check(token_status(machine, forged) == 401, "a forged secret for the kept token's id is accepted")
 
         # Purge: the state, its link and the config are gone.
         dpkg(machine, "-P", "workspaced")
@@ -184,9 +226,20 @@ def scenario_16_package(suite: st.Suite) -> str:
               f"after dpkg -P: {state}")
         for path in (st.STATE_DIR, "/var/lib/workspaced", st.CONFIG):
             check(not machine.path(path).exists() and not machine.path(path).is_symlink(), f"dpkg -P left {path}")
+
+        # Install after the purge: a new installation with no tokens; the old token is refused.
+        dpkg(machine, "-i", f"/root/{second.name}")
+        check("before upgrade" not in favorites(machine), "the state came back after dpkg -P")
+        fresh = installation_after(machine, "after dpkg -P and installing again", 0)
+        check(fresh["id"] != installation["id"],
+              f"dpkg -P and installing again kept the installation id {installation['id']}")
+        check(token_status(machine, token) == 401, "the token made before dpkg -P is still accepted")
+        dpkg(machine, "-P", "workspaced")
         return (f"{first.name} and {second.name} ({second.stat().st_size // 1024} KiB); installed, activated by "
                 f"the socket, upgraded under {during} requests (0 refused, MainPID {old_pid} → {new_pid}, config "
-                f"and state kept); removed (state kept), installed again (same state), purged (state gone)")
+                f"and state kept); removed (state, installation {installation['id'][:8]} and token kept), installed "
+                f"again (same state, id and token), purged (state gone), installed again (new id "
+                f"{fresh['id'][:8]}, old token 401)")
 
 
 def rendered(text: str) -> str:

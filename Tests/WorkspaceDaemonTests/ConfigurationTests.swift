@@ -63,6 +63,54 @@ struct ConfigurationTests {
         }
     }
 
+    /// Loads with the state directory `state` and `legacyStatePath` = `legacy`.
+    private func load(state: String, legacy: String) async throws -> DaemonConfiguration {
+        try await ConfigurationLoader.load(
+            ConfigurationSources(
+                configFile: try writeConfig("{}"), environment: [:],
+                overrides: ["stateDirectory": .string(state), "legacyStatePath": .string(legacy)]))
+    }
+
+    /// Expects `legacy` to be refused as the state file of `state`, naming the key.
+    private func expectRefused(
+        state: String, legacy: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) async {
+        await #expect(sourceLocation: sourceLocation) {
+            try await load(state: state, legacy: legacy)
+        } throws: { error in
+            guard case .invalidValue(let key, let value, let reason) = error as? ConfigurationError else {
+                return false
+            }
+            return key == "legacyStatePath" && value == legacy && reason.contains("is the state file")
+                && "\(error)".contains("legacyStatePath")
+        }
+    }
+
+    @Test func legacyStatePathAtTheStateFileItselfIsRefusedNamingTheKey() async throws {
+        let state = directory + "/state"
+        // The state file does not exist yet: the paths are compared once normalized.
+        await expectRefused(state: state, legacy: state + "/workspace.json")
+        await expectRefused(state: state, legacy: directory + "//state/./workspace.json")
+        await expectRefused(state: state, legacy: state + "/../state/workspace.json")
+        await expectRefused(state: state + "/", legacy: state + "/workspace.json")
+        // A symbolic link to the state directory, which exists while the file does not.
+        try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: directory + "/alias", withDestinationPath: state)
+        await expectRefused(state: state, legacy: directory + "/alias/workspace.json")
+        await expectRefused(state: directory + "/alias", legacy: state + "/workspace.json")
+        // Once the file exists: a symbolic link to it and a hard link to it are the same file.
+        try Data("{}".utf8).write(to: URL(fileURLWithPath: state + "/workspace.json"))
+        try FileManager.default.createSymbolicLink(
+            atPath: directory + "/link.json", withDestinationPath: state + "/workspace.json")
+        await expectRefused(state: state, legacy: directory + "/link.json")
+        try FileManager.default.linkItem(atPath: state + "/workspace.json", toPath: directory + "/hard.json")
+        await expectRefused(state: state, legacy: directory + "/hard.json")
+        // Another file, even next to it or with the same name elsewhere, is an ordinary legacy path.
+        for other in [state + "/state.json", directory + "/workspace.json", state + "/workspace.json.v1.bak"] {
+            #expect(try await load(state: state, legacy: other).legacyStatePath == other)
+        }
+    }
+
     @Test func flagsBeatEnvironmentBeatFile() async throws {
         let path = try writeConfig(
             #"{"save": {"debounceMilliseconds": 100, "maximumDelayMilliseconds": 9000}, "logLevel": "debug", "backupsKept": 7}"#

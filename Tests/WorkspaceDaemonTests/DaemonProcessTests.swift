@@ -179,6 +179,21 @@ struct DaemonProcessTests {
         #expect(lenient.output.contains("warning: unknown configuration key futureFeature in"), "\(lenient.output)")
     }
 
+    @Test func legacyStatePathAtTheStateFileExits78NamingTheKeyAndCheckConfigRefusesIt() async throws {
+        let harness = try DaemonHarness()
+        try harness.writeConfig(#"{"legacyStatePath": "\#(harness.stateDirectory)//workspace.json"}"#)
+        let process = try harness.start()
+        #expect(await exitStatus(of: process, timeout: .seconds(10)) == 78)
+        #expect(process.output.contains("legacyStatePath") && process.output.contains("is the state file"))
+        #expect(!FileManager.default.fileExists(atPath: harness.stateDirectory + "/workspace.json"), "never started")
+        let check = try RunningProcess(
+            DaemonHarness.binary,
+            ["check-config", "--config", harness.configPath, "--state-directory", harness.stateDirectory],
+            environment: ["PATH": "/usr/bin:/bin"], outputPath: harness.root + "/check-config.log")
+        #expect(await exitStatus(of: check, timeout: .seconds(10)) == 78)
+        #expect(check.output.contains("legacyStatePath"), "\(check.output)")
+    }
+
     @Test func aSecondInstanceIsRefused() async throws {
         let harness = try DaemonHarness()
         let first = try harness.start()

@@ -124,7 +124,9 @@ public struct UnknownFields: Sendable, Hashable {
     /// written, it would be read back as the property's value — or, not being one, make the saved file fail to
     /// load as it is (found by fuzzing: a version 1 favorite with `"createdAt": ""`).
     ///
-    /// - Parameter declared: The keys the model writes itself (`@StateModel` passes them).
+    /// - Parameters:
+    ///   - container: The record's keyed container.
+    ///   - declared: The keys the model writes itself (`@StateModel` passes them).
     public func encode(to container: inout KeyedEncodingContainer<AnyCodingKey>, skipping declared: [String]) throws {
         for (key, value) in values where !declared.contains(key) {
             try container.encode(value, forKey: AnyCodingKey(key))

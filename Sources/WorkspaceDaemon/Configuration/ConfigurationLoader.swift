@@ -88,6 +88,11 @@ public enum ConfigurationLoader {
         }
         let policy = try reader.choice(.corruptFilePolicy).flatMap(CorruptFilePolicy.init(rawValue:)) ?? .salvage
         let level = try reader.choice(.logLevel).flatMap(Logger.Level.init(rawValue:)) ?? .info
+        let legacyStatePath =
+            try reader.optionalPath(.legacyStatePath) ?? DaemonConfiguration.defaultLegacyStatePath
+        if let legacyStatePath {
+            try refuseLegacyPathAtTheStateFile(legacyStatePath, stateDirectory: stateDirectory)
+        }
         return DaemonConfiguration(
             stateDirectory: stateDirectory,
             controlSocketPath: socket,
@@ -95,8 +100,7 @@ public enum ConfigurationLoader {
             saveMaximumDelay: .milliseconds(maximumDelay),
             corruptFilePolicy: policy,
             backupsKept: try reader.integer(.backupsKept) ?? 3,
-            legacyStatePath: try reader.optionalPath(.legacyStatePath)
-                ?? DaemonConfiguration.defaultLegacyStatePath,
+            legacyStatePath: legacyStatePath,
             logLevel: level,
             apiMaximumBodyBytes: try reader.integer(.apiMaximumBodyBytes)
                 ?? DaemonConfiguration.defaultAPIMaximumBodyBytes,
@@ -110,6 +114,19 @@ public enum ConfigurationLoader {
                 readGroups: try reader.ids(.readGroups, resolve: AccountLookup.groupID),
                 writeUsers: try reader.ids(.writeUsers, resolve: AccountLookup.userID),
                 writeGroups: try reader.ids(.writeGroups, resolve: AccountLookup.groupID)))
+    }
+
+    /// `legacyStatePath` must not name the state file itself (directly, through a symbolic link, `..` or repeated
+    /// slashes): importing a file into itself is never meant, and it would warn at every start.
+    static func refuseLegacyPathAtTheStateFile(
+        _ legacyStatePath: String, stateDirectory: String
+    ) throws(ConfigurationError) {
+        let statePath = stateDirectory + "/workspace.json"
+        guard SameFile.check(legacyStatePath, statePath) else { return }
+        throw .invalidValue(
+            key: ConfigurationKey.legacyStatePath.name, value: legacyStatePath,
+            reason: "is the state file \(statePath) itself; set it to the earlier installation's state file, or "
+                + "to \"\" to turn the import off")
     }
 
     /// The file's keys, flattened to dotted names, that are not known keys; a known object key (`save`) holding

@@ -25,6 +25,9 @@ extension OfflineTools {
     /// `workspaced secrets rekey`: re-encrypts the store under a new key (from `newKeyPath`, else generated for
     /// the key file), crash-safely. 0 done, 65 unreadable, 66 no store, 64 a new key is needed, 73 locked, 74 a
     /// write failed.
+    ///
+    /// Run as root on a state directory that belongs to another user (the service's dynamic user), it gives the
+    /// files it wrote to that user, as `secrets reset` does.
     public static func secretsRekey(
         stateDirectory directory: String, keyFile: String?, newKeyPath: String?
     ) -> Outcome {
@@ -39,7 +42,8 @@ extension OfflineTools {
             let lines = try SecretsMaintenance.rekey(
                 at: SecretsLocation(directory: directory), key: currentKey(keyFile), newKey: newKey,
                 options: secretsOptions())
-            return Outcome(text: lines.joined(separator: "\n"), status: ExitStatus.success.rawValue)
+            let handed = StateDirectoryOwner.handBack(directory)
+            return Outcome(text: (lines + handed).joined(separator: "\n"), status: ExitStatus.success.rawValue)
         } catch {
             return secretsFailure(error)
         }
@@ -57,7 +61,8 @@ extension OfflineTools {
         do {
             let lines = try SecretsMaintenance.reset(
                 at: SecretsLocation(directory: directory), options: secretsOptions())
-            return Outcome(text: lines.joined(separator: "\n"), status: ExitStatus.success.rawValue)
+            let handed = StateDirectoryOwner.handBack(directory)
+            return Outcome(text: (lines + handed).joined(separator: "\n"), status: ExitStatus.success.rawValue)
         } catch {
             return secretsFailure(error)
         }

@@ -102,7 +102,7 @@ public enum SecretsMaintenance {
         case .unreadable(let reason):
             return "unreadable (\(reason)); the next start writes it again"
         case .present(let file):
-            if file.record?.id != record.id { return "names another installation, \(file.id) (the daemon refuses)" }
+            if file.id != record.id { return "names another installation, \(file.idText) (the daemon refuses)" }
             if file.keyId != keyID { return "names key \(file.keyId) (the next start updates it)" }
             return "matches"
         }

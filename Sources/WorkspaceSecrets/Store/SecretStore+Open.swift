@@ -110,8 +110,8 @@ extension SecretStore {
         case .unreadable(let reason):
             why = "it could not be read (\(reason))"
         case .present(let file):
-            if file.record?.id != record.id {
-                return "\(location.installationPath) names installation \(file.id), but \(location.secretsPath) "
+            if file.id != record.id {
+                return "\(location.installationPath) names installation \(file.idText), but \(location.secretsPath) "
                     + "holds installation \(record.id.uuidString.lowercased()): they come from different "
                     + "installations. Move aside the one that does not belong here (without installation.json, the "
                     + "store's installation is kept and the file is written again)"
@@ -139,7 +139,7 @@ extension SecretStore {
     static func missingStoreMessage(_ location: SecretsLocation, _ contents: InstallationFile.Contents) -> String {
         let which: String
         if case .present(let file) = contents {
-            which = "installation \(file.id), first started \(file.firstStartedAt.formatted(.iso8601))"
+            which = "installation \(file.idText), first started \(file.firstStartedAt.formatted(.iso8601))"
         } else {
             which = "an installation"
         }

@@ -78,6 +78,81 @@ struct SecretsToolProcessTests {
         #expect(missing.status == 65 && missing.output.contains("is missing, but"), "\(missing.output)")
     }
 
+    /// Writes `key` as base64 to `path`, the way `systemd-creds decrypt` leaves a decrypted credential.
+    func writeKey(_ key: UInt8, to path: String) throws {
+        try Data((Data(repeating: key, count: 32).base64EncodedString() + "\n").utf8)
+            .write(to: URL(fileURLWithPath: path))
+    }
+
+    /// docs/secrets.md, "Moving the state directory to another machine": the state directory copied to another
+    /// directory opens with the old key given as a file (the credential decrypted on the old host), and after
+    /// `secrets rekey --key OLD --new-key NEW` only with the new key; the daemon then opens it from the new
+    /// credential, same installation.
+    @Test func aMovedStateDirectoryOpensWithTheOldKeyAndAfterARekeyWithTheNewOne() async throws {
+        let old = try DaemonHarness()
+        let credentials = old.root + "/credentials"
+        try FileManager.default.createDirectory(atPath: credentials, withIntermediateDirectories: true)
+        try writeKey(3, to: credentials + "/secrets-key")
+        let first = try old.start(environment: ["CREDENTIALS_DIRECTORY": credentials])
+        #expect(await old.becomesReady(), "\(first.output)")
+        first.send(SIGTERM)
+        #expect(await exitStatus(of: first, timeout: .seconds(10)) == 0)
+        let installation = try #require(
+            try await secrets(old, ["check"], environment: ["CREDENTIALS_DIRECTORY": credentials]).output
+                .split(separator: "\n").first { $0.hasPrefix("installation: ") })
+
+        // The new machine: a copy of the state directory (lock files and all), no credential, no key file.
+        let new = try DaemonHarness()
+        for name in try FileManager.default.contentsOfDirectory(atPath: old.stateDirectory) {
+            try FileManager.default.copyItem(
+                atPath: old.stateDirectory + "/" + name, toPath: new.stateDirectory + "/" + name)
+        }
+        #expect(!FileManager.default.fileExists(atPath: new.stateDirectory + "/secrets.key"))
+        let noKey = try await secrets(new, ["check"])
+        #expect(noKey.status == 65 && noKey.output.contains("no key file"), "\(noKey.output)")
+        let oldKey = new.root + "/old.key"
+        try writeKey(3, to: oldKey)
+        let opened = try await secrets(new, ["check", "--key", oldKey])
+        #expect(opened.status == 0 && opened.output.contains(installation), "\(opened.output)")
+
+        let newKey = new.root + "/new.key"
+        try writeKey(4, to: newKey)
+        // As under DynamicUser=: the state directory and its files belong to the service's user, the tool runs
+        // as root, and what it writes must go to that user (systemd does not chown a directory it already owns).
+        let serviceUser: uid_t = 65534
+        let asRoot = geteuid() == 0
+        if asRoot {
+            for name in try FileManager.default.contentsOfDirectory(atPath: new.stateDirectory) + [""] {
+                #expect(lchown(new.stateDirectory + "/" + name, serviceUser, serviceUser) == 0)
+            }
+        }
+        let rekey = try await secrets(new, ["rekey", "--key", oldKey, "--new-key", newKey])
+        #expect(rekey.status == 0 && rekey.output.contains("re-encrypted"), "\(rekey.output)")
+        if asRoot {
+            for name in try FileManager.default.contentsOfDirectory(atPath: new.stateDirectory) {
+                var info = stat()
+                #expect(lstat(new.stateDirectory + "/" + name, &info) == 0)
+                #expect(info.st_uid == serviceUser && info.st_gid == serviceUser, "\(name) is uid \(info.st_uid)")
+            }
+            #expect(rekey.output.contains("to uid 65534"), "\(rekey.output)")
+        }
+        #expect(rekey.output.contains("systemd-creds encrypt --name=secrets-key"), "says what to do next")
+        #expect(try await secrets(new, ["check", "--key", oldKey]).status == 65, "the old key no longer opens it")
+        let rekeyed = try await secrets(new, ["check", "--key", newKey])
+        #expect(rekeyed.status == 0 && rekeyed.output.contains(installation), "\(rekeyed.output)")
+
+        let newCredentials = new.root + "/credentials"
+        try FileManager.default.createDirectory(atPath: newCredentials, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: newKey, toPath: newCredentials + "/secrets-key")
+        let daemon = try new.start(environment: ["CREDENTIALS_DIRECTORY": newCredentials])
+        #expect(await new.becomesReady(), "\(daemon.output)")
+        daemon.send(SIGTERM)
+        #expect(await exitStatus(of: daemon, timeout: .seconds(10)) == 0)
+        #expect(!daemon.output.contains("message-id=d79dab42d84b4ae5a2a80835da9d401b"), "\(daemon.output)")
+        #expect(!daemon.output.contains("message-id=aad123a68ac643d1bfdd9d97a423d0e7"), "no new installation")
+        #expect(!FileManager.default.fileExists(atPath: new.stateDirectory + "/secrets.key"), "no key file made")
+    }
+
     @Test func theDaemonUsesTheCredentialAndStillServesWithoutIt() async throws {
         let harness = try DaemonHarness()
         let credentials = harness.root + "/credentials"
