@@ -14,6 +14,14 @@ struct DeletionResistanceTests {
         return (directory, id)
     }
 
+    /// The file's JSON without the store's own root keys (`version`, `minReaderVersion`, `revision`, `lineage`).
+    static func record(_ data: Data?) throws -> NSDictionary {
+        let bytes = try #require(data)
+        var object = try #require(try JSONSerialization.jsonObject(with: bytes) as? [String: Any])
+        for key in ["version", "minReaderVersion", "revision", "lineage"] { object[key] = nil }
+        return object as NSDictionary
+    }
+
     @Test func aMissingStoreWithInstallationJSONDisablesAndMintsNoNewInstallation() throws {
         let (directory, id) = try createdStore()
         try directory.remove("secrets.json.enc")
@@ -33,7 +41,8 @@ struct DeletionResistanceTests {
         try directory.remove("installation.json")
         let (store, opening) = try directory.openStore()
         #expect(store.installation.id == id)
-        #expect(directory.read("installation.json") == before)
+        // The same record; the file written anew starts a new lineage (its `lineage` and `revision` keys).
+        #expect(try Self.record(directory.read("installation.json")) == Self.record(before))
         #expect(opening.notices.contains { $0.kind == .installationFileWritten && $0.message.contains("was missing") })
     }
 
