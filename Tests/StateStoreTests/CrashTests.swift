@@ -43,6 +43,8 @@ struct CrashTests {
         while round < rounds || (reported < reports && round < 5 * rounds) {
             defer { round += 1 }
             let tester = try CrashTesterProcess(path: path, arguments: Self.arguments)
+            // A round that fails before its own kill must not leave the tester changing the state forever.
+            defer { if tester.process.isRunning { kill(tester.pid, SIGKILL) } }
             if round % 10 == 9 {
                 // Some rounds die while starting.
                 try await Task.sleep(for: .microseconds(UInt64.random(in: 0...20_000, using: &generator)))
@@ -75,6 +77,7 @@ struct CrashTests {
             var generator = SystemRandomNumberGenerator()
             for round in 0..<(100 / Self.lanes) {
                 let tester = try CrashTesterProcess(path: path, arguments: Self.arguments)
+                defer { if tester.process.isRunning { kill(tester.pid, SIGKILL) } }
                 try #require(await tester.line(startingWith: "ready") != nil)
                 try await Task.sleep(for: .microseconds(UInt64.random(in: 0...40_000, using: &generator)))
                 kill(tester.pid, SIGTERM)
