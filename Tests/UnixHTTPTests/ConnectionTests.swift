@@ -143,7 +143,9 @@ import UnixHTTP
     private func curl(_ socketPath: String, _ arguments: String...) async throws -> (Int32, String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        process.arguments = ["--silent", "--show-error", "--max-time", "10", "--unix-socket", socketPath] + arguments
+        // A hang guard, not a speed bound: the server's handlers run on the two-thread cooperative pool, which the
+        // CPU-bound tests queued at the start of a full run can hold for seconds (a fresh-clone CI run took 10 s).
+        process.arguments = ["--silent", "--show-error", "--max-time", "60", "--unix-socket", socketPath] + arguments
         let output = Pipe()
         process.standardOutput = output
         try process.run()
