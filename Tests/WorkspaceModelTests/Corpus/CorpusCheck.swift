@@ -119,6 +119,8 @@ struct CorpusCheck: Sendable {
     ) throws {
         try file.save(model)
         let first = read(file.path)
+        // A clean stop: the next start continues the lineage, so the second save may write the same bytes.
+        try file.recordCleanStop(revision: file.revision)
         file.unlock()
         let reopened = open()
         defer { reopened.unlock() }
