@@ -39,9 +39,9 @@ extension Daemon {
                 + "ETags read before are refused (412)"
             logger.notice(
                 "\(message)",
-                metadata: event.metadata([
+                metadata: DaemonEvent.lineageStarted.metadata([
                     "state_path": "\(report.path)", "lineage": "\(report.lineage)",
-                    "lineage_break": "\(lineageBreak.rawValue)",
+                    "revision": "\(report.revision)", "lineage_break": "\(lineageBreak.rawValue)",
                 ]))
         }
         if let quarantine = report.quarantine {

@@ -34,6 +34,11 @@ struct StatusLoadStoryTests {
         #expect(
             FileManager.default.contents(atPath: backup) == (try WorkspaceFixtures.data("versions/v1.json")),
             "the backup holds the original bytes")
+        // One migrated notice (operators count them), and the new lineage under an id of its own.
+        let migrated = world.logs.entries(.migrated).filter { $0.level == .notice }
+        #expect(migrated.count == 1, "\(migrated.map(\.message))")
+        let lineage = world.logs.entries(.lineageStarted)
+        #expect(lineage.count == 1 && lineage.first?.metadata["lineage_break"] == "not-stored", "\(lineage)")
         await world.signal(.stop(signal: SIGTERM))
         #expect(await run.value == .success)
     }
