@@ -11,7 +11,9 @@ connection is closed), and the watcher exits 0 after the `stopping` event.
 from __future__ import annotations
 
 import json
+import os
 import queue
+import select
 import socket
 import subprocess
 import threading
@@ -211,18 +213,33 @@ def scenario_18_live_events(suite: st.Suite) -> str:
 
 
 def watch_lines(machine, *args: str, count: int, timeout: float = 20.0) -> list[dict]:
-    """The first `count` events `workspacectl watch --json ARGS` prints; the watcher is then stopped."""
+    """The first `count` events `workspacectl watch --json ARGS` prints within `timeout`; the watcher is then
+    stopped. Lines are read with a deadline (select), so a watcher that goes quiet fails the scenario instead of
+    blocking it."""
     watcher = subprocess.Popen(
         ["nsenter", "-t", str(machine.pid), "-a", st.WORKSPACECTL, "watch", "--json", *args],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     events: list[dict] = []
+    pending = b""
     deadline = time.monotonic() + timeout
     try:
         while len(events) < count:
-            check(time.monotonic() < deadline, f"workspacectl watch {' '.join(args)} printed only {events}")
-            line = watcher.stdout.readline()
-            check(line, f"workspacectl watch {' '.join(args)} ended after {events}: {watcher.stderr.read()}")
-            events.append(json.loads(line))
+            if b"\n" in pending:
+                line, pending = pending.split(b"\n", 1)
+                events.append(json.loads(line))
+                continue
+            left = deadline - time.monotonic()
+            check(left > 0, f"workspacectl watch {' '.join(args)} printed only {events} in {timeout:.0f} s")
+            readable, _, _ = select.select([watcher.stdout], [], [], left)
+            if not readable:
+                continue
+            chunk = os.read(watcher.stdout.fileno(), 65536)
+            if not chunk:
+                watcher.wait(timeout=10)
+                error = watcher.stderr.read().decode(errors="replace").strip()
+                check(False, f"workspacectl watch {' '.join(args)} exited {watcher.returncode} after {events}: "
+                             f"{error}")
+            pending += chunk
     finally:
         watcher.kill()
         watcher.wait()

@@ -1166,6 +1166,15 @@ def build(work: Path, hooks: bool) -> None:
         print(f"system tests: {' '.join(step[:4])} … ({time.monotonic() - started:.1f} s)", flush=True)
 
 
+# The most one scenario may take (the Debian package scenario, which builds two packages, takes about 4 min).
+SCENARIO_LIMIT = 900
+
+
+def scenario_overran(_signal, frame) -> None:
+    where = "".join(traceback.format_stack(frame, limit=4))
+    raise Failure(f"the scenario did not finish within {SCENARIO_LIMIT} s; it was at\n{where}")
+
+
 def main(argv: list[str]) -> int:
     reason = unavailable()
     if reason:
@@ -1188,6 +1197,10 @@ def main(argv: list[str]) -> int:
             if number not in selected:
                 continue
             begun = time.monotonic()
+            # A scenario that blocks (a read that never returns, a unit that never settles) fails on its own
+            # instead of holding CI until its limit: SIGALRM raises in the scenario, whose cleanups then run.
+            signal.signal(signal.SIGALRM, scenario_overran)
+            signal.alarm(SCENARIO_LIMIT)
             try:
                 detail = scenario(suite)
             except Failure as failure:
@@ -1200,6 +1213,8 @@ def main(argv: list[str]) -> int:
             else:
                 passed += 1
                 print(f"PASS {number:2} {title} ({time.monotonic() - begun:.1f} s): {detail}", flush=True)
+            finally:
+                signal.alarm(0)
     finally:
         keep = failed or os.environ.get("KEEP")
         print(f"system tests: {time.monotonic() - started:.1f} s in all"
