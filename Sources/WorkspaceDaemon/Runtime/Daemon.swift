@@ -90,7 +90,7 @@ public final class Daemon: Sendable {
             state: persistent, statePath: file.path, uptime: { [startedAt] in ContinuousClock.now - startedAt },
             logger: logger, secrets: secrets, load: LoadStatusSource(report: loaded.report, loadedAt: loadedAt),
             savesFailingSince: { [statusLine] in statusLine.failingSince }, events: events,
-            configurationWarnings: { [self] in configuration.ignoredKeys.map(\.description) })
+            configurationWarnings: { [configuration] in configuration.ignoredKeys.map(\.description) })
         serving()
         let server: HTTPServer?
         switch environment.transport {
