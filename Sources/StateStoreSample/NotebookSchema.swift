@@ -1,7 +1,63 @@
 import StateStore
 
-/// The sample's schema: version 4, with the three steps that bring any earlier file to it.
+/// The sample's schema: version 4, with the three steps that bring any earlier file to it. The last step has a
+/// reverse (version 4 written as version 3, for a rollback); the others do not, so version 3 is as low as a
+/// notebook goes down.
 public enum NotebookSchema {
+    /// The note key under which ``down4(_:_:)`` sets aside a kind version 3 has no number for.
+    static let kindKey = "kindName"
+
+    /// v3 → v4: `kind` 0/1 becomes "text"/"list"; another number becomes "text" with a warning. A kind set
+    /// aside by ``down4(_:_:)`` is taken back while the note still has the number it was written with (0).
+    @Sendable static func up3(_ old: NotebookV3, _ context: inout MigrationContext) -> Notebook {
+        Notebook(
+            notes: old.notes.map { note in
+                var fields = note.unknownFields
+                let setAside = context.takeBack(String.self, kindKey, from: &fields, at: "notes[]")
+                let kind: NoteKind
+                switch (note.kind, setAside) {
+                case (0, let name?): kind = NoteKind(rawValue: name)
+                case (0, _): kind = .text
+                case (1, _): kind = .list
+                default:
+                    kind = .text
+                    context.warn("note \(note.id): kind \(note.kind) is unknown; mapped to text")
+                }
+                return Note(
+                    id: note.id, title: note.title, kind: kind, pinned: note.pinned, createdAt: note.createdAt,
+                    tags: note.tags, unknownFields: fields)
+            },
+            author: Author(
+                givenName: old.author.givenName, familyName: old.author.familyName,
+                unknownFields: old.author.unknownFields),
+            unknownFields: old.unknownFields)
+    }
+
+    /// v4 → v3: `kind` becomes a number again (a kind version 3 cannot name is written as 0 with its name set
+    /// aside as `kindName`); the author gets back an `age`, "" (version 4 has none).
+    @Sendable static func down4(_ new: Notebook, _ context: inout MigrationContext) throws -> NotebookV3 {
+        context.defaulted("author.age")
+        return NotebookV3(
+            notes: try new.notes.map { note in
+                var fields = note.unknownFields
+                let number: Int
+                switch note.kind {
+                case .text: number = 0
+                case .list: number = 1
+                default:
+                    number = 0
+                    fields = try context.setAside(note.kind.rawValue, as: kindKey, in: fields, at: "notes[]")
+                }
+                return NoteV3(
+                    id: note.id, title: note.title, kind: number, pinned: note.pinned, createdAt: note.createdAt,
+                    tags: note.tags, unknownFields: fields)
+            },
+            author: AuthorV3(
+                givenName: new.author.givenName, familyName: new.author.familyName, age: "",
+                unknownFields: context.carry(new.author.unknownFields, to: "author", declaring: ["age"])),
+            unknownFields: new.unknownFields)
+    }
+
     /// Builds the schema; the chain is validated here.
     public static func make() throws -> StateSchema<Notebook> {
         try StateSchema<Notebook>(
@@ -35,26 +91,9 @@ public enum NotebookSchema {
                             unknownFields: old.author.unknownFields),
                         unknownFields: old.unknownFields)
                 },
-                MigrationStep(from: 3, NotebookV3.self, to: Notebook.self) { old, context in
-                    Notebook(
-                        notes: old.notes.map { note in
-                            let kind: NoteKind
-                            switch note.kind {
-                            case 0: kind = .text
-                            case 1: kind = .list
-                            default:
-                                kind = .text
-                                context.warn("note \(note.id): kind \(note.kind) is unknown; mapped to text")
-                            }
-                            return Note(
-                                id: note.id, title: note.title, kind: kind, pinned: note.pinned,
-                                createdAt: note.createdAt, tags: note.tags, unknownFields: note.unknownFields)
-                        },
-                        author: Author(
-                            givenName: old.author.givenName, familyName: old.author.familyName,
-                            unknownFields: old.author.unknownFields),
-                        unknownFields: old.unknownFields)
-                },
+                MigrationStep(
+                    from: 3, NotebookV3.self, to: Notebook.self, convert: NotebookSchema.up3,
+                    revert: NotebookSchema.down4),
             ],
             initial: { Notebook(notes: [], author: Author(givenName: "", familyName: "")) },
             repair: { notebook, log in

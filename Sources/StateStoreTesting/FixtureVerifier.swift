@@ -47,7 +47,8 @@ public struct FixtureVerifier<Model: Codable & Sendable & Equatable>: Sendable {
         return results
     }
 
-    /// Verifies one file: it loads, round-trips, and migrating twice changes nothing.
+    /// Verifies one file: it loads, round-trips, migrating twice changes nothing, and written down to every
+    /// version the reverse steps reach it comes back unchanged (``verifyWayDown(_:name:)``).
     public func verifyFile(_ url: URL) throws -> FixtureResult<Model> {
         let file = url.lastPathComponent
         let bytes = try Data(contentsOf: url)
@@ -91,6 +92,7 @@ public struct FixtureVerifier<Model: Codable & Sendable & Equatable>: Sendable {
                     + "after a save")
         }
         try verifyStamp(second, name: name)
+        try verifyWayDown(first.model, name: name)
         return FixtureResult(name: name, decoded: first, savedBytes: written)
     }
 

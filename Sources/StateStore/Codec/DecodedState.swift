@@ -15,6 +15,9 @@ public struct DecodedState<Model: Sendable>: Sendable {
     /// Fields filled with a default, by path, with how many records got it: by the steps, and while decoding
     /// when a field with a default was missing (``Swift/KeyedDecodingContainer/decode(_:forKey:defaultingTo:in:)``).
     public var fieldsDefaulted: [String: Int]
+    /// Fields the steps took back from the unknown fields a rollback had set them aside in, by path, with how
+    /// many records had one (``MigrationContext/takeBack(_:_:from:at:)``).
+    public var fieldsTakenBack: [String: Int] = [:]
     /// Keys the model does not declare that were kept, by path, with how many records had them.
     public var unknownKeysKept: [String: Int]
     /// Warnings raised by the steps.

@@ -4,6 +4,10 @@
 /// Steps are typed: each version that ever shipped keeps its own `Decodable` type, frozen as it shipped, and a
 /// step converts a value of that type into the next version's type. A file stored at version *n* is decoded
 /// once, as version *n*'s type, and then converted step by step to the current model.
+///
+/// A step may also declare its reverse, ``init(from:_:to:convert:revert:)``: how a value of version `from + 1`
+/// is written back as version `from`, so that a release can be rolled back (``StateCodec/encode(_:downTo:)``).
+/// The chain down from the current version stops at the first step without one.
 public struct MigrationStep: Sendable {
     /// The version this step reads.
     public let fromVersion: Int
@@ -13,6 +17,13 @@ public struct MigrationStep: Sendable {
     /// Decodes `Old` in a salvage pass: with ``StateSalvageable/init(salvaging:)`` when it has one.
     let salvageDecode: @Sendable (any Decoder) throws -> any Sendable
     let convert: @Sendable (any Sendable, inout MigrationContext) throws -> any Sendable
+    /// The reverse: a value of version `from + 1` as version `from`; `nil` when the step declares none.
+    private(set) var revert: (@Sendable (any Sendable, inout MigrationContext) throws -> any Sendable)?
+    /// Encodes a value of version `from` (what ``revert`` makes); `nil` when the step declares no reverse.
+    private(set) var encodeInput: (@Sendable (any Sendable, any Encoder) throws -> Void)?
+
+    /// Whether the step declares its reverse: a file of version `from + 1` can be written as version `from`.
+    public var hasReverse: Bool { revert != nil }
 
     /// A step from version `from` (decoded as `Old`) to version `from + 1` (produced as `New`).
     ///
@@ -39,6 +50,49 @@ public struct MigrationStep: Sendable {
                     fromVersion: from, produces: "\(type(of: value))", nextExpects: "\(Old.self)")
             }
             return try convert(old, &context)
+        }
+        self.revert = nil
+        self.encodeInput = nil
+    }
+
+    /// A step from version `from` to `from + 1` that can also be taken back: `revert` writes a value of version
+    /// `from + 1` as version `from`, for a rollback to an older release.
+    ///
+    /// A field `Old` cannot hold is not dropped: `revert` sets it aside in the older record's unknown fields
+    /// (``MigrationContext/setAside(_:as:in:at:)``), which the older release keeps and writes back, and `convert`
+    /// takes it back (``MigrationContext/takeBack(_:_:from:at:)``), so that down then up gives the state that
+    /// went down. A field with no place and no value to set aside takes the older version's default
+    /// (``MigrationContext/defaulted(_:count:)``).
+    ///
+    /// - Parameters:
+    ///   - from: The version `Old` describes.
+    ///   - old: The type of version `from`, as it shipped; written by the reverse, so `Encodable` too.
+    ///   - new: The type of version `from + 1`.
+    ///   - convert: Builds the new value from the old one.
+    ///   - revert: Builds the old value from the new one. Throwing refuses the way down with the error.
+    public init<Old: Codable & Sendable, New: Sendable>(
+        from: Int,
+        _ old: Old.Type,
+        to new: New.Type,
+        convert: @escaping @Sendable (Old, inout MigrationContext) throws -> New,
+        revert: @escaping @Sendable (New, inout MigrationContext) throws -> Old
+    ) {
+        self.init(from: from, old, to: new, convert: convert)
+        self.revert = { value, context in
+            guard let new = value as? New else {
+                throw MigrationPlanError.typeMismatch(
+                    fromVersion: from, produces: "\(type(of: value))", nextExpects: "\(New.self)")
+            }
+            return try revert(new, &context)
+        }
+        self.encodeInput = { value, encoder in
+            guard let old = value as? Old else {
+                throw EncodingError.invalidValue(
+                    value,
+                    EncodingError.Context(
+                        codingPath: encoder.codingPath, debugDescription: "not a value of version \(from)"))
+            }
+            try old.encode(to: encoder)
         }
     }
 }

@@ -125,9 +125,10 @@ public struct StateCodec<Model: Codable & Sendable>: Sendable {
         var defaulted = context.fieldsDefaulted
         var unknownKept = context.keptUnknownKeys
         var warnings: [String] = stampWarning.map { [$0] } ?? []
+        var fieldsTakenBack: [String: Int] = [:]
         var version = storedVersion
         while version < schema.currentVersion, let step = schema.stepsByVersion[version] {
-            var migration = MigrationContext(fromVersion: version)
+            var migration = MigrationContext(fromVersion: version, dateCoding: schema.dateCoding)
             do {
                 value = try step.convert(value, &migration)
             } catch {
@@ -145,6 +146,13 @@ public struct StateCodec<Model: Codable & Sendable>: Sendable {
                     unknownKept[field] = kept > count ? kept - count : nil
                 }
             }
+            // A field taken back from where a rollback set it aside is a declared field again, not unknown.
+            for (field, count) in migration.unknownKeysConsumed {
+                if let kept = unknownKept[field] {
+                    unknownKept[field] = kept > count ? kept - count : nil
+                }
+            }
+            fieldsTakenBack.merge(migration.fieldsTakenBack, uniquingKeysWith: +)
             steps.append(version...(version + 1))
             version += 1
         }
@@ -171,6 +179,7 @@ public struct StateCodec<Model: Codable & Sendable>: Sendable {
             storedLineage: storedLineage,
             stepsApplied: steps,
             fieldsDefaulted: defaulted,
+            fieldsTakenBack: fieldsTakenBack,
             unknownKeysKept: unknownKept,
             warnings: warnings,
             repairs: log.repairs,
@@ -273,7 +282,7 @@ public struct StateCodec<Model: Codable & Sendable>: Sendable {
     }
 
     /// Reads an ISO 8601 date-time, with or without fractional seconds, in UTC or with an offset.
-    @Sendable private static func decodeISO8601(_ decoder: any Decoder) throws -> Date {
+    @Sendable static func decodeISO8601(_ decoder: any Decoder) throws -> Date {
         let container = try decoder.singleValueContainer()
         let text = try container.decode(String.self)
         guard let date = ISO8601Timestamp.date(from: text) else {
@@ -285,7 +294,7 @@ public struct StateCodec<Model: Codable & Sendable>: Sendable {
     }
 
     /// Writes a date in UTC, in whole seconds unless it has a fraction.
-    @Sendable private static func encodeISO8601(_ date: Date, _ encoder: any Encoder) throws {
+    @Sendable static func encodeISO8601(_ date: Date, _ encoder: any Encoder) throws {
         let text: String
         do {
             text = try ISO8601Timestamp.string(from: date)

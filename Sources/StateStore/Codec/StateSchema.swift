@@ -92,6 +92,14 @@ public struct StateSchema<Model: Codable & Sendable>: Sendable {
     /// The state to start from when there is no usable file.
     public func initialModel() -> Model { makeInitial() }
 
+    /// The lowest version a state of the current version can be written as (``StateCodec/encode(_:downTo:)``):
+    /// every step from it up declares its reverse. The current version when the last step has none.
+    public var lowestReachableVersion: Int {
+        var version = currentVersion
+        while version > firstVersion, stepsByVersion[version - 1]?.hasReverse == true { version -= 1 }
+        return version
+    }
+
     /// The versions that will run, in order, to bring a file stored at `version` to the current one.
     public func steps(from version: Int) -> [ClosedRange<Int>] {
         guard version < currentVersion else { return [] }

@@ -29,6 +29,8 @@ public struct LoadReport: Sendable, Equatable {
     public var stepsApplied: [ClosedRange<Int>] = []
     /// Fields filled with defaults, by path, with record counts.
     public var fieldsDefaulted: [String: Int] = [:]
+    /// Fields taken back from where a rollback had set them aside, by path, with record counts.
+    public var fieldsTakenBack: [String: Int] = [:]
     /// Keys the model does not declare that were kept, by path, with record counts.
     public var unknownKeysKept: [String: Int] = [:]
     /// Warnings raised while migrating.
@@ -85,6 +87,7 @@ public struct LoadReport: Sendable, Equatable {
         storedVersion = decoded.storedVersion
         stepsApplied = decoded.stepsApplied
         fieldsDefaulted = decoded.fieldsDefaulted
+        fieldsTakenBack = decoded.fieldsTakenBack
         unknownKeysKept = decoded.unknownKeysKept
         warnings = decoded.warnings
         repairs = decoded.repairs

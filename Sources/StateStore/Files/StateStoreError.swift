@@ -32,6 +32,8 @@ public enum StateStoreError: Error, Equatable, Sendable, CustomStringConvertible
     /// The file system cannot hard-link the state file to a backup (`linkError`: `EPERM`, `EXDEV`, `ENOTSUP` or
     /// `EMLINK`), and the durable copy made instead failed too; the state file was not written.
     case backupCopyFailed(linkError: FileSystemError, copy: DurableWriteError)
+    /// The state cannot be written as an older version (``StateFile/writeDown(_:to:)``); nothing was written.
+    case downgradeRefused(path: String, DowngradeError)
 
     /// A sentence an operator can act on.
     public var description: String {
@@ -68,6 +70,8 @@ public enum StateStoreError: Error, Equatable, Sendable, CustomStringConvertible
         case .backupCopyFailed(let linkError, let copy):
             return "cannot keep a backup: \(linkError); copying to \(copy.path) instead failed at "
                 + "\(copy.stage.rawValue): \(copy.underlying)"
+        case .downgradeRefused(let path, let error):
+            return "cannot write \(path) as an older version: \(error); the file was not changed"
         }
     }
 }
