@@ -1,45 +1,58 @@
+import Foundation
 import StateStore
 
-/// The shipped migration steps. A shipped step is never edited in what it writes: a change to the format is a new
-/// version with a new step, a new fixture and a new test. (Carrying unknown fields through `context.carry` changed
-/// no step's output: a captured field under a declared key was never written.)
+/// The shipped migration steps. A shipped step is never edited in what it writes from a file its release wrote: a
+/// change to the format is a new version with a new step, a new fixture and a new test. (Carrying unknown fields
+/// through `context.carry` changed no step's output: a captured field under a declared key was never written.
+/// Taking back what a rollback set aside changes only files a rollback wrote.) The reverse steps are in
+/// WorkspaceMigrations+Down.swift.
 enum WorkspaceMigrations {
-    /// v1 → v2: panes gain `focusedTabIndex` (0) and `tabs` (empty); the owner gains `email` (""). An unknown
-    /// field of a version 1 record under one of those keys is dropped and reported (``MigrationContext/carry(_:to:declaring:)``).
+    /// v1 → v2: panes gain `focusedTabIndex` (0) and `tabs` (empty); the owner gains `email` (""). Values a
+    /// rollback to version 1 set aside under those keys are taken back (``v2ToV1(_:_:)``); any other unknown field
+    /// of a version 1 record under one of those keys is dropped and reported
+    /// (``MigrationContext/carry(_:to:declaring:)``).
     @Sendable static func v1ToV2(_ old: WorkspaceV1, _ context: inout MigrationContext) -> WorkspaceV2 {
-        let paneCount = old.projects.reduce(0) { $0 + $1.panes.count }
-        context.defaulted("projects[].panes[].focusedTabIndex", count: paneCount)
-        context.defaulted("projects[].panes[].tabs", count: paneCount)
-        context.defaulted("owner.email")
+        var owner = old.owner.unknownFields
+        let email = context.takeBack(String.self, "email", from: &owner, at: "owner")
+        if email == nil { context.defaulted("owner.email") }
         return WorkspaceV2(
             projects: old.projects.map { project in
                 ProjectV2(
                     id: project.id, name: project.name, layout: project.layout,
                     panes: project.panes.map { pane in
-                        PaneV2(
-                            id: pane.id, folder: pane.folder, viewMode: pane.viewMode, focusedTabIndex: 0, tabs: [],
-                            unknownFields: context.carry(
-                                pane.unknownFields, to: "projects[].panes[]", declaring: ["focusedTabIndex", "tabs"]))
+                        var fields = pane.unknownFields
+                        let path = "projects[].panes[]"
+                        let focused = context.takeBack(Int.self, "focusedTabIndex", from: &fields, at: path)
+                        let tabs = context.takeBack([TabV2].self, "tabs", from: &fields, at: path)
+                        if focused == nil { context.defaulted(path + ".focusedTabIndex") }
+                        if tabs == nil { context.defaulted(path + ".tabs") }
+                        return PaneV2(
+                            id: pane.id, folder: pane.folder, viewMode: pane.viewMode,
+                            focusedTabIndex: focused ?? 0, tabs: tabs ?? [],
+                            unknownFields: context.carry(fields, to: path, declaring: ["focusedTabIndex", "tabs"]))
                     },
                     unknownFields: project.unknownFields)
             },
             favorites: old.favorites,
             activeProjectID: old.activeProjectID,
             owner: OwnerV2(
-                name: old.owner.name, age: old.owner.age, email: "",
-                unknownFields: context.carry(old.owner.unknownFields, to: "owner", declaring: ["email"])),
+                name: old.owner.name, age: old.owner.age, email: email ?? "",
+                unknownFields: context.carry(owner, to: "owner", declaring: ["email"])),
             unknownFields: old.unknownFields)
     }
 
-    /// v2 → v3: the owner's `name` becomes `alias`; favorites gain `createdAt`, unknown (`nil`) when migrated.
-    /// An unknown field under one of the new keys is dropped and reported.
+    /// v2 → v3: the owner's `name` becomes `alias`; favorites gain `createdAt`, unknown (`nil`) when migrated
+    /// unless a rollback to version 2 set it aside (``v3ToV2(_:_:)``). Another unknown field under one of the new
+    /// keys is dropped and reported.
     @Sendable static func v2ToV3(_ old: WorkspaceV2, _ context: inout MigrationContext) -> WorkspaceV3 {
         WorkspaceV3(
             projects: old.projects,
             favorites: old.favorites.map { favorite in
-                FavoriteV3(
-                    id: favorite.id, name: favorite.name, path: favorite.path, createdAt: nil,
-                    unknownFields: context.carry(favorite.unknownFields, to: "favorites[]", declaring: ["createdAt"]))
+                var fields = favorite.unknownFields
+                let createdAt = context.takeBack(Date.self, "createdAt", from: &fields, at: "favorites[]")
+                return FavoriteV3(
+                    id: favorite.id, name: favorite.name, path: favorite.path, createdAt: createdAt,
+                    unknownFields: context.carry(fields, to: "favorites[]", declaring: ["createdAt"]))
             },
             activeProjectID: old.activeProjectID,
             owner: OwnerV3(
@@ -49,19 +62,25 @@ enum WorkspaceMigrations {
     }
 
     /// v3 → v4: the owner's `age` is dropped; pane `viewMode` 0/1/2 becomes "list"/"icons"/"columns", and any
-    /// other number becomes "list" with a warning naming the pane.
+    /// other number becomes "list" with a warning naming the pane. A mode version 3 cannot name, set aside by a
+    /// rollback (``v4ToV3(_:_:)``), is taken back while the pane still shows the number it was written as.
     @Sendable static func v3ToV4(_ old: WorkspaceV3, _ context: inout MigrationContext) -> Workspace {
         Workspace(
             projects: old.projects.map { project in
                 Project(
                     id: project.id, name: project.name, layout: project.layout,
                     panes: project.panes.map { pane in
-                        Pane(
+                        var fields = pane.unknownFields
+                        let setAside = context.takeBack(
+                            String.self, viewModeKey, from: &fields, at: "projects[].panes[]")
+                        let mode =
+                            setAside.flatMap { pane.viewMode == unnamedViewModeNumber ? ViewMode(rawValue: $0) : nil }
+                        return Pane(
                             id: pane.id, folder: pane.folder,
-                            viewMode: viewMode(of: pane, in: project, context: &context),
+                            viewMode: mode ?? viewMode(of: pane, in: project, context: &context),
                             focusedTabIndex: pane.focusedTabIndex,
                             tabs: pane.tabs.map { Tab(id: $0.id, folder: $0.folder, unknownFields: $0.unknownFields) },
-                            unknownFields: pane.unknownFields)
+                            unknownFields: fields)
                     },
                     unknownFields: project.unknownFields)
             },

@@ -1,7 +1,8 @@
 import StateStore
 
-/// The schema of `workspace.json`: version 4, the three steps that bring any earlier file to it, the empty
-/// workspace, and the repairs run after every load.
+/// The schema of `workspace.json`: version 4, the three steps that bring any earlier file to it (each with its
+/// reverse, so the state can be written down to version 1 for an older release), the empty workspace, and the
+/// repairs run after every load.
 ///
 /// Version 4 writes `"minReaderVersion": 4`. A newer file loads when its `minReaderVersion` is 4 or lower (its
 /// unknown keys and enum values are kept); otherwise it is refused. See docs/workspace-schema.md.
@@ -18,9 +19,15 @@ public enum WorkspaceSchema {
             currentVersion: currentVersion,
             minReaderVersion: currentVersion,
             migrations: [
-                MigrationStep(from: 1, WorkspaceV1.self, to: WorkspaceV2.self, convert: WorkspaceMigrations.v1ToV2),
-                MigrationStep(from: 2, WorkspaceV2.self, to: WorkspaceV3.self, convert: WorkspaceMigrations.v2ToV3),
-                MigrationStep(from: 3, WorkspaceV3.self, to: Workspace.self, convert: WorkspaceMigrations.v3ToV4),
+                MigrationStep(
+                    from: 1, WorkspaceV1.self, to: WorkspaceV2.self, convert: WorkspaceMigrations.v1ToV2,
+                    revert: WorkspaceMigrations.v2ToV1),
+                MigrationStep(
+                    from: 2, WorkspaceV2.self, to: WorkspaceV3.self, convert: WorkspaceMigrations.v2ToV3,
+                    revert: WorkspaceMigrations.v3ToV2),
+                MigrationStep(
+                    from: 3, WorkspaceV3.self, to: Workspace.self, convert: WorkspaceMigrations.v3ToV4,
+                    revert: WorkspaceMigrations.v4ToV3),
             ],
             initial: { Workspace() },
             repair: { workspace, log in

@@ -2,23 +2,24 @@ import StateModel
 import StateStore
 
 // Version 1 of workspace.json as it shipped (the first release; no `version` key). Frozen: never edit these
-// types; a later change gets a new version. Only read, never written, so they are Decodable only. `@StateRecords`
-// marks the arrays of independent records for a salvage (CorruptFilePolicy.salvage); a strict load reads them as
-// before.
+// types; a later change gets a new version. Read when a file of version 1 loads, and written by the reverse steps
+// when a state is rolled back to version 1 (`workspaced migrate --to 1`), with the keys as version 1 wrote them
+// (plus `version` and `minReaderVersion`, which version 1 keeps as unknown fields). `@StateRecords` marks the
+// arrays of independent records for a salvage (CorruptFilePolicy.salvage); a strict load reads them as before.
 
 /// The root as version 1 wrote it.
 @StateModel
-struct WorkspaceV1: Decodable, Sendable {
+struct WorkspaceV1: Codable, Sendable {
     @StateRecords var projects: [ProjectV1]
     @StateRecords var favorites: [FavoriteV1]
-    var activeProjectID: WorkspaceID?
+    @StateWritesNull var activeProjectID: WorkspaceID?
     var owner: OwnerV1
     var unknownFields: UnknownFields
 }
 
 /// A project as version 1 wrote it.
 @StateModel
-struct ProjectV1: Decodable, Sendable {
+struct ProjectV1: Codable, Sendable {
     var id: WorkspaceID
     var name: String
     var layout: Layout
@@ -28,7 +29,7 @@ struct ProjectV1: Decodable, Sendable {
 
 /// A pane as version 1 wrote it: `viewMode` is a number (0 list, 1 icons, 2 columns), no tabs.
 @StateModel
-struct PaneV1: Decodable, Sendable {
+struct PaneV1: Codable, Sendable {
     var id: WorkspaceID
     var folder: String
     var viewMode: Int
@@ -37,7 +38,7 @@ struct PaneV1: Decodable, Sendable {
 
 /// A favorite as versions 1 and 2 wrote it: no `createdAt`.
 @StateModel
-struct FavoriteV1: Decodable, Sendable {
+struct FavoriteV1: Codable, Sendable {
     var id: WorkspaceID
     var name: String
     var path: String
@@ -46,7 +47,7 @@ struct FavoriteV1: Decodable, Sendable {
 
 /// The owner as version 1 wrote it: `name`, and `age` as a string.
 @StateModel
-struct OwnerV1: Decodable, Sendable {
+struct OwnerV1: Codable, Sendable {
     var name: String
     var age: String
     var unknownFields: UnknownFields

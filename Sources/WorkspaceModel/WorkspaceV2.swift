@@ -9,17 +9,17 @@ import StateStore
 
 /// The root as version 2 wrote it.
 @StateModel
-struct WorkspaceV2: Decodable, Sendable {
+struct WorkspaceV2: Codable, Sendable {
     @StateRecords var projects: [ProjectV2]
     @StateRecords var favorites: [FavoriteV1]
-    var activeProjectID: WorkspaceID?
+    @StateWritesNull var activeProjectID: WorkspaceID?
     var owner: OwnerV2
     var unknownFields: UnknownFields
 }
 
 /// A project as versions 2 and 3 wrote it (its panes are ``PaneV2``).
 @StateModel
-struct ProjectV2: Decodable, Sendable {
+struct ProjectV2: Codable, Sendable {
     var id: WorkspaceID
     var name: String
     var layout: Layout
@@ -29,7 +29,7 @@ struct ProjectV2: Decodable, Sendable {
 
 /// A pane as versions 2 and 3 wrote it: `viewMode` still a number, plus `focusedTabIndex` and `tabs`.
 @StateModel
-struct PaneV2: Decodable, Sendable {
+struct PaneV2: Codable, Sendable {
     var id: WorkspaceID
     var folder: String
     var viewMode: Int
@@ -40,7 +40,7 @@ struct PaneV2: Decodable, Sendable {
 
 /// A tab as versions 2 and 3 wrote it.
 @StateModel
-struct TabV2: Decodable, Sendable {
+struct TabV2: Codable, Sendable {
     var id: WorkspaceID
     var folder: String
     var unknownFields: UnknownFields
@@ -48,7 +48,7 @@ struct TabV2: Decodable, Sendable {
 
 /// The owner as version 2 wrote it: gains `email`.
 @StateModel
-struct OwnerV2: Decodable, Sendable {
+struct OwnerV2: Codable, Sendable {
     var name: String
     var age: String
     var email: String = ""

@@ -8,17 +8,17 @@ import StateStore
 
 /// The root as version 3 wrote it.
 @StateModel
-struct WorkspaceV3: Decodable, Sendable {
+struct WorkspaceV3: Codable, Sendable {
     @StateRecords var projects: [ProjectV2]
     @StateRecords var favorites: [FavoriteV3]
-    var activeProjectID: WorkspaceID?
+    @StateWritesNull var activeProjectID: WorkspaceID?
     var owner: OwnerV3
     var unknownFields: UnknownFields
 }
 
 /// A favorite as version 3 wrote it: gains an optional `createdAt` (ISO 8601).
 @StateModel
-struct FavoriteV3: Decodable, Sendable {
+struct FavoriteV3: Codable, Sendable {
     var id: WorkspaceID
     var name: String
     var path: String
@@ -28,7 +28,7 @@ struct FavoriteV3: Decodable, Sendable {
 
 /// The owner as version 3 wrote it: `name` renamed `alias`; `age` still there.
 @StateModel
-struct OwnerV3: Decodable, Sendable {
+struct OwnerV3: Codable, Sendable {
     var alias: String
     var age: String
     var email: String = ""
