@@ -69,24 +69,38 @@ struct Check: AsyncParsableCommand {
 /// Migrates a state file offline.
 struct Migrate: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Migrate the state file to the current version in place, keeping the pre-migration backup.",
+        abstract: "Migrate the state file to the current version in place, keeping the pre-migration backup; "
+            + "with --to N, write it down to version N for an older release.",
         discussion: """
             The state file is workspace.json in the configured state directory (found as the daemon finds it), \
-            or in --state-directory, or --state FILE.
+            or in --state-directory, or --state FILE. Stop the daemon first: the file is locked while it runs \
+            (exit 73). --to N writes the state as version N through the reverse migration steps, keeping the \
+            current file as workspace.json.v<version>.bak first; fields version N cannot hold are kept in its \
+            unknown fields (the older release keeps them, and the next upgrade takes them back), and each one is \
+            named. `workspaced check` prints the lowest version reachable; a version below it exits 64 and \
+            changes nothing.
             """)
 
     @OptionGroup var location: StateDirectoryOptions
 
     @OptionGroup var file: StateFileOption
 
-    @Flag(help: "Print the migrated JSON and write nothing.")
+    @Flag(help: "Print the JSON that would be written (with --to, what would move, on stderr); write nothing.")
     var dryRun = false
 
-    func validate() throws { try file.validate(against: location) }
+    @Option(help: ArgumentHelp("Write the state as this older schema version.", valueName: "version"))
+    var to: Int?
+
+    func validate() throws {
+        try file.validate(against: location)
+        if let to, !(1...OfflineTools.currentVersion).contains(to) {
+            throw ValidationError("--to must be a schema version from 1 to \(OfflineTools.currentVersion)")
+        }
+    }
 
     func run() async throws {
         let path = try await file.statePath(location, tool: "migrate")
-        try finish(OfflineTools.migrate(statePath: path, dryRun: dryRun))
+        try finish(OfflineTools.migrate(statePath: path, dryRun: dryRun, to: to))
     }
 }
 
@@ -153,6 +167,9 @@ struct Backups: AsyncParsableCommand {
 
 /// Prints an outcome (to stderr when it failed) and exits with its status.
 func finish(_ outcome: OfflineTools.Outcome) throws {
+    if !outcome.diagnostics.isEmpty {
+        FileHandle.standardError.write(Data((outcome.diagnostics + "\n").utf8))
+    }
     if outcome.status == 0 {
         print(outcome.text)
     } else {

@@ -21,6 +21,12 @@ enum CheckRendering {
             break
         }
         output.append("steps that would run: " + (report.steps.isEmpty ? "none" : report.steps.joined(separator: ", ")))
+        if let lowest = report.lowestVersion {
+            output.append(
+                lowest < report.targetVersion
+                    ? "lowest version: \(lowest) (workspaced migrate --to \(lowest) writes it for an older release)"
+                    : "lowest version: \(lowest) (no way down to an older version)")
+        }
         output.append(
             "unknown keys kept: "
                 + (report.unknownKeysKept.isEmpty

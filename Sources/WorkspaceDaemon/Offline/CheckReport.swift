@@ -42,6 +42,9 @@ public struct CheckReport: Codable, Sendable, Equatable {
     public var storedVersion: Int?
     /// The version this release writes.
     public var targetVersion: Int
+    /// The lowest version the state can be written down to for an older release (`workspaced migrate --to N`);
+    /// `nil` when the file does not load (newer or corrupt).
+    public var lowestVersion: Int? = nil
     /// The migration steps that would run, as `"1→2"`.
     public var steps: [String]
     /// Keys the model does not declare that would be kept, by path, with record counts.

@@ -15,6 +15,8 @@ public enum OfflineTools {
         public var text: String
         /// The exit status.
         public var status: Int32
+        /// What the tool did, for standard error whatever the status (the text may be data, such as JSON).
+        public var diagnostics: String = ""
     }
 
     /// Exit status of `check` for a loadable file.
@@ -72,6 +74,7 @@ public enum OfflineTools {
             return (report, nil)
         }
         report.storedVersion = loaded.storedVersion
+        report.lowestVersion = schema.lowestReachableVersion
         report.steps = loaded.stepsApplied.map { "\($0.lowerBound)→\($0.upperBound)" }
         report.unknownKeysKept = loaded.unknownKeysKept
         report.fieldsDefaulted = loaded.fieldsDefaulted
@@ -86,10 +89,14 @@ public enum OfflineTools {
     }
 
     /// Migrates `path` in place (keeping the pre-migration backup), or with `dryRun` prints the migrated JSON
-    /// and writes nothing.
-    public static func migrate(statePath path: String, dryRun: Bool) -> Outcome {
+    /// and writes nothing. With `version` below the current one, writes the state down to that version instead
+    /// (``migrateDown(statePath:to:dryRun:)``).
+    public static func migrate(statePath path: String, dryRun: Bool, to version: Int? = nil) -> Outcome {
         guard FileManager.default.fileExists(atPath: path) else {
             return Outcome(text: "\(path): no such file", status: missing)
+        }
+        if let version, version != WorkspaceSchema.currentVersion {
+            return migrateDown(statePath: path, to: version, dryRun: dryRun)
         }
         let file = dryRun ? readOnlyFile(path, prettyPrinted: true) : lockedFile(path)
         do {
@@ -111,6 +118,62 @@ public enum OfflineTools {
         } catch {
             return failure(error, path: path)
         }
+    }
+
+    /// Writes the state in `path` down to `version` for an older release, through the reverse steps: the current
+    /// file is kept as `workspace.json.v<its version>.bak` first. Prints what was set aside in unknown fields and
+    /// what took a default. With `dryRun`, prints the JSON it would write (and the same report on standard error)
+    /// and writes nothing. A file already at `version` or older is left alone. A version out of reach is refused
+    /// with 64 (`EX_USAGE`) before anything changes.
+    public static func migrateDown(statePath path: String, to version: Int, dryRun: Bool) -> Outcome {
+        let file = dryRun ? readOnlyFile(path, prettyPrinted: true) : lockedFile(path)
+        do {
+            let loaded = try file.load()
+            if let stored = loaded.report.storedVersion, stored <= version {
+                // Going up and down again would run every step to the current version and back, losing what a
+                // one-way field drop loses: a release that reads `version` migrates an older file itself.
+                let note = stored == version ? "" : ", which a release reading version \(version) migrates itself"
+                return Outcome(text: "\(path): already at version \(stored)\(note); nothing to do", status: 0)
+            }
+            if dryRun {
+                let down = try StateCodec(schema: schema(), prettyPrinted: true).encode(loaded.model, downTo: version)
+                return Outcome(
+                    text: String(decoding: down.data, as: UTF8.self), status: 0,
+                    diagnostics: lines(downgradeLines(down, path: path, dryRun: true)))
+            }
+            let written = try file.writeDown(loaded.model, to: version)
+            var text = downgradeLines(written.downgraded, path: path, dryRun: false)
+            text.append("backup: \(written.backupPath.map { ($0 as NSString).lastPathComponent } ?? "(none)")")
+            return Outcome(text: lines(text), status: 0)
+        } catch let error as DowngradeError {
+            return Outcome(text: "\(path): \(error); the file was not changed", status: usage)
+        } catch let error as StateStoreError {
+            if case .downgradeRefused(_, let refusal) = error {
+                return Outcome(text: "\(path): \(refusal); the file was not changed", status: usage)
+            }
+            return failure(error, path: path)
+        } catch {
+            return Outcome(text: "\(path): \(error)", status: 74)
+        }
+    }
+
+    /// The state file's schema version this release writes.
+    public static var currentVersion: Int { WorkspaceSchema.currentVersion }
+
+    /// Exit status of `migrate --to` for a version the state cannot be written as (`EX_USAGE`).
+    public static let usage = ExitStatus.usage.rawValue
+
+    /// What a write down did, one finding per line.
+    private static func downgradeLines(_ down: DowngradedState, path: String, dryRun: Bool) -> [String] {
+        var output = ["\(path): \(dryRun ? "would be " : "")\(down.summary)"]
+        for (field, count) in down.fieldsSetAside.sorted(by: { $0.key < $1.key }) {
+            output.append("set aside in unknown fields: \(field) for \(count) record(s)")
+        }
+        for (field, count) in down.fieldsDefaulted.sorted(by: { $0.key < $1.key }) {
+            output.append("default: \(field) for \(count) record(s)")
+        }
+        output += down.warnings.map { "warning: \($0)" }
+        return output
     }
 
     /// Leaves the lock file saying that this owner stopped cleanly with the file as written, so that the daemon's
