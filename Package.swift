@@ -124,7 +124,7 @@ let package = Package(
         .executableTarget(
             name: "workspaced",
             dependencies: [
-                "WorkspaceDaemon", "Systemd", "CEarlySignals", "CSignalLatch",
+                "WorkspaceDaemon", "StateStore", "Systemd", "CEarlySignals", "CSignalLatch",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -42,6 +42,14 @@ public struct LoadStatus: Codable, Sendable, Equatable {
     public var loadedAt: Date
     /// How long it took, in milliseconds.
     public var loadMilliseconds: Double
+    /// When the crash-loop guard set the state file aside before this load: how many of its loads never
+    /// finished; `nil` otherwise.
+    public var crashedLoadAttempts: Int? = nil
+    /// Where that file's bytes were kept.
+    public var crashedLoadPath: String? = nil
+    /// The backup the state then came from; `nil` when none loaded (the state started empty) or the guard did
+    /// not fire.
+    public var restoredFromBackup: String? = nil
 
     /// A load status with every field.
     public init(

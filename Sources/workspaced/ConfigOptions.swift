@@ -27,6 +27,9 @@ struct ConfigOptions: ParsableArguments {
     @Option(help: "Pre-migration backups kept.")
     var backupsKept: String?
 
+    @Option(help: "Loads of the same state file that may never finish before it is set aside (0 turns it off).")
+    var crashedLoadLimit: String?
+
     @Option(
         help: "State file of an earlier installation, imported once when there is no state file; \"\" turns it off.")
     var legacyStatePath: String?
@@ -46,6 +49,7 @@ struct ConfigOptions: ParsableArguments {
         if let saveMaximumDelayMs { overrides[ConfigurationKey.saveMaximumDelay.name] = .string(saveMaximumDelayMs) }
         if let corruptFilePolicy { overrides[ConfigurationKey.corruptFilePolicy.name] = .string(corruptFilePolicy) }
         if let backupsKept { overrides[ConfigurationKey.backupsKept.name] = .string(backupsKept) }
+        if let crashedLoadLimit { overrides[ConfigurationKey.crashedLoadLimit.name] = .string(crashedLoadLimit) }
         if let legacyStatePath { overrides[ConfigurationKey.legacyStatePath.name] = .string(legacyStatePath) }
         if let logLevel { overrides[ConfigurationKey.logLevel.name] = .string(logLevel) }
         if let apiMaximumBodyBytes {

@@ -28,6 +28,7 @@ struct CheckConfig: AsyncParsableCommand {
             print("save maximum delay: \(resolved.saveMaximumDelay)")
             print("corrupt file:       \(resolved.corruptFilePolicy.rawValue)")
             print("backups kept:       \(resolved.backupsKept)")
+            print("crashed load limit: \(resolved.crashedLoadLimit)")
             print("legacy state file:  \(resolved.legacyStatePath ?? "(import off)")")
             print("log level:          \(resolved.logLevel)")
             print("API body limit:     \(resolved.apiMaximumBodyBytes) bytes")

@@ -3,6 +3,7 @@ import CEarlySignals
 import Foundation
 import Glibc
 import Logging
+import StateStore
 import Systemd
 import WorkspaceDaemon
 
@@ -34,9 +35,15 @@ struct Run: AsyncParsableCommand {
             throw ExitCode(ConfigurationError.exitCode)
         }
         logLevel.current = configuration.logLevel
+        #if DEBUG
+        let fileSystem = LoaderCrashingFileSystem.fromEnvironment()
+        #else
+        let fileSystem = PosixFileSystem()
+        #endif
         let daemon = Daemon(
             configuration: configuration, sources: sources,
-            environment: DaemonEnvironment(notifier: notifier, logger: logger, logLevel: logLevel))
+            environment: DaemonEnvironment(
+                notifier: notifier, logger: logger, logLevel: logLevel, fileSystem: fileSystem))
         let lifecycle = DaemonLifecycle(queue: signals.queue)
         signals.setHandler { event in lifecycle.handle(event) }
         #if DEBUG

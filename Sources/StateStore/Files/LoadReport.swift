@@ -39,6 +39,12 @@ public struct LoadReport: Sendable, Equatable {
     public var repairs: [String] = []
     /// Whether the file came from a newer release that allows this one to read it.
     public var isNewerCompatible = false
+    /// Set when the crash-loop guard set the state file aside before this load (its loads kept not finishing)
+    /// and the state came from a backup or started empty; ``StateFileConfiguration/crashedLoadLimit``.
+    public var crashedLoad: CrashedLoad?
+    /// Why the crash-loop guard could not record this load (the disk is full or read-only, say): the load went
+    /// on without it, and a crash during it will not be counted. `nil` when it recorded the load or is off.
+    public var crashGuardProblem: String?
     /// The quarantine, when the file was corrupt.
     public var quarantine: Quarantine?
     /// What a salvage dropped, coerced and defaulted, and where the original was kept; `nil` without a salvage.
@@ -102,6 +108,12 @@ public struct LoadReport: Sendable, Equatable {
 
     /// One line for a log or a status: what was loaded and what happened to it.
     public var summary: String {
+        guard let crashedLoad else { return outcome }
+        return "state file set aside: \(crashedLoad.summary); " + outcome
+    }
+
+    /// The summary without the crash-loop guard's part.
+    private var outcome: String {
         switch source {
         case .noFile:
             return "no state file at \(path); started empty at version \(currentVersion)"

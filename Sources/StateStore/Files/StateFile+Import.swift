@@ -22,6 +22,16 @@ extension StateFile {
     /// - Throws: What ``load()`` throws; ``StateStoreError/writeFailed(_:)`` when the intent or the state file
     ///   could not be written (nothing was marked: the next load imports again).
     public func load(importing source: StateImport) throws(StateStoreError) -> LoadedState<Model> {
+        do {
+            return try loadImporting(source)
+        } catch {
+            // A load that ends in an error finished: it did not crash (see ``load()``).
+            stoppedWhileLoading()
+            throw error
+        }
+    }
+
+    private func loadImporting(_ source: StateImport) throws(StateStoreError) -> LoadedState<Model> {
         var load = try beginLoad()
         if configuration.locking == .exclusive {
             load.report.temporaryFilesRemoved += sweepTemporaryFiles(of: source.markerPath)

@@ -42,6 +42,8 @@ public final class StateFile<Model: Codable & Sendable>: Sendable {
         var revision: UInt64 = 0
         /// What the lock file said about the last owner when this object took the lock.
         var previousSession: SessionMarker?
+        /// The crash-loop guard's record as this object's load wrote it, until the load finished or was stopped.
+        var countedLoad: LoadAttemptRecord?
     }
 
     /// A state file at `path` for `schema`.
@@ -91,9 +93,15 @@ public final class StateFile<Model: Codable & Sendable>: Sendable {
     /// ``StateStoreError/newerVersion(path:stored:minReaderVersion:current:)`` is thrown and
     /// the file is never written.
     public func load() throws(StateStoreError) -> LoadedState<Model> {
-        var load = try beginLoad()
-        let bytes = try readStateBytes(&load)
-        return try finishLoad(load, bytes: bytes)
+        do {
+            var load = try beginLoad()
+            let bytes = try readStateBytes(&load)
+            return try finishLoad(load, bytes: bytes)
+        } catch {
+            // A load that ends in an error (a newer file, a refused corrupt one) finished: it did not crash.
+            stoppedWhileLoading()
+            throw error
+        }
     }
 
     /// A load under way: the clock and the report so far.
@@ -113,6 +121,7 @@ public final class StateFile<Model: Codable & Sendable>: Sendable {
         if configuration.locking == .exclusive {
             try acquireLock()
             load.report.temporaryFilesRemoved = sweepTemporaryFiles()
+            try guardAgainstCrashedLoads(&load)
         }
         return load
     }

@@ -12,6 +12,9 @@ public struct StateFileConfiguration: Sendable, Equatable {
     public var prettyPrinted: Bool
     /// Whether the file is locked against a second process.
     public var locking: Locking
+    /// How many loads of the same file may begin and never finish before the next load sets the file aside
+    /// (``StateFile/finishedLoading()``); `nil` turns the guard off. See ``LoadReport/crashedLoad``.
+    public var crashedLoadLimit: Int?
 
     /// How a state file guards against a second process.
     public enum Locking: String, Sendable, Equatable {
@@ -22,14 +25,16 @@ public struct StateFileConfiguration: Sendable, Equatable {
         case none
     }
 
-    /// The defaults: quarantine corrupt files, keep 5 of them and 3 backups, mode 0600, compact, locked.
+    /// The defaults: quarantine corrupt files, keep 5 of them and 3 backups, mode 0600, compact, locked, no guard
+    /// against loads that crash.
     public init(
         corruptFilePolicy: CorruptFilePolicy = .quarantine,
         quarantinedFilesKept: Int = 5,
         backupsKept: Int = 3,
         fileMode: UInt32 = 0o600,
         prettyPrinted: Bool = false,
-        locking: Locking = .exclusive
+        locking: Locking = .exclusive,
+        crashedLoadLimit: Int? = nil
     ) {
         self.corruptFilePolicy = corruptFilePolicy
         self.quarantinedFilesKept = max(1, quarantinedFilesKept)
@@ -37,6 +42,7 @@ public struct StateFileConfiguration: Sendable, Equatable {
         self.fileMode = fileMode
         self.prettyPrinted = prettyPrinted
         self.locking = locking
+        self.crashedLoadLimit = crashedLoadLimit.map { max(1, $0) }
     }
 }
 

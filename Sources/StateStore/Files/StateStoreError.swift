@@ -32,6 +32,9 @@ public enum StateStoreError: Error, Equatable, Sendable, CustomStringConvertible
     /// The file system cannot hard-link the state file to a backup (`linkError`: `EPERM`, `EXDEV`, `ENOTSUP` or
     /// `EMLINK`), and the durable copy made instead failed too; the state file was not written.
     case backupCopyFailed(linkError: FileSystemError, copy: DurableWriteError)
+    /// The crash-loop guard's record of loads in progress (``StateFile/loadAttemptPath``) could not be written;
+    /// before a load, nothing was read and the load did not happen.
+    case loadRecordFailed(path: String, description: String)
     /// The state cannot be written as an older version (``StateFile/writeDown(_:to:)``); nothing was written.
     case downgradeRefused(path: String, DowngradeError)
 
@@ -70,6 +73,8 @@ public enum StateStoreError: Error, Equatable, Sendable, CustomStringConvertible
         case .backupCopyFailed(let linkError, let copy):
             return "cannot keep a backup: \(linkError); copying to \(copy.path) instead failed at "
                 + "\(copy.stage.rawValue): \(copy.underlying)"
+        case .loadRecordFailed(let path, let description):
+            return "cannot update the record of loads in progress \(path): \(description)"
         case .downgradeRefused(let path, let error):
             return "cannot write \(path) as an older version: \(error); the file was not changed"
         }

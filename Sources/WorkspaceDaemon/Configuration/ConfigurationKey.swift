@@ -66,6 +66,11 @@ public struct ConfigurationKey: Sendable, Hashable {
     /// The number of backups kept.
     public static let backupsKept = ConfigurationKey(
         name: "backupsKept", kind: .integer(1...100), summary: "pre-migration backups kept (default 3)")
+    /// How many loads of the same state file may never finish before the next start sets it aside.
+    public static let crashedLoadLimit = ConfigurationKey(
+        name: "crashedLoadLimit", kind: .integer(0...100),
+        summary: "loads of the same state file that may crash, be killed or time out before the next start sets "
+            + "it aside and starts from a backup; 0 turns the guard off (default 3)")
     /// The log level.
     public static let logLevel = ConfigurationKey(
         name: "logLevel", kind: .choice(["trace", "debug", "info", "notice", "warning", "error", "critical"]),
@@ -100,7 +105,8 @@ public struct ConfigurationKey: Sendable, Hashable {
     /// Every key, in documentation order.
     public static let all: [ConfigurationKey] = [
         .stateDirectory, .controlSocket, .saveDebounce, .saveMaximumDelay, .corruptFilePolicy, .backupsKept,
-        .legacyStatePath, .logLevel, .apiMaximumBodyBytes, .apiMaximumConnections, .apiRequestTimeout, .readUsers,
+        .crashedLoadLimit, .legacyStatePath, .logLevel, .apiMaximumBodyBytes, .apiMaximumConnections,
+        .apiRequestTimeout, .readUsers,
         .readGroups, .writeUsers, .writeGroups,
     ]
 }

@@ -100,6 +100,7 @@ public enum ConfigurationLoader {
             saveMaximumDelay: .milliseconds(maximumDelay),
             corruptFilePolicy: policy,
             backupsKept: try reader.integer(.backupsKept) ?? 3,
+            crashedLoadLimit: try reader.integer(.crashedLoadLimit) ?? DaemonConfiguration.defaultCrashedLoadLimit,
             legacyStatePath: legacyStatePath,
             logLevel: level,
             apiMaximumBodyBytes: try reader.integer(.apiMaximumBodyBytes)

@@ -16,6 +16,10 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var corruptFilePolicy: CorruptFilePolicy
     /// How many pre-migration backups to keep.
     public var backupsKept: Int
+    /// How many loads of the same state file may begin and never finish (crashed, killed, out of memory, timed
+    /// out) before the next start sets the file aside and starts from the newest backup that loads; 0 turns the
+    /// guard off. Applied at start.
+    public var crashedLoadLimit: Int
     /// The state file of an earlier installation, imported once when there is no state file; `nil` turns the
     /// import off.
     public var legacyStatePath: String?
@@ -40,6 +44,7 @@ public struct DaemonConfiguration: Sendable, Equatable {
         saveMaximumDelay: Duration = .seconds(5),
         corruptFilePolicy: CorruptFilePolicy = .salvage,
         backupsKept: Int = 3,
+        crashedLoadLimit: Int = DaemonConfiguration.defaultCrashedLoadLimit,
         legacyStatePath: String? = DaemonConfiguration.defaultLegacyStatePath,
         logLevel: Logger.Level = .info,
         apiMaximumBodyBytes: Int = DaemonConfiguration.defaultAPIMaximumBodyBytes,
@@ -53,6 +58,7 @@ public struct DaemonConfiguration: Sendable, Equatable {
         self.saveMaximumDelay = saveMaximumDelay
         self.corruptFilePolicy = corruptFilePolicy
         self.backupsKept = backupsKept
+        self.crashedLoadLimit = crashedLoadLimit
         self.legacyStatePath = legacyStatePath
         self.logLevel = logLevel
         self.apiMaximumBodyBytes = apiMaximumBodyBytes
@@ -60,6 +66,10 @@ public struct DaemonConfiguration: Sendable, Equatable {
         self.apiRequestTimeout = apiRequestTimeout
         self.access = access
     }
+
+    /// The default ``crashedLoadLimit``: 3, which with the unit's `StartLimitBurst=5` leaves the fourth start to
+    /// set the file aside before systemd gives up.
+    public static let defaultCrashedLoadLimit = 3
 
     /// The default ``apiMaximumBodyBytes``: 1 MiB.
     public static let defaultAPIMaximumBodyBytes = 1_048_576

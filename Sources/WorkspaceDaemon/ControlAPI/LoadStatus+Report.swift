@@ -26,5 +26,8 @@ extension LoadStatus {
             bytes: report.byteCount,
             loadedAt: loadedAt,
             loadMilliseconds: Double(total.seconds) * 1000 + Double(total.attoseconds) / 1e15)
+        crashedLoadAttempts = report.crashedLoad?.attempts
+        crashedLoadPath = report.crashedLoad?.movedTo
+        restoredFromBackup = report.crashedLoad?.restoredFrom
     }
 }

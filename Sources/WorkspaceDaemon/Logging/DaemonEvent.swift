@@ -17,6 +17,9 @@ public enum DaemonEvent: String, CaseIterable, Sendable {
     /// A state file that loaded starts a new lineage (no lineage stored, an unclean stop, a change since the
     /// last clean stop): ETags read before are refused.
     case lineageStarted
+    /// The state file's loads kept never finishing (crashed, killed, out of memory, timed out): it was moved aside
+    /// and the state came from the newest backup that loads, or started empty.
+    case crashedLoad
     /// A corrupt state file was moved aside.
     case quarantined
     /// A state file that did not load as it was was salvaged: records dropped, fields coerced or defaulted; the
@@ -66,6 +69,7 @@ public enum DaemonEvent: String, CaseIterable, Sendable {
         case .migrated: hex = "59d40d6d030141028132def856c40c38"
         case .repaired: hex = "c267febe84f5476e924f47bade4f6a62"
         case .lineageStarted: hex = "041f00b801eb4365b61d0bd753c8f332"
+        case .crashedLoad: hex = "922fbbb61724473cab120b3740fb12c2"
         case .quarantined: hex = "87da9888b6c248ff9d9caee4abe6b974"
         case .salvaged: hex = "77de2393ac96444ab4abfd745fd62bc3"
         case .refusedNewerFile: hex = "edd1498be4804db3a040144b7fc11efc"

@@ -9,6 +9,17 @@ enum CheckRendering {
             "stored version: \(report.storedVersion.map(String.init) ?? "?")",
             "target version: \(report.targetVersion)",
         ]
+        if report.unfinishedLoads > 0 {
+            output.append(
+                "unfinished loads: \(report.unfinishedLoads) (loads of this file that crashed, were killed or timed "
+                    + "out; at crashedLoadLimit, default 3, the next start sets it aside)")
+        }
+        if let crash = report.lastCrashedLoad {
+            output.append(
+                "last set aside: \(crash.movedTo) at \(crash.at.formatted(.iso8601)), after \(crash.attempts) "
+                    + "unfinished loads; "
+                    + (crash.restoredFrom.map { "the state came from backup \($0)" } ?? "the state started empty"))
+        }
         switch report.verdict {
         case .newer:
             output.append("problem: \(report.problem ?? "newer than this release")")

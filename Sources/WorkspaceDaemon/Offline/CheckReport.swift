@@ -42,6 +42,11 @@ public struct CheckReport: Codable, Sendable, Equatable {
     public var storedVersion: Int?
     /// The version this release writes.
     public var targetVersion: Int
+    /// Loads of this file that began and never finished (crashed, killed, out of memory, timed out) since the
+    /// last one that did: at `crashedLoadLimit` the daemon's next start sets the file aside.
+    public var unfinishedLoads: Int = 0
+    /// The last time the daemon's crash-loop guard set a state file aside in this directory.
+    public var lastCrashedLoad: CrashedLoad? = nil
     /// The lowest version the state can be written down to for an older release (`workspaced migrate --to N`);
     /// `nil` when the file does not load (newer or corrupt).
     public var lowestVersion: Int? = nil

@@ -56,9 +56,11 @@ public enum OfflineTools {
         var report = CheckReport(
             file: path, verdict: .loadable, problem: nil, storedVersion: nil, targetVersion: schema.currentVersion,
             steps: [], unknownKeysKept: [:], fieldsDefaulted: [:], warnings: [], repairs: [], salvage: nil)
+        let file = readOnlyFile(path, policy: .salvage)
+        (report.unfinishedLoads, report.lastCrashedLoad) = file.crashGuardRecord()
         let loaded: LoadReport
         do {
-            loaded = try readOnlyFile(path, policy: .salvage).load().report
+            loaded = try file.load().report
         } catch {
             switch error {
             case .newerVersion(_, let stored, _, _):

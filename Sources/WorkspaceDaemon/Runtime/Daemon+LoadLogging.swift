@@ -44,6 +44,19 @@ extension Daemon {
                     "revision": "\(report.revision)", "lineage_break": "\(lineageBreak.rawValue)",
                 ]))
         }
+        if let problem = report.crashGuardProblem {
+            logger.warning(
+                "the crash-loop guard could not record this load, which went on without it: \(problem)",
+                metadata: ["state_path": "\(report.path)"])
+        }
+        if let crash = report.crashedLoad {
+            logger.error(
+                "state file set aside: \(crash.summary)",
+                metadata: DaemonEvent.crashedLoad.metadata([
+                    "state_path": "\(report.path)", "attempts": "\(crash.attempts)",
+                    "quarantine_path": "\(crash.movedTo)", "restored_from": "\(crash.restoredFrom ?? "")",
+                ]))
+        }
         if let quarantine = report.quarantine {
             logger.warning(
                 "state file was corrupt (\(quarantine.reason)); moved to \(quarantine.movedTo), starting empty",

@@ -25,6 +25,8 @@ public final class Daemon: Sendable {
     let current: Mutex<DaemonConfiguration>
     /// The STATUS line while saves fail and after they recover.
     let statusLine: SaveStatusLine
+    /// The state file while ``start(serving:)`` loads it, until READY: a stop in that time is not a crash.
+    let loadingFile = Mutex<StateFile<Workspace>?>(nil)
 
     var notifier: any ServiceNotifier { environment.notifier }
     var logger: Logger { environment.logger }
@@ -54,6 +56,7 @@ public final class Daemon: Sendable {
         let configuration = self.configuration
         logIgnoredKeys(configuration.ignoredKeys)
         let file = try openStateFile(configuration)
+        loadingFile.withLock { $0 = file }
         let loaded = try load(file)
         let loadedAt = Date()
         logLoadReport(loaded.report)
@@ -113,6 +116,13 @@ public final class Daemon: Sendable {
         let status = running.readyStatus()
         statusLine.ready(status)
         send { try notifier.ready(status: status) }
+        loadingFile.withLock { $0 = nil }
+        do {
+            // The load finished: it no longer counts towards the crash-loop guard.
+            try file.finishedLoading()
+        } catch {
+            logger.warning("cannot record that the load finished (the next start counts one more): \(error)")
+        }
         logger.notice(
             "ready: workspaced \(Release.version), \(status)",
             metadata: DaemonEvent.started.metadata([
@@ -120,6 +130,12 @@ public final class Daemon: Sendable {
                 "version": "\(Release.version)",
             ]))
         return running
+    }
+
+    /// Called when a stop ends the process before the daemon is ready: the load under way was stopped, not
+    /// crashed, and does not count towards the crash-loop guard.
+    func stoppedWhileLoading() {
+        loadingFile.withLock { $0 }?.stoppedWhileLoading()
     }
 
     /// Logs each unknown configuration key the load ignored, naming the closest known key.
@@ -154,7 +170,8 @@ public final class Daemon: Sendable {
         return StateFile(
             path: configuration.statePath, schema: schema,
             configuration: StateFileConfiguration(
-                corruptFilePolicy: configuration.corruptFilePolicy, backupsKept: configuration.backupsKept),
+                corruptFilePolicy: configuration.corruptFilePolicy, backupsKept: configuration.backupsKept,
+                crashedLoadLimit: configuration.crashedLoadLimit > 0 ? configuration.crashedLoadLimit : nil),
             fileSystem: environment.fileSystem)
     }
 

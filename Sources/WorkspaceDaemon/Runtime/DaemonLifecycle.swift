@@ -42,6 +42,8 @@ public final class DaemonLifecycle: Sendable {
     >(
         (false, nil, []))
     let exitNow: @Sendable (ExitStatus) -> Void
+    /// The daemon ``run(_:)`` is starting, for a stop that comes while it loads.
+    let starting = Mutex<Daemon?>(nil)
     /// The daemon ``run(_:)`` stopped, kept so that the process can exit without tearing its state down.
     let stoppedDaemon = Mutex<RunningDaemon?>(nil)
 
@@ -93,6 +95,8 @@ public final class DaemonLifecycle: Sendable {
             }
             switch action {
             case .exitAtOnce:
+                // A clean stop, not a crash: the load under way does not count towards the crash-loop guard.
+                starting.withLock { $0 }?.stoppedWhileLoading()
                 finish(.success)
                 exitNow(.success)
             case .hold, .nothing:
@@ -113,6 +117,7 @@ public final class DaemonLifecycle: Sendable {
     /// with (the start failure's when it did not start).
     public func run(_ daemon: Daemon) async -> ExitStatus {
         let running: RunningDaemon
+        starting.withLock { $0 = daemon }
         do {
             running = try await daemon.start(serving: { self.beganServing() })
         } catch {
