@@ -37,13 +37,16 @@ struct Run: AsyncParsableCommand {
         logLevel.current = configuration.logLevel
         #if DEBUG
         let fileSystem = LoaderCrashingFileSystem.fromEnvironment()
+        let memoryLimit = TestHooks.cgroupMemoryLimit()
         #else
         let fileSystem = PosixFileSystem()
+        let memoryLimit = CgroupMemoryLimit()
         #endif
         let daemon = Daemon(
             configuration: configuration, sources: sources,
             environment: DaemonEnvironment(
-                notifier: notifier, logger: logger, logLevel: logLevel, fileSystem: fileSystem))
+                notifier: notifier, logger: logger, logLevel: logLevel, fileSystem: fileSystem,
+                memoryLimit: { memoryLimit.bytes() }))
         let lifecycle = DaemonLifecycle(queue: signals.queue)
         signals.setHandler { event in lifecycle.handle(event) }
         #if DEBUG

@@ -2,6 +2,7 @@
 import CSignalLatch
 import Dispatch
 import Glibc
+import Systemd
 import WorkspaceDaemon
 
 /// Test-only fault injection, compiled into debug builds only and installed only when the environment has
@@ -37,6 +38,15 @@ final class TestHooks: Sendable {
         while DispatchTime.now() < deadline, !caught() {
             usleep(1_000)
         }
+    }
+
+    /// Where the memory limit is read: the real cgroup, or with `WSD_TEST_HOOKS=1` and `WSD_TEST_CGROUP_ROOT=DIR`,
+    /// a hierarchy a test wrote (`DIR/cgroup` standing for `/proc/self/cgroup`, `DIR/fs` for `/sys/fs/cgroup`).
+    static func cgroupMemoryLimit() -> CgroupMemoryLimit {
+        guard getenv("WSD_TEST_HOOKS").map({ String(cString: $0) }) == "1",
+            let root = getenv("WSD_TEST_CGROUP_ROOT").map({ String(cString: $0) })
+        else { return CgroupMemoryLimit() }
+        return CgroupMemoryLimit(procSelfCgroup: root + "/cgroup", cgroupRoot: root + "/fs")
     }
 
     /// Installs the SIGUSR2 source for the daemon `lifecycle` runs.

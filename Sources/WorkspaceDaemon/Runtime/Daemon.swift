@@ -56,6 +56,7 @@ public final class Daemon: Sendable {
         let configuration = self.configuration
         logIgnoredKeys(configuration.ignoredKeys)
         let file = try openStateFile(configuration)
+        try refuseAStateTooLargeForTheMemoryLimit(file)
         loadingFile.withLock { $0 = file }
         let loaded = try load(file)
         let loadedAt = Date()
@@ -184,6 +185,17 @@ public final class Daemon: Sendable {
         guard mkdir(path, 0o700) == 0 || errno == EEXIST else {
             throw .stateDirectory(FileSystemError(operation: "mkdir", path: path, errno: errno))
         }
+    }
+
+    /// Refuses, before the load, a state file whose load is expected to exceed the service's memory limit: the
+    /// kernel would kill it at every restart (the crash-loop guard would set the file aside only after three).
+    private func refuseAStateTooLargeForTheMemoryLimit(_ file: StateFile<Workspace>) throws(DaemonStartError) {
+        guard let size = (try? environment.fileSystem.attributes(of: file.path))??.size else { return }
+        let estimate = LoadMemoryEstimate(fileBytes: UInt64(size))
+        guard let refusal = estimate.refusal(limit: environment.memoryLimit(), path: file.path) else { return }
+        let failure = DaemonStartError.memory(refusal)
+        send { try notifier.status(failure.description) }
+        throw failure
     }
 
     /// Loads while telling systemd what is happening and extending the start timeout every second.

@@ -20,6 +20,8 @@ public struct DaemonEnvironment: Sendable {
     public var transport: ControlTransport
     /// The watchdog settings (from `WATCHDOG_USEC`/`WATCHDOG_PID` in production); `nil` for none.
     public var watchdog: @Sendable () throws -> WatchdogConfiguration?
+    /// The service's memory limit in bytes (systemd's `MemoryMax=`, read from the cgroup); `nil` for none.
+    public var memoryLimit: @Sendable () -> UInt64?
 
     /// The production environment, with the given service manager, logger and level.
     public init(
@@ -31,7 +33,8 @@ public struct DaemonEnvironment: Sendable {
         transport: ControlTransport = .socket,
         watchdog: @escaping @Sendable () throws -> WatchdogConfiguration? = {
             try WatchdogConfiguration.fromProcessEnvironment()
-        }
+        },
+        memoryLimit: @escaping @Sendable () -> UInt64? = { CgroupMemoryLimit().bytes() }
     ) {
         self.notifier = notifier
         self.logger = logger
@@ -40,6 +43,7 @@ public struct DaemonEnvironment: Sendable {
         self.scheduler = scheduler
         self.transport = transport
         self.watchdog = watchdog
+        self.memoryLimit = memoryLimit
     }
 }
 

@@ -11,11 +11,14 @@ public enum DaemonStartError: Error, Sendable, CustomStringConvertible {
     case state(StateStoreError)
     /// The control socket could not be served.
     case controlSocket(String)
+    /// The state file is too large to load within the service's memory limit (`MemoryMax=`): a configuration
+    /// problem, not one a restart fixes.
+    case memory(MemoryRefusal)
 
     /// The exit status for this failure.
     public var exitCode: ExitStatus {
         switch self {
-        case .configuration: return .configuration
+        case .configuration, .memory: return .configuration
         case .controlSocket: return .ioError
         case .stateDirectory: return .cannotCreate
         case .state(let error):
@@ -35,6 +38,7 @@ public enum DaemonStartError: Error, Sendable, CustomStringConvertible {
         case .state(let error): return "refusing to start: \(error)"
         case .stateDirectory(let error): return "refusing to start: cannot create the state directory: \(error)"
         case .controlSocket(let reason): return "cannot serve the control socket: \(reason)"
+        case .memory(let refusal): return "refusing to start: \(refusal)"
         }
     }
 }
