@@ -79,7 +79,10 @@ struct Migrate: AsyncParsableCommand {
             current file as workspace.json.v<version>.bak first; fields version N cannot hold are kept in its \
             unknown fields (the older release keeps them, and the next upgrade takes them back), and each one is \
             named. `workspaced check` prints the lowest version reachable; a version below it exits 64 and \
-            changes nothing.
+            changes nothing. --for-release RELEASE looks up the schema version RELEASE reads in the release table \
+            built into this binary and writes the state down to it (nothing to do when it reads this one's); the \
+            Debian package's prerm runs it when an older package replaces this one. Run as root on a state \
+            directory that belongs to the service's user, the files written are given to that user.
             """)
 
     @OptionGroup var location: StateDirectoryOptions
@@ -92,8 +95,15 @@ struct Migrate: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Write the state as this older schema version.", valueName: "version"))
     var to: Int?
 
+    @Option(
+        help: ArgumentHelp(
+            "Write the state for this older release: down to the schema version it reads (from the release table).",
+            valueName: "release"))
+    var forRelease: String?
+
     func validate() throws {
         try file.validate(against: location)
+        if to != nil && forRelease != nil { throw ValidationError("give --to or --for-release, not both") }
         if let to, !(1...OfflineTools.currentVersion).contains(to) {
             throw ValidationError("--to must be a schema version from 1 to \(OfflineTools.currentVersion)")
         }
@@ -101,7 +111,11 @@ struct Migrate: AsyncParsableCommand {
 
     func run() async throws {
         let path = try await file.statePath(location, tool: "migrate")
-        try finish(OfflineTools.migrate(statePath: path, dryRun: dryRun, to: to))
+        if let forRelease {
+            try finish(OfflineTools.migrate(statePath: path, forRelease: forRelease, dryRun: dryRun))
+        } else {
+            try finish(OfflineTools.migrate(statePath: path, dryRun: dryRun, to: to))
+        }
     }
 }
 

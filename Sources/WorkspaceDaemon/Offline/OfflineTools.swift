@@ -115,8 +115,9 @@ public enum OfflineTools {
             try file.save(loaded.model)
             recordCleanStop(file)
             let backups = (try? file.backups().filter { $0.kind == .preMigration }.first?.name) ?? nil
+            let handed = StateDirectoryOwner.handBack(file.directory)
             return Outcome(
-                text: "\(path): \(loaded.report.summary); backup \(backups ?? "(none)")", status: 0)
+                text: lines(["\(path): \(loaded.report.summary); backup \(backups ?? "(none)")"] + handed), status: 0)
         } catch {
             return failure(error, path: path)
         }
@@ -146,6 +147,8 @@ public enum OfflineTools {
             let written = try file.writeDown(loaded.model, to: version)
             var text = downgradeLines(written.downgraded, path: path, dryRun: false)
             text.append("backup: \(written.backupPath.map { ($0 as NSString).lastPathComponent } ?? "(none)")")
+            // Run as root (a package's maintainer script), the files must stay the service's dynamic user's.
+            text += StateDirectoryOwner.handBack(file.directory)
             return Outcome(text: lines(text), status: 0)
         } catch let error as DowngradeError {
             return Outcome(text: "\(path): \(error); the file was not changed", status: usage)
@@ -161,6 +164,28 @@ public enum OfflineTools {
 
     /// The state file's schema version this release writes.
     public static var currentVersion: Int { WorkspaceSchema.currentVersion }
+
+    /// Writes the state in `path` for the older release `release`: down to the schema version the release table
+    /// (``ReleaseSchemas``) says it reads, as ``migrateDown(statePath:to:dryRun:)`` does; nothing to do when it
+    /// reads the current version. A release the table does not know is refused with 64.
+    public static func migrate(statePath path: String, forRelease release: String, dryRun: Bool) -> Outcome {
+        guard let version = ReleaseSchemas.schemaVersion(forRelease: release) else {
+            let known = ReleaseSchemas.shipped.map(\.release).joined(separator: ", ")
+            return Outcome(
+                text: "release \(release) is not in this release's table (\(known)): which schema it reads is "
+                    + "unknown; the file was not changed", status: usage)
+        }
+        guard FileManager.default.fileExists(atPath: path) else {
+            return Outcome(text: "\(path): no such file; nothing to do for release \(release)", status: 0)
+        }
+        guard version < currentVersion else {
+            return Outcome(
+                text: "\(path): release \(release) reads schema version \(version); nothing to do", status: 0)
+        }
+        var outcome = migrateDown(statePath: path, to: version, dryRun: dryRun)
+        if outcome.status == 0 { outcome.text = "release \(release) reads schema version \(version)\n" + outcome.text }
+        return outcome
+    }
 
     /// Exit status of `migrate --to` for a version the state cannot be written as (`EX_USAGE`).
     public static let usage = ExitStatus.usage.rawValue
@@ -218,7 +243,9 @@ public enum OfflineTools {
         let file = lockedFile(statePath(inStateDirectory: directory))
         do {
             try file.restoreBackup(named: name)
-            return Outcome(text: "restored \(name) as \(file.path); it is migrated at the next start", status: 0)
+            let handed = StateDirectoryOwner.handBack(file.directory)
+            return Outcome(
+                text: lines(["restored \(name) as \(file.path); it is migrated at the next start"] + handed), status: 0)
         } catch {
             return failure(error, path: directory)
         }
