@@ -34,6 +34,10 @@ struct MigrateDownToolTests {
         // Again at version 2: nothing to do; up again: the daemon's migrate takes everything back.
         let again = try await harness.runToolAsync(["migrate", "--state", harness.statePath, "--to", "2"])
         #expect(again.status == 0 && again.output.contains("already at version 2; nothing to do"))
+        let taken = try await harness.runToolAsync(["check", "--state", harness.statePath])
+        #expect(
+            taken.output.contains("taken back from a rollback: favorites[].createdAt for 1 record(s)"),
+            "\(taken.output)")
         let up = try await harness.runToolAsync(["migrate", "--state", harness.statePath])
         #expect(up.status == 0, "\(up.output)")
         #expect(try Self.load(try harness.stateBytes()) == (try Self.load(original)), "down then up changed the state")

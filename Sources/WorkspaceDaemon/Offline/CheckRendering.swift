@@ -47,6 +47,9 @@ enum CheckRendering {
         for (field, count) in report.fieldsDefaulted.sorted(by: { $0.key < $1.key }) {
             output.append("default: \(field) for \(count) record(s)")
         }
+        for (field, count) in report.fieldsTakenBack.sorted(by: { $0.key < $1.key }) {
+            output.append("taken back from a rollback: \(field) for \(count) record(s)")
+        }
         output += report.warnings.map { "warning: \($0)" }
         output += report.repairs.map { "repair: \($0)" }
         guard let salvage = report.salvage else {

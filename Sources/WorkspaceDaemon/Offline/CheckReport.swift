@@ -56,6 +56,9 @@ public struct CheckReport: Codable, Sendable, Equatable {
     public var unknownKeysKept: [String: Int]
     /// Missing fields that would take their default, by path, with record counts.
     public var fieldsDefaulted: [String: Int]
+    /// Fields a rollback had set aside in unknown fields that the migration would take back, by path, with
+    /// record counts.
+    public var fieldsTakenBack: [String: Int] = [:]
     /// Warnings from the migration steps.
     public var warnings: [String]
     /// Repairs that would be made.

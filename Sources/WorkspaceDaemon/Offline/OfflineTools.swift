@@ -80,6 +80,7 @@ public enum OfflineTools {
         report.steps = loaded.stepsApplied.map { "\($0.lowerBound)→\($0.upperBound)" }
         report.unknownKeysKept = loaded.unknownKeysKept
         report.fieldsDefaulted = loaded.fieldsDefaulted
+        report.fieldsTakenBack = loaded.fieldsTakenBack
         report.warnings = loaded.warnings
         report.repairs = loaded.repairs
         if let salvage = loaded.salvage {
