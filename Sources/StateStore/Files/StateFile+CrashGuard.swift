@@ -75,7 +75,10 @@ extension StateFile {
             }
             return
         }
-        let begun = (previous?.isSame(as: current) == true && load.report.crashedLoad == nil ? previous!.attempts : 0)
+        // Loads of this very file that began before and never finished; a file put in place by the guard starts
+        // at none.
+        let sameFile = load.report.crashedLoad == nil && previous?.isSame(as: current) == true
+        let begun = sameFile ? previous?.attempts ?? 0 : 0
         let record = LoadAttemptRecord(
             size: current.size, modified: current.modificationDate.timeIntervalSince1970, attempts: begun + 1,
             lastCrash: lastCrash)
