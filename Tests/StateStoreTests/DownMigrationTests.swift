@@ -10,6 +10,18 @@ import Testing
 struct DownMigrationTests {
     static func codec() throws -> StateCodec<Notebook> { StateCodec(schema: try NotebookSchema.make()) }
 
+    /// notebook/v4.json in a directory of its own, loaded through a fault-injecting file system.
+    static func loadedVersion4() throws -> (
+        TemporaryDirectory, Data, FaultInjectingFileSystem, StateFile<Notebook>, LoadedState<Notebook>
+    ) {
+        let directory = try TemporaryDirectory()
+        let original = try Fixtures.data("notebook/v4.json")
+        try directory.write("notebook.json", original)
+        let fileSystem = FaultInjectingFileSystem()
+        let file = try notebookFile(directory, fileSystem: fileSystem)
+        return (directory, original, fileSystem, file, try file.load())
+    }
+
     static func version4() throws -> Notebook {
         try codec().decode(try Fixtures.data("notebook/v4.json")).model
     }
@@ -116,13 +128,8 @@ struct DownMigrationTests {
     /// `StateFile.writeDown`: the version 4 file is kept as `notebook.json.v4.bak`, the version 3 bytes replace
     /// it, and the object refuses to write the current version over them until it loads again.
     @Test func writeDownKeepsABackupWritesDurablyAndRefusesLaterSaves() throws {
-        let directory = try TemporaryDirectory()
+        let (directory, original, fileSystem, file, loaded) = try Self.loadedVersion4()
         defer { directory.remove() }
-        let original = try Fixtures.data("notebook/v4.json")
-        try directory.write("notebook.json", original)
-        let fileSystem = FaultInjectingFileSystem()
-        let file = try notebookFile(directory, fileSystem: fileSystem)
-        let loaded = try file.load()
         let written = try file.writeDown(loaded.model, to: 3)
         #expect(written.backupPath == directory.file("notebook.json.v4.bak"))
         #expect(try directory.read("notebook.json.v4.bak") == original)
@@ -164,13 +171,8 @@ struct DownMigrationTests {
         FaultInjectingFileSystem.Operation.link, .create, .write, .fsync, .close, .rename, .fsyncDirectory,
     ])
     func aFailureAtAnyPointLeavesOneWholeVersion(operation: FaultInjectingFileSystem.Operation) throws {
-        let directory = try TemporaryDirectory()
+        let (directory, original, fileSystem, file, loaded) = try Self.loadedVersion4()
         defer { directory.remove() }
-        let original = try Fixtures.data("notebook/v4.json")
-        try directory.write("notebook.json", original)
-        let fileSystem = FaultInjectingFileSystem()
-        let file = try notebookFile(directory, fileSystem: fileSystem)
-        let loaded = try file.load()
         let down = try Self.codec().encode(loaded.model, downTo: 3).data
         fileSystem.inject(operation, errno: EIO)
         let failed: Bool

@@ -51,16 +51,8 @@ extension StateCodec {
         let envelope = EncodingEnvelope(
             model: ErasedEncodable(value: value, encode: encodeValue), versionKey: schema.versionKey,
             version: version, minReaderVersionKey: schema.minReaderVersionKey, minReaderVersion: version)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting =
-            prettyPrinted
-            ? [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted] : [.sortedKeys, .withoutEscapingSlashes]
-        switch schema.dateCoding {
-        case .iso8601: encoder.dateEncodingStrategy = .custom(Self.encodeISO8601)
-        case .secondsSince1970: encoder.dateEncodingStrategy = .secondsSince1970
-        }
         do {
-            result.data = try encoder.encode(envelope)
+            result.data = try jsonEncoder().encode(envelope)
         } catch {
             throw .encodingFailed(version: version, reason: "\(error)")
         }

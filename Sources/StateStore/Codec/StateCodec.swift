@@ -270,6 +270,12 @@ public struct StateCodec<Model: Codable & Sendable>: Sendable {
                 // `JSONEncoder` below gives the bytes, or its own error.
             }
         }
+        return try jsonEncoder().encode(envelope)
+    }
+
+    /// `JSONEncoder` set up as the state file is written: sorted keys, no escaped slashes, indented when
+    /// ``prettyPrinted``, dates per the schema.
+    func jsonEncoder() -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting =
             prettyPrinted
@@ -278,7 +284,7 @@ public struct StateCodec<Model: Codable & Sendable>: Sendable {
         case .iso8601: encoder.dateEncodingStrategy = .custom(Self.encodeISO8601)
         case .secondsSince1970: encoder.dateEncodingStrategy = .secondsSince1970
         }
-        return try encoder.encode(envelope)
+        return encoder
     }
 
     /// Reads an ISO 8601 date-time, with or without fractional seconds, in UTC or with an offset.
