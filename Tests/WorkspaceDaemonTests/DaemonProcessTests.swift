@@ -49,9 +49,11 @@ enum WorkspaceFixtures {
 
 @Suite("workspaced under a notify socket", .serialized)
 struct DaemonProcessTests {
+    /// The order of the notifications, not the length of the load (StartTimeoutTests has the long load): a small
+    /// file, so that a loaded test machine cannot push READY=1 past the wait.
     @Test func readyComesOnlyAfterTheLoadWithStatusAndTimeoutExtensionFirst() async throws {
         let harness = try DaemonHarness()
-        try harness.writeState(await WorkspaceFixtures.largeVersion1(projects: 20_000))
+        try harness.writeState(await WorkspaceFixtures.largeVersion1(projects: 200))
         let process = try harness.start()
         #expect(await harness.becomesReady(), "no READY=1; output: \(process.output)")
         let messages = harness.messages()
@@ -59,10 +61,10 @@ struct DaemonProcessTests {
         let loading = try #require(messages.firstIndex { $0.contains("STATUS=loading \(harness.statePath)") })
         #expect(loading < ready)
         #expect(messages[loading].contains("EXTEND_TIMEOUT_USEC="))
-        #expect(messages[ready].contains("STATUS=serving 20000 projects"))
+        #expect(messages[ready].contains("STATUS=serving 200 projects"))
         #expect(messages[ready].contains("migrated version 1 to 4"))
         process.send(SIGTERM)
-        #expect(await exitStatus(of: process, timeout: .seconds(30)) == 0)
+        #expect(await exitStatus(of: process, timeout: .seconds(10)) == 0)
     }
 
     @Test func aVersion1FileIsMigratedOnDiskWithItsBackupKept() async throws {
