@@ -15,17 +15,21 @@ enum WorkspaceMigrations {
         var owner = old.owner.unknownFields
         let email = context.takeBack(String.self, "email", from: &owner, at: "owner")
         if email == nil { context.defaulted("owner.email") }
-        return WorkspaceV2(
+        // Counted here and recorded once below: a call per pane built the field path anew each time, the
+        // largest cost of this step on a file of 80,000 panes.
+        var focusedDefaulted = 0
+        var tabsDefaulted = 0
+        let path = "projects[].panes[]"
+        let migrated = WorkspaceV2(
             projects: old.projects.map { project in
                 ProjectV2(
                     id: project.id, name: project.name, layout: project.layout,
                     panes: project.panes.map { pane in
                         var fields = pane.unknownFields
-                        let path = "projects[].panes[]"
                         let focused = context.takeBack(Int.self, "focusedTabIndex", from: &fields, at: path)
                         let tabs = context.takeBack([TabV2].self, "tabs", from: &fields, at: path)
-                        if focused == nil { context.defaulted(path + ".focusedTabIndex") }
-                        if tabs == nil { context.defaulted(path + ".tabs") }
+                        if focused == nil { focusedDefaulted += 1 }
+                        if tabs == nil { tabsDefaulted += 1 }
                         return PaneV2(
                             id: pane.id, folder: pane.folder, viewMode: pane.viewMode,
                             focusedTabIndex: focused ?? 0, tabs: tabs ?? [],
@@ -39,6 +43,9 @@ enum WorkspaceMigrations {
                 name: old.owner.name, age: old.owner.age, email: email ?? "",
                 unknownFields: context.carry(owner, to: "owner", declaring: ["email"])),
             unknownFields: old.unknownFields)
+        context.defaulted(path + ".focusedTabIndex", count: focusedDefaulted)
+        context.defaulted(path + ".tabs", count: tabsDefaulted)
+        return migrated
     }
 
     /// v2 → v3: the owner's `name` becomes `alias`; favorites gain `createdAt`, unknown (`nil`) when migrated
