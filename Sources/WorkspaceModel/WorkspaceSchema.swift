@@ -13,22 +13,44 @@ public enum WorkspaceSchema {
     /// The version this release writes.
     public static let currentVersion = 4
 
+    /// The schema, for a caller that cannot go on without it: the chain is fixed at build time and its tests
+    /// (WorkspaceSchemaTests) build it, so a failure here is a programming error and stops the process.
+    public static var shipped: StateSchema<Workspace> {
+        do {
+            return try make()
+        } catch {
+            preconditionFailure("the workspace migration chain is invalid: \(error)")
+        }
+    }
+
+    /// The shipped steps, from version 1 up to ``currentVersion``, each with its reverse.
+    public static let migrations: [MigrationStep] = [
+        MigrationStep(
+            from: 1, WorkspaceV1.self, to: WorkspaceV2.self, convert: WorkspaceMigrations.v1ToV2,
+            revert: WorkspaceMigrations.v2ToV1),
+        MigrationStep(
+            from: 2, WorkspaceV2.self, to: WorkspaceV3.self, convert: WorkspaceMigrations.v2ToV3,
+            revert: WorkspaceMigrations.v3ToV2),
+        MigrationStep(
+            from: 3, WorkspaceV3.self, to: Workspace.self, convert: WorkspaceMigrations.v3ToV4,
+            revert: WorkspaceMigrations.v4ToV3),
+    ]
+
     /// Builds the schema; the migration chain is validated here.
     public static func make() throws(MigrationPlanError) -> StateSchema<Workspace> {
+        try make(currentVersion: currentVersion, adding: [])
+    }
+
+    /// The shipped chain with `steps` after it, writing `currentVersion`: a newer version a test puts on top of
+    /// the shipped ones (the debug build's version 5 of the package-downgrade scenario). Each added step reads
+    /// and makes a ``Workspace``.
+    public static func make(
+        currentVersion: Int, adding steps: [MigrationStep]
+    ) throws(MigrationPlanError) -> StateSchema<Workspace> {
         try StateSchema<Workspace>(
             currentVersion: currentVersion,
             minReaderVersion: currentVersion,
-            migrations: [
-                MigrationStep(
-                    from: 1, WorkspaceV1.self, to: WorkspaceV2.self, convert: WorkspaceMigrations.v1ToV2,
-                    revert: WorkspaceMigrations.v2ToV1),
-                MigrationStep(
-                    from: 2, WorkspaceV2.self, to: WorkspaceV3.self, convert: WorkspaceMigrations.v2ToV3,
-                    revert: WorkspaceMigrations.v3ToV2),
-                MigrationStep(
-                    from: 3, WorkspaceV3.self, to: Workspace.self, convert: WorkspaceMigrations.v3ToV4,
-                    revert: WorkspaceMigrations.v4ToV3),
-            ],
+            migrations: migrations + steps,
             initial: { Workspace() },
             repair: { workspace, log in
                 for message in WorkspaceRepair.repair(&workspace) {

@@ -60,7 +60,7 @@ struct Check: AsyncParsableCommand {
 
     func run() async throws {
         let path = try await file.statePath(location, tool: "check")
-        let outcome = OfflineTools.check(statePath: path, json: json)
+        let outcome = OfflineTools.check(statePath: path, json: json, schema: processSchema())
         guard json else { return try finish(outcome) }
         print(outcome.text)
         if outcome.status != 0 { throw ExitCode(outcome.status) }
@@ -80,8 +80,9 @@ struct Migrate: AsyncParsableCommand {
             unknown fields (the older release keeps them, and the next upgrade takes them back), and each one is \
             named. `workspaced check` prints the lowest version reachable; a version below it exits 64 and \
             changes nothing. --for-release RELEASE looks up the schema version RELEASE reads in the release table \
-            built into this binary and writes the state down to it (nothing to do when it reads this one's); the \
-            Debian package's prerm runs it when an older package replaces this one. Run as root on a state \
+            built into this binary and writes the state down to it (nothing to do when it reads this one's); with \
+            --needed it only says whether a downgrade must stop the service and write it (exit 0), need not (1) \
+            or cannot (64). The Debian package's prerm runs both when an older package replaces this one. Run as root on a state \
             directory that belongs to the service's user, the files written are given to that user.
             """)
 
@@ -101,20 +102,32 @@ struct Migrate: AsyncParsableCommand {
             valueName: "release"))
     var forRelease: String?
 
+    @Flag(
+        help: ArgumentHelp(
+            "With --for-release: only say whether a downgrade to that release must stop the service and write "
+                + "the state down (exit 0: it reads an older schema), need not (1) or cannot (64); write nothing."))
+    var needed = false
+
     func validate() throws {
         try file.validate(against: location)
         if to != nil && forRelease != nil { throw ValidationError("give --to or --for-release, not both") }
-        if let to, !(1...OfflineTools.currentVersion).contains(to) {
-            throw ValidationError("--to must be a schema version from 1 to \(OfflineTools.currentVersion)")
+        if needed && (forRelease == nil || dryRun) { throw ValidationError("--needed goes with --for-release alone") }
+        let current = processSchema().currentVersion
+        if let to, !(1...current).contains(to) {
+            throw ValidationError("--to must be a schema version from 1 to \(current)")
         }
     }
 
     func run() async throws {
         let path = try await file.statePath(location, tool: "migrate")
-        if let forRelease {
-            try finish(OfflineTools.migrate(statePath: path, forRelease: forRelease, dryRun: dryRun))
+        if let forRelease, needed {
+            try finish(OfflineTools.writeDownNeeded(statePath: path, forRelease: forRelease, schema: processSchema()))
+        } else if let forRelease {
+            try finish(
+                OfflineTools.migrate(
+                    statePath: path, forRelease: forRelease, dryRun: dryRun, schema: processSchema()))
         } else {
-            try finish(OfflineTools.migrate(statePath: path, dryRun: dryRun, to: to))
+            try finish(OfflineTools.migrate(statePath: path, dryRun: dryRun, to: to, schema: processSchema()))
         }
     }
 }
@@ -173,9 +186,13 @@ struct Backups: AsyncParsableCommand {
     func run() async throws {
         let directory = try await location.resolve(tool: "backups", earlierFlag: stateDir)
         if let restore {
-            try finish(OfflineTools.restoreBackup(named: restore, stateDirectory: directory))
+            try finish(
+                OfflineTools.restoreBackup(
+                    named: restore, stateDirectory: directory, schema: processSchema()))
         } else {
-            try finish(OfflineTools.listBackups(stateDirectory: directory, json: json))
+            try finish(
+                OfflineTools.listBackups(
+                    stateDirectory: directory, json: json, schema: processSchema()))
         }
     }
 }

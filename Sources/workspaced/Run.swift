@@ -46,7 +46,7 @@ struct Run: AsyncParsableCommand {
             configuration: configuration, sources: sources,
             environment: DaemonEnvironment(
                 notifier: notifier, logger: logger, logLevel: logLevel, fileSystem: fileSystem,
-                memoryLimit: { memoryLimit.bytes() }))
+                memoryLimit: { memoryLimit.bytes() }, schema: processSchema()))
         let lifecycle = DaemonLifecycle(queue: signals.queue)
         signals.setHandler { event in lifecycle.handle(event) }
         #if DEBUG

@@ -11,7 +11,7 @@ extension ControlAPI {
         let seconds = uptime().components
         return StatusResponse(
             daemonVersion: Self.daemonVersion,
-            schemaVersion: WorkspaceSchema.currentVersion,
+            schemaVersion: state.file.codec.schema.currentVersion,
             statePath: statePath,
             revision: status.revision,
             durableRevision: status.durableRevision,

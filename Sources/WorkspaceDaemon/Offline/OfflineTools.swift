@@ -7,7 +7,8 @@ import WorkspaceModel
 ///
 /// Each returns the text to print and the exit status. `check` and `migrate --dry-run` only read (no lock, no
 /// quarantine, no write). `migrate` and `restore` take the state lock, so they fail cleanly while the daemon
-/// runs.
+/// runs. Their `schema` is the shipped one (``WorkspaceSchema/shipped``); the debug build's test hooks pass one
+/// with an extra version, as the daemon's ``DaemonEnvironment/schema``.
 public enum OfflineTools {
     /// What a tool prints and how it exits.
     public struct Outcome: Sendable, Equatable {
@@ -33,11 +34,13 @@ public enum OfflineTools {
     ///
     /// Exit 0 for a file that loads as it is; 65 when it does not (whether or not a salvage could keep the rest);
     /// 75 for a file newer than this release reads. With `json`, the text is a ``CheckReport``.
-    public static func check(statePath path: String, json: Bool = false) -> Outcome {
+    public static func check(
+        statePath path: String, json: Bool = false, schema: StateSchema<Workspace> = WorkspaceSchema.shipped
+    ) -> Outcome {
         guard FileManager.default.fileExists(atPath: path) else {
             return Outcome(text: "\(path): no such file", status: missing)
         }
-        let result = inspect(path)
+        let result = inspect(path, schema: schema)
         guard let report = result.report else {
             return Outcome(text: result.errorText ?? "\(path): cannot be read", status: 74)
         }
@@ -51,12 +54,13 @@ public enum OfflineTools {
     }
 
     /// The check's findings, or the text of an error that is not about the file's content (such as `EACCES`).
-    private static func inspect(_ path: String) -> (report: CheckReport?, errorText: String?) {
-        let schema = schema()
+    private static func inspect(
+        _ path: String, schema: StateSchema<Workspace>
+    ) -> (report: CheckReport?, errorText: String?) {
         var report = CheckReport(
             file: path, verdict: .loadable, problem: nil, storedVersion: nil, targetVersion: schema.currentVersion,
             steps: [], unknownKeysKept: [:], fieldsDefaulted: [:], warnings: [], repairs: [], salvage: nil)
-        let file = readOnlyFile(path, policy: .salvage)
+        let file = readOnlyFile(path, schema: schema, policy: .salvage)
         (report.unfinishedLoads, report.lastCrashedLoad) = file.crashGuardRecord()
         let loaded: LoadReport
         do {
@@ -94,14 +98,17 @@ public enum OfflineTools {
     /// Migrates `path` in place (keeping the pre-migration backup), or with `dryRun` prints the migrated JSON
     /// and writes nothing. With `version` below the current one, writes the state down to that version instead
     /// (``migrateDown(statePath:to:dryRun:)``).
-    public static func migrate(statePath path: String, dryRun: Bool, to version: Int? = nil) -> Outcome {
+    public static func migrate(
+        statePath path: String, dryRun: Bool, to version: Int? = nil,
+        schema: StateSchema<Workspace> = WorkspaceSchema.shipped
+    ) -> Outcome {
         guard FileManager.default.fileExists(atPath: path) else {
             return Outcome(text: "\(path): no such file", status: missing)
         }
-        if let version, version != WorkspaceSchema.currentVersion {
-            return migrateDown(statePath: path, to: version, dryRun: dryRun)
+        if let version, version != schema.currentVersion {
+            return migrateDown(statePath: path, to: version, dryRun: dryRun, schema: schema)
         }
-        let file = dryRun ? readOnlyFile(path, prettyPrinted: true) : lockedFile(path)
+        let file = dryRun ? readOnlyFile(path, schema: schema, prettyPrinted: true) : lockedFile(path, schema: schema)
         do {
             let loaded = try file.load()
             if dryRun {
@@ -129,8 +136,10 @@ public enum OfflineTools {
     /// what took a default. With `dryRun`, prints the JSON it would write (and the same report on standard error)
     /// and writes nothing. A file already at `version` or older is left alone. A version out of reach is refused
     /// with 64 (`EX_USAGE`) before anything changes.
-    public static func migrateDown(statePath path: String, to version: Int, dryRun: Bool) -> Outcome {
-        let file = dryRun ? readOnlyFile(path, prettyPrinted: true) : lockedFile(path)
+    public static func migrateDown(
+        statePath path: String, to version: Int, dryRun: Bool, schema: StateSchema<Workspace> = WorkspaceSchema.shipped
+    ) -> Outcome {
+        let file = dryRun ? readOnlyFile(path, schema: schema, prettyPrinted: true) : lockedFile(path, schema: schema)
         do {
             let loaded = try file.load()
             if let stored = loaded.report.storedVersion, stored <= version {
@@ -140,7 +149,7 @@ public enum OfflineTools {
                 return Outcome(text: "\(path): already at version \(stored)\(note); nothing to do", status: 0)
             }
             if dryRun {
-                let down = try StateCodec(schema: schema(), prettyPrinted: true).encode(loaded.model, downTo: version)
+                let down = try StateCodec(schema: schema, prettyPrinted: true).encode(loaded.model, downTo: version)
                 return Outcome(
                     text: String(decoding: down.data, as: UTF8.self), status: 0,
                     diagnostics: lines(downgradeLines(down, path: path, dryRun: true)))
@@ -163,29 +172,78 @@ public enum OfflineTools {
         }
     }
 
-    /// The state file's schema version this release writes.
-    public static var currentVersion: Int { WorkspaceSchema.currentVersion }
-
     /// Writes the state in `path` for the older release `release`: down to the schema version the release table
     /// (``ReleaseSchemas``) says it reads, as ``migrateDown(statePath:to:dryRun:)`` does; nothing to do when it
     /// reads the current version. A release the table does not know is refused with 64.
-    public static func migrate(statePath path: String, forRelease release: String, dryRun: Bool) -> Outcome {
+    public static func migrate(
+        statePath path: String, forRelease release: String, dryRun: Bool,
+        schema: StateSchema<Workspace> = WorkspaceSchema.shipped
+    ) -> Outcome {
         guard let version = ReleaseSchemas.schemaVersion(forRelease: release) else {
-            let known = ReleaseSchemas.shipped.map(\.release).joined(separator: ", ")
-            return Outcome(
-                text: "release \(release) is not in this release's table (\(known)): which schema it reads is "
-                    + "unknown; the file was not changed", status: usage)
+            return unknownRelease(release)
         }
         guard FileManager.default.fileExists(atPath: path) else {
             return Outcome(text: "\(path): no such file; nothing to do for release \(release)", status: 0)
         }
-        guard version < currentVersion else {
+        guard version < schema.currentVersion else {
             return Outcome(
                 text: "\(path): release \(release) reads schema version \(version); nothing to do", status: 0)
         }
-        var outcome = migrateDown(statePath: path, to: version, dryRun: dryRun)
+        var outcome = migrateDown(statePath: path, to: version, dryRun: dryRun, schema: schema)
         if outcome.status == 0 { outcome.text = "release \(release) reads schema version \(version)\n" + outcome.text }
         return outcome
+    }
+
+    /// Whether a downgrade to the older release `release` must stop the service and write the state in `path`
+    /// down, reading only. 0 when `release` reads an older schema than `schema` writes: the service must stop, so
+    /// that it cannot migrate the file past what `release` reads, and the file is written down when it is above
+    /// that (which the text says, and checks it can be). 1 when `release` reads this schema: nothing to do. 64
+    /// when it cannot be done (a release the table does not know, a version out of reach), and the statuses of
+    /// ``check(statePath:json:schema:)`` for a file that does not load.
+    public static func writeDownNeeded(
+        statePath path: String, forRelease release: String,
+        schema: StateSchema<Workspace> = WorkspaceSchema.shipped
+    ) -> Outcome {
+        guard let version = ReleaseSchemas.schemaVersion(forRelease: release) else {
+            return unknownRelease(release)
+        }
+        guard version < schema.currentVersion else {
+            return Outcome(
+                text: "release \(release) reads schema version \(version), as this one does; nothing to do",
+                status: notNeeded)
+        }
+        let reads = "release \(release) reads schema version \(version), this one writes \(schema.currentVersion)"
+        guard FileManager.default.fileExists(atPath: path) else {
+            return Outcome(text: "\(reads); \(path) does not exist: nothing to write", status: 0)
+        }
+        do {
+            let loaded = try readOnlyFile(path, schema: schema).load()
+            let stored = loaded.report.storedVersion ?? schema.currentVersion
+            guard stored > version else {
+                return Outcome(text: "\(reads); \(path) is at version \(stored): nothing to write", status: 0)
+            }
+            let down = try StateCodec(schema: schema).encode(loaded.model, downTo: version)
+            let setAside = down.fieldsSetAside.values.reduce(0, +)
+            return Outcome(
+                text: "\(reads); \(path), at version \(stored), is written down to \(version) (\(setAside) "
+                    + "field(s) set aside in unknown fields)", status: 0)
+        } catch let error as DowngradeError {
+            return Outcome(text: "\(path): \(error); the file was not changed", status: usage)
+        } catch let error as StateStoreError {
+            return failure(error, path: path)
+        } catch {
+            return Outcome(text: "\(path): \(error)", status: 74)
+        }
+    }
+
+    /// Exit status of ``writeDownNeeded(statePath:forRelease:schema:)`` when the release reads this schema.
+    public static let notNeeded: Int32 = 1
+
+    private static func unknownRelease(_ release: String) -> Outcome {
+        let known = ReleaseSchemas.shipped.map(\.release).joined(separator: ", ")
+        return Outcome(
+            text: "release \(release) is not in this release's table (\(known)): which schema it reads is "
+                + "unknown; the file was not changed", status: usage)
     }
 
     /// Exit status of `migrate --to` for a version the state cannot be written as (`EX_USAGE`).
@@ -217,8 +275,10 @@ public enum OfflineTools {
     /// Lists the backups next to `workspace.json` in `directory`, newest first: one tab-separated line each, or
     /// with `json` a ``BackupsReport`` (whose list is empty when there are none). A directory that cannot be read
     /// is 74 with the error as text, also with `json`.
-    public static func listBackups(stateDirectory directory: String, json: Bool = false) -> Outcome {
-        let file = readOnlyFile(statePath(inStateDirectory: directory))
+    public static func listBackups(
+        stateDirectory directory: String, json: Bool = false, schema: StateSchema<Workspace> = WorkspaceSchema.shipped
+    ) -> Outcome {
+        let file = readOnlyFile(statePath(inStateDirectory: directory), schema: schema)
         do {
             let backups = try file.backups()
             if json {
@@ -240,8 +300,10 @@ public enum OfflineTools {
     }
 
     /// Restores the backup `name` in `directory` as the state file (the current one is kept as a backup).
-    public static func restoreBackup(named name: String, stateDirectory directory: String) -> Outcome {
-        let file = lockedFile(statePath(inStateDirectory: directory))
+    public static func restoreBackup(
+        named name: String, stateDirectory directory: String, schema: StateSchema<Workspace> = WorkspaceSchema.shipped
+    ) -> Outcome {
+        let file = lockedFile(statePath(inStateDirectory: directory), schema: schema)
         do {
             try file.restoreBackup(named: name)
             let handed = StateDirectoryOwner.handBack(file.directory)
@@ -264,25 +326,18 @@ public enum OfflineTools {
         return Outcome(text: "\(error)", status: status)
     }
 
-    private static func schema() -> StateSchema<Workspace> {
-        do {
-            return try WorkspaceSchema.make()
-        } catch {
-            preconditionFailure("the workspace migration chain is invalid: \(error)")
-        }
-    }
-
     private static func readOnlyFile(
-        _ path: String, prettyPrinted: Bool = false, policy: CorruptFilePolicy = .refuse
+        _ path: String, schema: StateSchema<Workspace>, prettyPrinted: Bool = false,
+        policy: CorruptFilePolicy = .refuse
     ) -> StateFile<Workspace> {
         StateFile(
-            path: path, schema: schema(),
+            path: path, schema: schema,
             configuration: StateFileConfiguration(
                 corruptFilePolicy: policy, prettyPrinted: prettyPrinted, locking: .none))
     }
 
-    private static func lockedFile(_ path: String) -> StateFile<Workspace> {
-        StateFile(path: path, schema: schema(), configuration: StateFileConfiguration(corruptFilePolicy: .refuse))
+    private static func lockedFile(_ path: String, schema: StateSchema<Workspace>) -> StateFile<Workspace> {
+        StateFile(path: path, schema: schema, configuration: StateFileConfiguration(corruptFilePolicy: .refuse))
     }
 
     private static func lines(_ lines: [String]) -> String { lines.joined(separator: "\n") }

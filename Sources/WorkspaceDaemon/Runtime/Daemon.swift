@@ -162,14 +162,8 @@ public final class Daemon: Sendable {
 
     private func openStateFile(_ configuration: DaemonConfiguration) throws(DaemonStartError) -> StateFile<Workspace> {
         try Self.createDirectory(configuration.stateDirectory)
-        let schema: StateSchema<Workspace>
-        do {
-            schema = try WorkspaceSchema.make()
-        } catch {
-            preconditionFailure("the workspace migration chain is invalid: \(error)")
-        }
         return StateFile(
-            path: configuration.statePath, schema: schema,
+            path: configuration.statePath, schema: environment.schema,
             configuration: StateFileConfiguration(
                 corruptFilePolicy: configuration.corruptFilePolicy, backupsKept: configuration.backupsKept,
                 crashedLoadLimit: configuration.crashedLoadLimit > 0 ? configuration.crashedLoadLimit : nil),

@@ -1,9 +1,10 @@
 import Logging
 import StateStore
 import Systemd
+import WorkspaceModel
 
 /// What the daemon runs against, apart from its configuration: the service manager, logging, the file system,
-/// the clock of the persistence engine, and how the control API is reached. Production uses the defaults;
+/// the clock of the persistence engine, how the control API is reached, and the state file's schema. Production uses the defaults;
 /// tests pass a `RecordingNotifier`, a manual scheduler, a fault-injecting file system and ``ControlTransport/inMemory``.
 public struct DaemonEnvironment: Sendable {
     /// The service manager (`LibsystemdNotifier` in production).
@@ -22,6 +23,9 @@ public struct DaemonEnvironment: Sendable {
     public var watchdog: @Sendable () throws -> WatchdogConfiguration?
     /// The service's memory limit in bytes (systemd's `MemoryMax=`, read from the cgroup); `nil` for none.
     public var memoryLimit: @Sendable () -> UInt64?
+    /// The schema of the state file: the shipped one, or in a debug build's test hooks one with an extra version
+    /// (the package-downgrade scenario).
+    public var schema: StateSchema<Workspace>
 
     /// The production environment, with the given service manager, logger and level.
     public init(
@@ -34,7 +38,8 @@ public struct DaemonEnvironment: Sendable {
         watchdog: @escaping @Sendable () throws -> WatchdogConfiguration? = {
             try WatchdogConfiguration.fromProcessEnvironment()
         },
-        memoryLimit: @escaping @Sendable () -> UInt64? = { CgroupMemoryLimit().bytes() }
+        memoryLimit: @escaping @Sendable () -> UInt64? = { CgroupMemoryLimit().bytes() },
+        schema: StateSchema<Workspace> = WorkspaceSchema.shipped
     ) {
         self.notifier = notifier
         self.logger = logger
@@ -44,6 +49,7 @@ public struct DaemonEnvironment: Sendable {
         self.transport = transport
         self.watchdog = watchdog
         self.memoryLimit = memoryLimit
+        self.schema = schema
     }
 }
 
