@@ -50,8 +50,10 @@ depends=${depends#shlibs:Depends=}
     { echo "build-deb: dpkg-shlibdeps found no dependencies" >&2; cat "$work/shlibdeps.log" >&2; exit 1; }
 
 mkdir -p "$stage/DEBIAN"
+# The scripts know their own package's version (prerm tells a downgrade from an upgrade with it).
 for script in preinst postinst prerm postrm; do
-    install -m 0755 "$here/packaging/deb/$script" "$stage/DEBIAN/$script"
+    sed "s|@VERSION@|$version|g" "$here/packaging/deb/$script" >"$stage/DEBIAN/$script"
+    chmod 0755 "$stage/DEBIAN/$script"
 done
 (cd "$stage" && find etc -type f | sort | sed 's|^|/|') >"$stage/DEBIAN/conffiles"
 chmod 0644 "$stage/DEBIAN/conffiles"
