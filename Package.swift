@@ -50,7 +50,13 @@ let package = Package(
         // Versioned, migrating, durably written state files. Foundation and swift-crypto's SHA-256 (import
         // markers); the few syscalls it needs (fsync, flock) are not all in swift-system, so it calls Glibc behind
         // its own seam.
-        .target(name: "StateStore", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
+        .target(
+            name: "StateStore", dependencies: ["StateJSON", .product(name: "Crypto", package: "swift-crypto")]),
+        // StateStore's JSON toolkit, apart from the engine: the scanner that names a defect or a duplicate key by
+        // line and column, the compact encoder (JSONEncoder's bytes without its tree), ISO 8601 timestamps. Each
+        // has a measured reason (docs/state-file.md, Performance); `package` access, not an API of its own.
+        .target(name: "StateJSON"),
+        .testTarget(name: "StateJSONTests", dependencies: ["StateJSON", "StateStore", "TestSupport"]),
         .target(name: "StateStoreTesting", dependencies: ["StateStore"]),
         // @StateModel: a struct's coding keys, init(from:), encode(to:) and memberwise initializer generated, with
         // defaults recorded and unknown fields kept in one pass. A product apart from StateStore, so a program
@@ -246,8 +252,8 @@ let package = Package(
 // is why it is absent from ordinary builds.
 if Context.environment["WSD_FUZZ"] == "1" {
     let instrumented: Set<String> = [
-        "StateStore", "StateStoreTesting", "StateModel", "WorkspaceModel", "WorkspaceSecrets", "WorkspaceClient",
-        "UnixHTTP", "Systemd", "WorkspaceDaemon", "WorkspaceFuzzing",
+        "StateJSON", "StateStore", "StateStoreTesting", "StateModel", "WorkspaceModel", "WorkspaceSecrets",
+        "WorkspaceClient", "UnixHTTP", "Systemd", "WorkspaceDaemon", "WorkspaceFuzzing",
     ]
     let sanitize = SwiftSetting.unsafeFlags(["-sanitize=fuzzer,address"])
     for target in package.targets where instrumented.contains(target.name) {

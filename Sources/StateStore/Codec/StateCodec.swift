@@ -1,4 +1,5 @@
 import Foundation
+import StateJSON
 
 /// Turns bytes of any supported version into the current model, and the model into deterministic bytes.
 ///

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import StateJSON
 
 extension StateFile {
     /// Loads like ``load()``, and when there is no state file, imports the file ``StateImport/sourcePath`` once:

@@ -1,3 +1,4 @@
+import StateJSON
 import Synchronization
 
 /// What a salvage pass changed, collected while decoding.

@@ -1,3 +1,5 @@
+import StateJSON
+
 /// A value decoded the salvage way: a ``StateSalvageable`` type through ``StateSalvageable/init(salvaging:)``,
 /// an array element by element the same way, anything else as the decoder's own container decodes it (so that
 /// date, data and number strategies apply); then, when the value has the wrong type, the one unambiguous

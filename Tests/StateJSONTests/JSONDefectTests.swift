@@ -1,8 +1,9 @@
 import Foundation
+import StateStore
 import TestSupport
 import Testing
 
-@testable import StateStore
+@testable import StateJSON
 
 /// Any JSON value, decoded by `JSONDecoder` down to every string and number, so that a decode fails exactly when
 /// JSONDecoder finds some value unreadable.

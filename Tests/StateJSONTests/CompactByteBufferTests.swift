@@ -1,7 +1,8 @@
 import Foundation
+import StateStore
 import Testing
 
-@testable import StateStore
+@testable import StateJSON
 
 /// The compact encoder's buffer: one block that grows without losing a byte and becomes `Data` without a copy.
 @Suite("Compact byte buffer")

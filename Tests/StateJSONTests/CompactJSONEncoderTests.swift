@@ -1,8 +1,9 @@
 import Foundation
+import StateStore
 import TestSupport
 import Testing
 
-@testable import StateStore
+@testable import StateJSON
 
 /// `CompactJSONEncoder` writes what `JSONEncoder` writes with `[.sortedKeys, .withoutEscapingSlashes]`, byte for
 /// byte, and throws (so that the codec falls back to `JSONEncoder`) where it does not.

@@ -8,7 +8,7 @@ import Foundation
 /// earlier release accepted is refused. Writing is in UTC: whole seconds when the date has none
 /// (`2026-11-22T02:21:00Z`), otherwise the fewest fraction digits that read back as the same `Date`, so a load
 /// followed by a save loses nothing. Dates are proleptic Gregorian, as ISO 8601 defines them.
-enum ISO8601Timestamp {
+package enum ISO8601Timestamp {
     /// Seconds from 1970-01-01 to 2001-01-01, Foundation's reference date.
     private static let referenceOffset: Int64 = 978_307_200
     /// Fraction digits beyond these cannot change a `Date` (a `Double`); they are checked but not used.
@@ -28,7 +28,7 @@ enum ISO8601Timestamp {
     /// The date `text` names, or `nil` when it is not an ISO 8601 date-time or names a date outside the years
     /// 0000–9999 (Foundation reads `20260-3-14T09:26:53Z`, and an offset can move 9999-12-31 into 10000; such a
     /// date could be loaded but never saved again, so it is refused at the load, where salvage can drop it).
-    static func date(from text: String) -> Date? {
+    package static func date(from text: String) -> Date? {
         var text = text
         var date = text.withUTF8({ parse($0) })
         for style in foundationStyles where date == nil {
@@ -42,7 +42,7 @@ enum ISO8601Timestamp {
     /// 17) that read back as `date`.
     ///
     /// - Throws: ``TimestampRangeError`` when the date falls outside the years 0000–9999.
-    static func string(from date: Date) throws(TimestampRangeError) -> String {
+    package static func string(from date: Date) throws(TimestampRangeError) -> String {
         let sinceReference = date.timeIntervalSinceReferenceDate
         let whole = sinceReference.rounded(.down)
         // ±250,000 years either side of 2001 bounds the arithmetic below; the year check then narrows it.
@@ -151,11 +151,11 @@ enum ISO8601Timestamp {
 }
 
 /// A date that cannot be written as an ISO 8601 date-time of four-digit years.
-struct TimestampRangeError: Error, CustomStringConvertible {
+package struct TimestampRangeError: Error, CustomStringConvertible {
     /// The date.
-    let date: Date
+    package let date: Date
 
-    var description: String {
+    package var description: String {
         "the date \(date.timeIntervalSince1970) seconds after 1970 is outside the years 0000–9999 "
             + "that an ISO 8601 date-time can hold"
     }

@@ -23,9 +23,9 @@
 import Foundation
 
 /// One thing that makes bytes unreadable as a state file, or ambiguous, named for people.
-struct JSONDefect: Equatable, Sendable, CustomStringConvertible {
+package struct JSONDefect: Equatable, Sendable, CustomStringConvertible {
     /// What is wrong.
-    enum Kind: Equatable, Sendable {
+    package enum Kind: Equatable, Sendable {
         /// The first byte of an invalid UTF-8 sequence, inside a string or outside.
         case invalidUTF8
         /// Arrays and objects nested deeper than `limit`.
@@ -37,21 +37,21 @@ struct JSONDefect: Equatable, Sendable, CustomStringConvertible {
     }
 
     /// What is wrong.
-    let kind: Kind
+    package let kind: Kind
     /// Where, as a 0-based offset from the first byte of the data (a byte order mark included).
-    let byteOffset: Int
+    package let byteOffset: Int
     /// Where, as a 1-based line number (lines end with LF).
-    let line: Int
+    package let line: Int
     /// Where, as a 1-based column in bytes.
-    let column: Int
+    package let column: Int
     /// Path of the value where the defect is, in the format `projects[2].panes[0].title`: object keys joined by
     /// ".", array indices as "[n]"; "" for the root. For `duplicateKey`: the path of the object holding the key
     /// twice. For `tooDeep`: the path of the value that goes one level too deep.
-    let path: String
+    package let path: String
 
     /// One sentence, such as `duplicate key "name" in projects[2] (line 40, column 9)`; a very long path or key
     /// is shortened to its first and last 60 characters.
-    var description: String {
+    package var description: String {
         let place = "(line \(line), column \(column))"
         let inPath = path.isEmpty ? "" : " in \(Self.abbreviated(path))"
         switch kind {
@@ -92,13 +92,13 @@ struct JSONDefect: Equatable, Sendable, CustomStringConvertible {
 ///
 /// It keeps an explicit stack, so any nesting depth is safe, and allocates nothing per key or value on the
 /// common path: keys are compared as hashed byte ranges, and strings are built only for a report.
-enum JSONDefectScanner {
+package enum JSONDefectScanner {
     /// The first defect in `data` in document order, or nil when the bytes are one well-formed JSON value (RFC
     /// 8259; leading/trailing whitespace allowed; a UTF-8 BOM at the start allowed, since JSONDecoder accepts it)
     /// with unique keys in every object and nesting no deeper than `depthLimit`.
     ///
     /// Like JSONDecoder, it accepts one trailing comma before `]` or `}`.
-    static func firstDefect(in data: Data, depthLimit: Int = 512) -> JSONDefect? {
+    package static func firstDefect(in data: Data, depthLimit: Int = 512) -> JSONDefect? {
         scan(data, depthLimit: depthLimit, collectingDuplicates: false, checkingValues: true).defect
     }
 
@@ -114,7 +114,7 @@ enum JSONDefectScanner {
     ///
     /// With `checkingValues`, every value is checked as `firstDefect(in:)` checks it, and the listing stops at
     /// the first defect that is not a duplicate key.
-    static func duplicateKeys(
+    package static func duplicateKeys(
         in data: Data, depthLimit: Int = 512, checkingValues: Bool = false
     ) -> [(path: String, key: String)] {
         scan(data, depthLimit: depthLimit, collectingDuplicates: true, checkingValues: checkingValues).duplicates

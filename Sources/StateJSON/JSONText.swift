@@ -1,7 +1,7 @@
 /// JSON text for report lines.
-enum JSONText {
+package enum JSONText {
     /// `text` as a JSON string literal, control characters escaped.
-    static func quoted(_ text: String) -> String {
+    package static func quoted(_ text: String) -> String {
         var result = "\""
         for scalar in text.unicodeScalars {
             switch scalar {

@@ -10,17 +10,23 @@ import Foundation
 /// is complete.
 ///
 /// Only what `JSONEncoder` does the same way is supported. A nested or super encoder, a container used after a
-/// later sibling was started, a non-finite number or an error thrown by a value throws; ``StateCodec`` then
+/// later sibling was started, a non-finite number or an error thrown by a value throws; StateStore's `StateCodec` then
 /// encodes with `JSONEncoder`, so the bytes or the error are always `JSONEncoder`'s.
-struct CompactJSONEncoder {
+package struct CompactJSONEncoder {
     /// How a date is written: a custom strategy's closure, or seconds since 1970 when `nil`.
-    var encodeDate: (@Sendable (Date, any Encoder) throws -> Void)?
+    package var encodeDate: (@Sendable (Date, any Encoder) throws -> Void)?
     /// The bytes to make room for before the first is written: about the size of the document (a state file
     /// passes what its last save or load had), so that a large document is written into one block.
-    var capacity = 0
+    package var capacity = 0
+
+    /// An encoder writing dates with `encodeDate` (seconds since 1970 when `nil`) into a block of `capacity` bytes.
+    package init(encodeDate: (@Sendable (Date, any Encoder) throws -> Void)?, capacity: Int = 0) {
+        self.encodeDate = encodeDate
+        self.capacity = capacity
+    }
 
     /// The encoded bytes of `value`.
-    func encode<T: Encodable>(_ value: T) throws -> Data {
+    package func encode<T: Encodable>(_ value: T) throws -> Data {
         let writer = CompactJSONWriter(encodeDate: encodeDate, capacity: capacity)
         let encoder = CompactValueEncoder(writer: writer, parent: nil, key: nil, container: nil)
         try writer.write(value, with: encoder)
@@ -29,11 +35,11 @@ struct CompactJSONEncoder {
 }
 
 /// What the compact encoder does not do as `JSONEncoder` does; the caller encodes with `JSONEncoder` instead.
-struct CompactEncodingUnsupported: Error, CustomStringConvertible {
+package struct CompactEncodingUnsupported: Error, CustomStringConvertible {
     /// What was asked.
     let feature: String
 
-    var description: String { "the compact JSON encoder does not support \(feature)" }
+    package var description: String { "the compact JSON encoder does not support \(feature)" }
 }
 
 /// The key of an array element in a coding path, as `JSONEncoder` names it.
