@@ -32,8 +32,9 @@ INSTALLED     = $(PREFIX)/bin/workspaced $(PREFIX)/bin/workspacectl $(UNITDIR)/w
 
 # The Debian package: its version is the release's (Sources/WorkspaceClient/Release.swift) unless given
 # (DEB_VERSION=0.2.0+2 for a second build of it); dpkg-deb compresses with DEB_COMPRESSION (xz, gzip, zstd, none).
-DEB_VERSION     ?= $(shell sed -n 's/^ *public static let version = "\([^"]*\)".*/\1/p' \
+RELEASE_VERSION := $(shell sed -n 's/^ *public static let version = "\([^"]*\)".*/\1/p' \
                      Sources/WorkspaceClient/Release.swift)
+DEB_VERSION     ?= $(RELEASE_VERSION)
 DEB_ARCH        ?= $(shell dpkg --print-architecture 2>/dev/null || echo amd64)
 DEB_DIR         ?= $(CURDIR)/.build/deb
 DEB_COMPRESSION ?= xz
@@ -195,8 +196,12 @@ run: build
 
 # Installs the binaries, workspacectl's shell completions, the man pages (generated from the binaries and the
 # configuration keys: Scripts/man-pages.sh), units, catalog, default config (never over an existing one) and docs;
-# reloads systemd when it runs and DESTDIR is empty.
+# reloads systemd when it runs and DESTDIR is empty. Over a newer installed release (DESTDIR empty), the state is
+# first written down to what this tree's release reads, with the units stopped and started again after, or the
+# install refused before anything changed (Scripts/install-downgrade.sh; docs/operations.md).
 install: release
+	@if [ -z "$(DESTDIR)" ]; then \
+	  Scripts/install-downgrade.sh before "$(PREFIX)/bin/workspaced" "$(RELEASE_VERSION)"; fi
 	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(UNITDIR)" "$(DESTDIR)$(CATALOGDIR)" \
 	  "$(DESTDIR)$(CONFDIR)" "$(DESTDIR)$(PREFIX)/share/doc/workspaced" "$(DESTDIR)$(BASHCOMPDIR)" \
 	  "$(DESTDIR)$(ZSHCOMPDIR)" "$(DESTDIR)$(FISHCOMPDIR)"
@@ -220,6 +225,7 @@ install: release
 	install -m 0644 README.md docs/*.md "$(DESTDIR)$(PREFIX)/share/doc/workspaced/"
 	@if [ -z "$(DESTDIR)" ] && [ -d /run/systemd/system ]; then \
 	  systemctl daemon-reload && journalctl --update-catalog; fi
+	@if [ -z "$(DESTDIR)" ]; then Scripts/install-downgrade.sh after; fi
 
 # Undoes `make install` with the same PREFIX and DESTDIR: stops and disables the units (DESTDIR empty, systemd
 # running), removes every file install put in place and the docs directory. The config goes only while it is still
