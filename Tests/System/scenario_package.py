@@ -40,7 +40,11 @@ def release_version() -> str:
 
 
 def build_deb(work: Path, version: str) -> Path:
-    """`make deb` for this version into WORK/deb (the release build is the suite's; only packaging runs here)."""
+    """`make deb` for this version into WORK/deb (the release build is the suite's; only packaging runs here),
+    or the package an earlier scenario of this run built for it."""
+    built = sorted((work / "deb").glob(f"workspaced_{version}_*.deb"))
+    if len(built) == 1:
+        return built[0]
     started = time.monotonic()
     result = subprocess.run(
         ["make", "-s", "-C", str(st.REPO), "deb", f"DEB_VERSION={version}", f"DEB_DIR={work / 'deb'}",

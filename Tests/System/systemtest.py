@@ -1153,8 +1153,8 @@ def unavailable() -> str | None:
 
 
 def build(work: Path, hooks: bool) -> None:
-    """The release build installed into a staging tree, and (for the watchdog scenario) the debug build, which
-    has the test hooks (Sources/workspaced/TestHooks.swift; `make unit-tests` has built it already)."""
+    """The release build installed into a staging tree, and (for the watchdog and downgrade scenarios) the debug
+    build, which has the test hooks (Sources/workspaced/TestHooks.swift; `make unit-tests` has built it)."""
     steps = [["make", "-s", "-C", str(REPO), "install", f"DESTDIR={work / 'stage'}", "PREFIX=/usr/local"]]
     if hooks:
         steps.append(["swift", "build", "--product", "workspaced", "--package-path", str(REPO)])
@@ -1191,7 +1191,7 @@ def main(argv: list[str]) -> int:
     started = time.monotonic()
     passed = failed = 0
     try:
-        build(work, hooks=6 in selected)
+        build(work, hooks=bool({6, 24} & set(selected)))
         suite = Suite(work)
         for number, title, scenario in SCENARIOS:
             if number not in selected:
