@@ -47,7 +47,15 @@ do {
     for _ in 0..<(options.changes ?? 0) { try state.apply(CrashTesterChange.apply) }
     Output.line("ready \(base)")
     if options.changes == nil {
-        while (try? state.apply(CrashTesterChange.apply)) != nil {}
+        // Until stopped, or until the test process that started it is gone: a run killed midway (Ctrl-C, a
+        // stopped stress run) would otherwise leave a tester changing state as fast as it can, a core each, for
+        // good. An orphan's parent becomes init or a subreaper, so the parent's pid changes.
+        let parent = getppid()
+        var applied = 0
+        while (try? state.apply(CrashTesterChange.apply)) != nil {
+            applied += 1
+            if applied % 1024 == 0 && getppid() != parent { exit(3) }
+        }
     }
 } catch {
     Output.line("error \(error)")
