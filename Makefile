@@ -30,10 +30,10 @@ INSTALLED     = $(PREFIX)/bin/workspaced $(PREFIX)/bin/workspacectl $(UNITDIR)/w
                 $(ZSHCOMPDIR)/_workspacectl $(FISHCOMPDIR)/workspacectl.fish $(MANDIR)/man8/workspaced.8 \
                 $(MANDIR)/man1/workspacectl.1 $(MANDIR)/man5/workspaced.json.5
 
-# The Debian package: its version is the release's (Sources/WorkspaceClient/Release.swift) unless given
+# The Debian package: its version is the release's (Sources/WorkspaceAPI/Release.swift) unless given
 # (DEB_VERSION=0.2.0+2 for a second build of it); dpkg-deb compresses with DEB_COMPRESSION (xz, gzip, zstd, none).
 RELEASE_VERSION := $(shell sed -n 's/^ *public static let version = "\([^"]*\)".*/\1/p' \
-                     Sources/WorkspaceClient/Release.swift)
+                     Sources/WorkspaceAPI/Release.swift)
 DEB_VERSION     ?= $(RELEASE_VERSION)
 DEB_ARCH        ?= $(shell dpkg --print-architecture 2>/dev/null || echo amd64)
 DEB_DIR         ?= $(CURDIR)/.build/deb

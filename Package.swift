@@ -13,6 +13,8 @@ let package = Package(
         .library(name: "Systemd", targets: ["Systemd"]),
         .executable(name: "workspaced", targets: ["workspaced"]),
         .library(name: "WorkspaceModel", targets: ["WorkspaceModel"]),
+        .library(name: "WorkspaceStorage", targets: ["WorkspaceStorage"]),
+        .library(name: "WorkspaceAPI", targets: ["WorkspaceAPI"]),
         .library(name: "WorkspaceSecrets", targets: ["WorkspaceSecrets"]),
         .library(name: "UnixHTTP", targets: ["UnixHTTP"]),
         .library(name: "WorkspaceClient", targets: ["WorkspaceClient"]),
@@ -51,7 +53,13 @@ let package = Package(
         // markers); the few syscalls it needs (fsync, flock) are not all in swift-system, so it calls Glibc behind
         // its own seam.
         .target(
-            name: "StateStore", dependencies: ["StateJSON", .product(name: "Crypto", package: "swift-crypto")]),
+            name: "StateStore",
+            dependencies: ["StateCoding", "StateJSON", .product(name: "Crypto", package: "swift-crypto")]),
+        // The Codable runtime of a versioned record, apart from the engine: unknown fields kept, defaults and
+        // salvage repairs recorded, extensible enums, JSONValue. What @StateModel's generated code calls, so that
+        // a program that only reads and writes records (a client of an API built on them) links no file engine
+        // and no swift-crypto. StateStore re-exports it.
+        .target(name: "StateCoding", dependencies: ["StateJSON"]),
         // StateStore's JSON toolkit, apart from the engine: the scanner that names a defect or a duplicate key by
         // line and column, the compact encoder (JSONEncoder's bytes without its tree), ISO 8601 timestamps. Each
         // has a measured reason (docs/state-file.md, Performance); `package` access, not an API of its own.
@@ -61,7 +69,7 @@ let package = Package(
         // @StateModel: a struct's coding keys, init(from:), encode(to:) and memberwise initializer generated, with
         // defaults recorded and unknown fields kept in one pass. A product apart from StateStore, so a program
         // that writes its Codable by hand does not build swift-syntax.
-        .target(name: "StateModel", dependencies: ["StateStore", "StateModelMacros"]),
+        .target(name: "StateModel", dependencies: ["StateCoding", "StateModelMacros"]),
         .macro(
             name: "StateModelMacros",
             dependencies: [
@@ -103,21 +111,27 @@ let package = Package(
         .target(
             name: "WorkspaceDaemon",
             dependencies: [
-                "StateStore", "Systemd", "WorkspaceModel", "WorkspaceClient", "UnixHTTP", "WorkspaceSecrets",
-                "CSignalLatch",
+                "StateStore", "Systemd", "WorkspaceModel", "WorkspaceStorage", "WorkspaceAPI", "UnixHTTP",
+                "WorkspaceSecrets", "CSignalLatch",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
-        // The control API's request/response types and a client for the Unix socket, shared by the daemon's routes,
-        // workspacectl and any Swift program that talks to workspaced.
+        // The control API's contract, shared by the daemon's routes, the client and workspacectl: routes,
+        // request and response types, error codes, exit statuses, releases. Records come from WorkspaceModel; no
+        // engine (StateStore, the daemon) and no macro, so a client links neither (ContractImportTests checks).
+        .target(
+            name: "WorkspaceAPI",
+            dependencies: ["WorkspaceModel", "UnixHTTP", .product(name: "NIOHTTP1", package: "swift-nio")]
+        ),
+        // A Swift client of the control API on the Unix socket, for workspacectl and any Swift program that talks
+        // to workspaced.
         .target(
             name: "WorkspaceClient",
             dependencies: [
-                "WorkspaceModel", "StateModel", "StateStore", "UnixHTTP",
-                .product(name: "NIOHTTP1", package: "swift-nio"),
+                "WorkspaceAPI", "WorkspaceModel", "UnixHTTP", .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
         // A load-time constructor that makes a SIGTERM before `main` a clean exit and ignores an early SIGHUP, for
@@ -130,7 +144,8 @@ let package = Package(
         .executableTarget(
             name: "workspaced",
             dependencies: [
-                "WorkspaceDaemon", "StateStore", "Systemd", "CEarlySignals", "CSignalLatch",
+                "WorkspaceDaemon", "WorkspaceAPI", "WorkspaceModel", "WorkspaceStorage", "StateStore", "Systemd",
+                "CEarlySignals", "CSignalLatch",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -138,8 +153,9 @@ let package = Package(
         .testTarget(
             name: "WorkspaceDaemonTests",
             dependencies: [
-                "WorkspaceDaemon", "StateStore", "StateStoreTesting", "Systemd", "WorkspaceModel", "TestSupport",
-                "UnixHTTP", "WorkspaceSecrets", "WorkspaceClient", .product(name: "NIOHTTP1", package: "swift-nio"),
+                "WorkspaceDaemon", "StateStore", "StateStoreTesting", "Systemd", "WorkspaceModel", "WorkspaceStorage",
+                "TestSupport", "UnixHTTP", "WorkspaceSecrets", "WorkspaceAPI", "WorkspaceClient",
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
         // HTTP/1.1 server and client over Unix domain sockets; transport only, it knows nothing of workspaces.
@@ -167,11 +183,16 @@ let package = Package(
             ],
             resources: [.copy("Fixtures")]
         ),
-        // The workspace.json model, its four shipped versions and safe mutations; shared by the daemon and its API.
-        .target(name: "WorkspaceModel", dependencies: ["StateStore", "StateModel"]),
+        // The workspace's current records (projects, panes, tabs, favorites, owner) and their validating
+        // mutations: what the API serves and the daemon changes. The record runtime and the macro only, no engine,
+        // so that the API contract and its clients need no StateStore.
+        .target(name: "WorkspaceModel", dependencies: ["StateCoding", "StateModel"]),
+        // How the workspace is stored: every schema version, the migrations both ways, the schema StateStore
+        // loads with.
+        .target(name: "WorkspaceStorage", dependencies: ["WorkspaceModel", "StateStore", "StateModel"]),
         .testTarget(
             name: "WorkspaceModelTests",
-            dependencies: ["WorkspaceModel", "StateStoreTesting", "TestSupport"],
+            dependencies: ["WorkspaceModel", "WorkspaceStorage", "StateStoreTesting", "TestSupport"],
             resources: [.copy("Fixtures")]
         ),
         // The secret store: the installation record and the API tokens in an AES-256-GCM sealed, versioned state
@@ -199,7 +220,7 @@ let package = Package(
         .target(
             name: "WorkspacectlCommands",
             dependencies: [
-                "WorkspaceClient", "WorkspaceModel",
+                "WorkspaceAPI", "WorkspaceClient", "WorkspaceModel",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -210,7 +231,7 @@ let package = Package(
         .testTarget(
             name: "WorkspaceClientTests",
             dependencies: [
-                "WorkspaceClient", "TestSupport", "UnixHTTP", "WorkspaceModel", "WorkspacectlCommands",
+                "WorkspaceAPI", "WorkspaceClient", "TestSupport", "UnixHTTP", "WorkspaceModel", "WorkspacectlCommands",
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -221,7 +242,7 @@ let package = Package(
         .testTarget(
             name: "ControlAPITests",
             dependencies: [
-                "WorkspaceClient", "TestSupport", "UnixHTTP", "WorkspaceModel",
+                "WorkspaceAPI", "WorkspaceClient", "TestSupport", "UnixHTTP", "WorkspaceModel",
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
@@ -230,8 +251,9 @@ let package = Package(
         .target(
             name: "WorkspaceFuzzing",
             dependencies: [
-                "StateStore", "StateStoreTesting", "WorkspaceModel", "WorkspaceSecrets", "WorkspaceDaemon",
-                "WorkspaceClient", "UnixHTTP", .product(name: "Logging", package: "swift-log"),
+                "StateStore", "StateStoreTesting", "WorkspaceModel", "WorkspaceStorage", "WorkspaceSecrets",
+                "WorkspaceDaemon", "WorkspaceAPI", "WorkspaceClient", "UnixHTTP",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
@@ -252,8 +274,9 @@ let package = Package(
 // is why it is absent from ordinary builds.
 if Context.environment["WSD_FUZZ"] == "1" {
     let instrumented: Set<String> = [
-        "StateJSON", "StateStore", "StateStoreTesting", "StateModel", "WorkspaceModel", "WorkspaceSecrets",
-        "WorkspaceClient", "UnixHTTP", "Systemd", "WorkspaceDaemon", "WorkspaceFuzzing",
+        "StateJSON", "StateCoding", "StateStore", "StateStoreTesting", "StateModel", "WorkspaceModel",
+        "WorkspaceStorage", "WorkspaceSecrets", "WorkspaceAPI", "WorkspaceClient", "UnixHTTP", "Systemd",
+        "WorkspaceDaemon", "WorkspaceFuzzing",
     ]
     let sanitize = SwiftSetting.unsafeFlags(["-sanitize=fuzzer,address"])
     for target in package.targets where instrumented.contains(target.name) {

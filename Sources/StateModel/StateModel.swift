@@ -1,4 +1,4 @@
-import StateStore
+import StateCoding
 
 /// Generates a versioned record's `Codable` conformance: its `init(from:)`, `encode(to:)` and a memberwise
 /// initializer with the declared defaults.
@@ -17,7 +17,7 @@ import StateStore
 ///
 /// What it generates, for every stored instance property in declaration order:
 /// - a property with an initial value is read with `decodeIfPresent`; when its key is missing or `null` it takes
-///   that value and the load report records the field, by path, in ``LoadReport/fieldsDefaulted``;
+///   that value and the load report records the field, by path, in `LoadReport.fieldsDefaulted`;
 /// - an optional is read with `decodeIfPresent` and left out of the file when `nil` (write it as `null` with
 ///   ``StateWritesNull()``); any other property is required;
 /// - a property named differently from its key says so with ``StateKey(_:)``; one stored with a rule of its own
@@ -31,7 +31,7 @@ import StateStore
 /// generated (a frozen, read-only version type is `Decodable`).
 ///
 /// A struct that decodes also gets ``StateSalvageable``: an `init(salvaging:)` that the load uses only when the
-/// strict decode of a file failed and the corrupt-file policy is ``CorruptFilePolicy/salvage``. It reads every field
+/// strict decode of a file failed and the corrupt-file policy is `CorruptFilePolicy.salvage`. It reads every field
 /// as `init(from:)` does, except that a field with a default (or an optional) takes it when its value cannot be
 /// read, a number is read as a `String` and a string of digits as an `Int`, and an array marked ``StateRecords()``
 /// drops the records that cannot be read instead of failing. Each change is listed in the load report.
@@ -67,7 +67,7 @@ public macro StateWritesNull() = #externalMacro(module: "StateModelMacros", type
 public macro StateCoder<Coder: StateFieldCoder>(_ coder: Coder.Type) =
     #externalMacro(module: "StateModelMacros", type: "StateFieldAttributeMacro")
 
-/// Marks an array whose elements are independent records: when a salvage (``CorruptFilePolicy/salvage``) cannot
+/// Marks an array whose elements are independent records: when a salvage (`CorruptFilePolicy.salvage`) cannot
 /// read one of them, that record is dropped and listed in the load report, and the others are kept.
 ///
 /// ```swift

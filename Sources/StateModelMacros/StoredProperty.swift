@@ -218,13 +218,14 @@ struct StoredProperty {
 
     private static func isUnknownFieldsType(_ type: TypeSyntax) -> Bool {
         let text = type.trimmedDescription
-        return text == "UnknownFields" || text == "StateStore.UnknownFields"
+        return text == "UnknownFields" || text == "StateStore.UnknownFields" || text == "StateCoding.UnknownFields"
     }
 
     private static func isUnknownFieldsInitializer(_ value: ExprSyntax) -> Bool {
         guard let call = value.as(FunctionCallExprSyntax.self), call.arguments.isEmpty else { return false }
         let callee = call.calledExpression.trimmedDescription
         return callee == "UnknownFields" || callee == "StateStore.UnknownFields"
+            || callee == "StateCoding.UnknownFields"
     }
 
     /// `T` for `T?`, `T!` and `Optional<T>`.

@@ -1,3 +1,4 @@
+import WorkspaceAPI
 import WorkspaceModel
 
 /// Resolves an ``IDReference`` to the full id of one record of a kind, with `workspacectl`'s rules: an exact match

@@ -1,4 +1,5 @@
 import Foundation
+import WorkspaceAPI
 import WorkspaceModel
 
 /// A record id as a person gives it: a full id (a UUID in any letter case), or a prefix of one, as git and docker

@@ -1,3 +1,4 @@
+import WorkspaceAPI
 import WorkspaceModel
 
 /// Why an ``IDReference`` does not name exactly one record: what was given, the kind looked for, and for an

@@ -1,6 +1,7 @@
 import Foundation
 import NIOHTTP1
 import UnixHTTP
+import WorkspaceAPI
 
 extension WorkspaceClient {
     /// `GET /v1/events`: the daemon's events as they happen, each line as the daemon sent it (one JSON object;

@@ -1,3 +1,4 @@
+import WorkspaceAPI
 import WorkspaceModel
 
 extension WorkspaceClient {

@@ -1,3 +1,4 @@
+import WorkspaceAPI
 extension WorkspaceClient {
     /// `GET /v1/tokens`: every token, revoked ones included (root only, by peer credentials).
     public func tokens() async throws(WorkspaceClientError) -> [TokenInfo] {

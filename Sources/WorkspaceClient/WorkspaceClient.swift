@@ -1,6 +1,7 @@
 import Foundation
 import NIOHTTP1
 import UnixHTTP
+import WorkspaceAPI
 
 /// A typed client for workspaced's control API (docs/api.md) on its Unix socket; one connection per call.
 ///

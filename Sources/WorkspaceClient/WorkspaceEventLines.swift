@@ -1,4 +1,5 @@
 import UnixHTTP
+import WorkspaceAPI
 
 /// The lines of `GET /v1/events` as the daemon sent them (``WorkspaceClient/eventLines()``); iterate once.
 public struct WorkspaceEventLines: AsyncSequence, Sendable {

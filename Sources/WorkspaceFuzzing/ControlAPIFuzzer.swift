@@ -4,16 +4,18 @@ import NIOHTTP1
 import StateStore
 import StateStoreTesting
 import UnixHTTP
+import WorkspaceAPI
 import WorkspaceClient
 import WorkspaceDaemon
 import WorkspaceModel
+import WorkspaceStorage
 
 /// The control API's request parsing and validation: the requests of an input (``FuzzRequest``) go through the
 /// daemon's routes (``WorkspaceDaemon/ControlAPI`` behind ``UnixHTTP/HTTPResponder``, the code path the socket
 /// server runs) on a small workspace, one in-memory disk per input. Promises:
 /// - no answer is a 500 (a request the routes did not validate);
 /// - every error (4xx, 5xx) has a JSON body with `error.code`;
-/// - a declared route answers only with a status its ``WorkspaceClient/APIRoute`` lists (docs/openapi.yaml);
+/// - a declared route answers only with a status its ``WorkspaceAPI/APIRoute`` lists (docs/openapi.yaml);
 /// - whatever was accepted, the state saved at the end loads again as it is and equals the state served.
 public final class ControlAPIFuzzer: FuzzChecking {
     static let name = "workspace.json"

@@ -1,6 +1,7 @@
 import Foundation
 import StateStore
 import WorkspaceModel
+import WorkspaceStorage
 
 /// The workspace file as the daemon loads it at start (policy `salvage`): any bytes either load — migrated,
 /// repaired or salvaged — and then save, load again as they are and save the same bytes a second time, or are

@@ -1,6 +1,6 @@
 import Foundation
+import StateCoding
 import StateModel
-import StateStore
 
 /// A favorite place: a named path.
 @StateModel

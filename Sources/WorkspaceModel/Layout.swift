@@ -1,4 +1,4 @@
-import StateStore
+import StateCoding
 
 /// How a project arranges its panes. A layout written by a newer release is kept as written.
 ///

@@ -1,5 +1,5 @@
+import StateCoding
 import StateModel
-import StateStore
 
 /// Who the workspace belongs to.
 ///

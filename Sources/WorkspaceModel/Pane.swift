@@ -1,5 +1,5 @@
+import StateCoding
 import StateModel
-import StateStore
 
 /// A pane: a folder shown in a view mode, with tabs.
 ///

@@ -1,5 +1,5 @@
+import StateCoding
 import StateModel
-import StateStore
 
 /// A project: a named set of panes in a layout.
 @StateModel

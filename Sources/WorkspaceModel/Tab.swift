@@ -1,5 +1,5 @@
+import StateCoding
 import StateModel
-import StateStore
 
 /// A tab in a pane: another folder kept open.
 @StateModel

@@ -1,4 +1,4 @@
-import StateStore
+import StateCoding
 
 /// The rules new data must follow. Loaded data is not held to them (a file may carry values from a newer
 /// release); only what a mutation writes is.

@@ -1,4 +1,4 @@
-import StateStore
+import StateCoding
 
 /// How a pane shows its folder. A view mode written by a newer release is kept as written.
 ///

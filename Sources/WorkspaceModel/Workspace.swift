@@ -1,5 +1,5 @@
+import StateCoding
 import StateModel
-import StateStore
 
 /// The current (version 4) contents of `workspace.json`: projects, favorites, the active project and the owner.
 ///

@@ -6,11 +6,11 @@
 /// - a `focusedTabIndex` outside the pane's tabs becomes 0.
 ///
 /// Repairs never throw: every file that decodes is usable after them.
-enum WorkspaceRepair {
+package enum WorkspaceRepair {
     /// Repairs `workspace` in place and returns one message per repair, in the order made.
     ///
     /// - Parameter makeID: Makes fresh ids; a made id already in use in its kind is skipped.
-    static func repair(
+    package static func repair(
         _ workspace: inout Workspace, makeID: @escaping () -> WorkspaceID = { WorkspaceID() }
     ) -> [String] {
         var messages: [String] = []

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import WorkspaceAPI
 import WorkspaceClient
 
 /// The options every subcommand takes: where the daemon is and how to print.

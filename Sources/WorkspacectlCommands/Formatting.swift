@@ -1,5 +1,5 @@
 import Foundation
-import WorkspaceClient
+import WorkspaceAPI
 import WorkspaceModel
 
 /// Text renderings of the API's records and answers for people.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import WorkspaceAPI
 import WorkspaceClient
 import WorkspaceModel
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import WorkspaceAPI
 import WorkspaceClient
 
 /// Prints answers (text or JSON) to stdout and failures to stderr, and turns failures into exit codes.
@@ -56,7 +57,7 @@ struct Output {
 }
 
 extension ExitCode {
-    /// The argument parser's exit code for one of the shared ``WorkspaceClient/ExitStatus`` values.
+    /// The argument parser's exit code for one of the shared ``WorkspaceAPI/ExitStatus`` values.
     init(_ status: ExitStatus) {
         self.init(status.rawValue)
     }

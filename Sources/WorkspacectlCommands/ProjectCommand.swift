@@ -1,5 +1,5 @@
 import ArgumentParser
-import WorkspaceClient
+import WorkspaceAPI
 
 /// `workspacectl project …`.
 struct ProjectCommand: AsyncParsableCommand {

@@ -1,5 +1,5 @@
 import ArgumentParser
-import WorkspaceClient
+import WorkspaceAPI
 
 /// `workspacectl show`: the whole workspace.
 struct ShowCommand: AsyncParsableCommand {

@@ -1,5 +1,5 @@
 import Foundation
-import WorkspaceClient
+import WorkspaceAPI
 
 extension StatusCommand {
     /// The last load's story: what was loaded or migrated, where originals went, what was changed, and when.

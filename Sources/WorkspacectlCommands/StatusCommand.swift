@@ -1,5 +1,5 @@
 import ArgumentParser
-import WorkspaceClient
+import WorkspaceAPI
 
 /// `workspacectl status`: what an operator reads first.
 struct StatusCommand: AsyncParsableCommand {

@@ -1,5 +1,5 @@
 import ArgumentParser
-import WorkspaceClient
+import WorkspaceAPI
 
 /// `workspacectl token …`: API tokens, managed by root (by its peer credentials, not with a token).
 struct TokenCommand: AsyncParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Dispatch
 import Foundation
+import WorkspaceAPI
 import WorkspaceClient
 
 #if canImport(Glibc)

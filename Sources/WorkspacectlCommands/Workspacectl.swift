@@ -1,5 +1,5 @@
 import ArgumentParser
-import WorkspaceClient
+import WorkspaceAPI
 
 /// `workspacectl`: reads and changes the workspace through workspaced's control socket. The `workspacectl`
 /// executable runs it (`await Workspacectl.main()`); tests parse and run it in-process.

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import WorkspaceClient
+import WorkspaceAPI
 import WorkspaceDaemon
 
 /// `workspaced configuration-manual` (hidden): prints the workspaced.json(5) page for `make install` and `make deb`.

@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 import StateStore
 import WorkspaceModel
+import WorkspaceStorage
 
 /// Test-only schema version 5, for the package-downgrade system scenario: version 4 plus a root field
 /// `schemaFiveNote` (a string) that no shipped version declares. Compiled into debug builds only and used only

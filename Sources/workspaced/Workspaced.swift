@@ -1,5 +1,5 @@
 import ArgumentParser
-import WorkspaceClient
+import WorkspaceAPI
 
 /// `workspaced`: the daemon (`run`, the default) and its offline tools.
 @main

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import WorkspaceClient
+import WorkspaceAPI
 
 @Suite("concurrent clients against the real daemon")
 struct ConcurrencyTests {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import WorkspaceClient
+import WorkspaceAPI
 import WorkspaceModel
 
 @Suite("durable acknowledgements and If-Match against the real daemon")

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import WorkspaceClient
+import WorkspaceAPI
 
 @Suite("malformed requests against the real daemon")
 struct MalformedRequestTests {

@@ -35,7 +35,7 @@ PAGES = {
 
 
 def release_version() -> str:
-    text = (st.REPO / "Sources/WorkspaceClient/Release.swift").read_text()
+    text = (st.REPO / "Sources/WorkspaceAPI/Release.swift").read_text()
     return re.search(r'static let version = "([^"]+)"', text).group(1)
 
 

@@ -2,6 +2,7 @@ import Foundation
 import NIOHTTP1
 import Testing
 import UnixHTTP
+import WorkspaceAPI
 import WorkspaceClient
 import WorkspaceModel
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WorkspaceAPI
 import WorkspaceClient
 import WorkspaceModel
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Testing
+import WorkspaceAPI
 import WorkspaceClient
 
 @testable import WorkspacectlCommands

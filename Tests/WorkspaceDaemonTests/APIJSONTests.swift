@@ -1,5 +1,5 @@
 import Testing
-import WorkspaceClient
+import WorkspaceAPI
 
 @testable import WorkspaceDaemon
 

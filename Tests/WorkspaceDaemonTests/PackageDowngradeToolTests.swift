@@ -3,6 +3,7 @@ import StateStore
 import Testing
 import WorkspaceDaemon
 import WorkspaceModel
+import WorkspaceStorage
 
 /// What the Debian prerm asks before a downgrade (`migrate --for-release R --needed`) and what it then runs
 /// (`migrate --for-release R`): in process on a schema with a version 5 the test adds, and on the debug binary

@@ -1,8 +1,9 @@
 import Foundation
 import Testing
-import WorkspaceClient
+import WorkspaceAPI
 import WorkspaceDaemon
 import WorkspaceModel
+import WorkspaceStorage
 
 /// The release table: every release knows which schema each earlier one reads.
 @Suite("Release table")

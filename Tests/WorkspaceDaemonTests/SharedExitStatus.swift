@@ -1,3 +1,4 @@
+import WorkspaceAPI
 import WorkspaceClient
 
 /// The shared exit statuses, named apart from Swift Testing's own `ExitStatus` (and from the `WorkspaceClient`

@@ -4,6 +4,7 @@ import StateStoreTesting
 import Testing
 
 @testable import WorkspaceModel
+@testable import WorkspaceStorage
 
 /// The workspace's reverse steps: version 4 written as 3, 2 and 1 for a rollback, each matching its fixture
 /// (Fixtures/down/vN.json, written from Fixtures/down/v4.json), each read by the older version's types as that

@@ -2,6 +2,7 @@ import Foundation
 import StateStoreTesting
 import Testing
 import WorkspaceModel
+import WorkspaceStorage
 
 /// Every fixture loads to the value, report and saved bytes recorded before the model types were rewritten onto
 /// @StateModel (Fixtures/snapshots; `RECORD_FIXTURE_SNAPSHOTS=1 swift test` records them again).

@@ -4,6 +4,7 @@ import StateStoreTesting
 import Testing
 
 @testable import WorkspaceModel
+@testable import WorkspaceStorage
 
 @Suite("Fixtures of every shipped version and the edge cases")
 struct FixtureTests {

@@ -3,6 +3,7 @@ import StateStore
 import Testing
 
 @testable import WorkspaceModel
+@testable import WorkspaceStorage
 
 @Suite("Migrating each shipped version to version 4")
 struct MigrationTests {

@@ -3,6 +3,7 @@ import StateStore
 import Testing
 
 @testable import WorkspaceModel
+@testable import WorkspaceStorage
 
 @Suite("Files from newer releases")
 struct NewerFileTests {

@@ -4,6 +4,7 @@ import StateStoreTesting
 import Testing
 
 @testable import WorkspaceModel
+@testable import WorkspaceStorage
 
 /// Workspace files with one bad record or field: each salvages with everything else intact, and the report says
 /// what happened.

@@ -3,6 +3,7 @@ import StateStore
 import Testing
 
 @testable import WorkspaceModel
+@testable import WorkspaceStorage
 
 enum Fixtures {
     static var root: URL { Bundle.module.url(forResource: "Fixtures", withExtension: nil)! }

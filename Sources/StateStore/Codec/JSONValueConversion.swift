@@ -1,6 +1,6 @@
 import Foundation
 
-/// Converts between typed values and ``JSONValue`` with a state file's date coding: how a reverse step keeps a
+/// Converts between typed values and `JSONValue` with a state file's date coding: how a reverse step keeps a
 /// field in unknown fields, and how the up step reads it back.
 enum JSONValueConversion {
     /// `value` as the state file would write it.

@@ -14,7 +14,7 @@ public struct MigrationStep: Sendable {
     let inputType: Any.Type
     let outputType: Any.Type
     let decode: @Sendable (any Decoder) throws -> any Sendable
-    /// Decodes `Old` in a salvage pass: with ``StateSalvageable/init(salvaging:)`` when it has one.
+    /// Decodes `Old` in a salvage pass: with `StateSalvageable/init(salvaging:)` when it has one.
     let salvageDecode: @Sendable (any Decoder) throws -> any Sendable
     let convert: @Sendable (any Sendable, inout MigrationContext) throws -> any Sendable
     /// The reverse: a value of version `from + 1` as version `from`; `nil` when the step declares none.

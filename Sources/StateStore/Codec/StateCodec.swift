@@ -28,7 +28,7 @@ public struct StateCodec<Model: Codable & Sendable>: Sendable {
     }
 
     /// Decodes `data` like ``decode(_:)``; when that fails on a record or field (the JSON and its version are
-    /// readable), decodes it again the salvage way (``StateSalvageable``), keeping every record that can be read.
+    /// readable), decodes it again the salvage way (`StateSalvageable`), keeping every record that can be read.
     ///
     /// The result's ``DecodedState/salvage`` lists what the salvage dropped, coerced and defaulted, and is `nil`
     /// when the strict decode succeeded. Migrations and repairs run after a salvage as after a strict decode.

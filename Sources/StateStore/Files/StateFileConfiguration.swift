@@ -48,7 +48,7 @@ public struct StateFileConfiguration: Sendable, Equatable {
 
 /// What to do with a state file that cannot be read (not JSON, truncated, wrong types, failed validation).
 public enum CorruptFilePolicy: String, Sendable, Equatable, CaseIterable {
-    /// Keep every record that can still be read (``StateSalvageable``): when the JSON and its version are readable
+    /// Keep every record that can still be read (`StateSalvageable`): when the JSON and its version are readable
     /// but a record or field is not, the original bytes are kept as `<name>.corrupt-<UTC timestamp>` and the
     /// salvaged state is used, with what was dropped, coerced and defaulted in ``LoadReport/salvage``. A file that
     /// cannot be salvaged (not JSON, an unreadable version, a failed migration or validation, a required field

@@ -1,4 +1,4 @@
-import WorkspaceClient
+import WorkspaceAPI
 
 /// A configuration the daemon refuses, naming the key and where it came from. The daemon exits with 78
 /// (`EX_CONFIG`) on any of these at start-up, and keeps its old configuration on reload.

@@ -1,7 +1,7 @@
 import NIOHTTP1
 import StateStore
 import UnixHTTP
-import WorkspaceClient
+import WorkspaceAPI
 import WorkspaceModel
 
 /// A refusal on its way to the client: an HTTP status and the JSON error body. Thrown by request parsing and

@@ -1,5 +1,5 @@
 import Foundation
-import WorkspaceClient
+import WorkspaceAPI
 
 /// The daemon side of the control API's JSON: responses with `APICoding`'s conventions, strict request bodies.
 enum APIJSON {

@@ -1,5 +1,5 @@
 import UnixHTTP
-import WorkspaceClient
+import WorkspaceAPI
 
 /// The options every change takes: durability and the expected revision.
 enum ChangeOptions {

@@ -2,7 +2,7 @@ import Foundation
 import NIOHTTP1
 import StateStore
 import UnixHTTP
-import WorkspaceClient
+import WorkspaceAPI
 import WorkspaceModel
 
 extension ControlAPI {

@@ -1,7 +1,7 @@
 import Foundation
 import NIOHTTP1
 import UnixHTTP
-import WorkspaceClient
+import WorkspaceAPI
 import WorkspaceModel
 
 extension ControlAPI {

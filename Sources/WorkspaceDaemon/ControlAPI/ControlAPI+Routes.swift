@@ -1,11 +1,11 @@
 import Foundation
 import NIOHTTP1
 import UnixHTTP
-import WorkspaceClient
+import WorkspaceAPI
 import WorkspaceModel
 
 extension ControlAPI {
-    /// Every route of ``WorkspaceClient/APIRoute/all`` (docs/api.md), each with its handler.
+    /// Every route of ``WorkspaceAPI/APIRoute/all`` (docs/api.md), each with its handler.
     public func router() -> HTTPRouter {
         var router = HTTPRouter()
         let routes: [(APIRoute, HTTPRouter.Handler)] =

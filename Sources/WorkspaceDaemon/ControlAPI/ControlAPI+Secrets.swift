@@ -1,4 +1,4 @@
-import WorkspaceClient
+import WorkspaceAPI
 import WorkspaceSecrets
 
 extension ControlAPI {

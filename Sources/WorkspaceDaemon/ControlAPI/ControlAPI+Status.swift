@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 import StateStore
-import WorkspaceClient
+import WorkspaceAPI
 import WorkspaceModel
 
 extension ControlAPI {

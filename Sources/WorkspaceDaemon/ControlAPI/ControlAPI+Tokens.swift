@@ -1,7 +1,7 @@
 import Logging
 import NIOHTTP1
 import UnixHTTP
-import WorkspaceClient
+import WorkspaceAPI
 import WorkspaceSecrets
 
 extension ControlAPI {

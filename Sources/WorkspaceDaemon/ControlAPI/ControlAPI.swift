@@ -4,7 +4,7 @@ import NIOHTTP1
 import StateStore
 import Synchronization
 import UnixHTTP
-import WorkspaceClient
+import WorkspaceAPI
 import WorkspaceModel
 import WorkspaceSecrets
 
@@ -12,7 +12,7 @@ import WorkspaceSecrets
 /// durable acknowledgements, `If-Match` revisions and JSON errors. ``router()`` registers it on a
 /// ``UnixHTTP/HTTPRouter``; docs/api.md is the contract.
 public final class ControlAPI: Sendable {
-    /// The release reported by `/v1/status` (``WorkspaceClient/Release/version``).
+    /// The release reported by `/v1/status` (``WorkspaceAPI/Release/version``).
     public static let daemonVersion = Release.version
 
     let state: PersistentState<Workspace>

@@ -1,4 +1,4 @@
-import WorkspaceClient
+import WorkspaceAPI
 
 /// One entity tag of an `If-Match` header.
 enum IfMatchTag: Equatable, Sendable {

@@ -1,6 +1,6 @@
 import Foundation
 import StateStore
-import WorkspaceClient
+import WorkspaceAPI
 
 extension LoadStatus {
     /// The status of a load from its report, finished at `loadedAt`, with the pre-migration backup the first save

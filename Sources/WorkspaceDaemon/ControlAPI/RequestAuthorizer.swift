@@ -2,7 +2,7 @@ import Foundation
 import Logging
 import NIOHTTP1
 import UnixHTTP
-import WorkspaceClient
+import WorkspaceAPI
 import WorkspaceSecrets
 
 /// Decides, before routing, whether a request may go on: by its bearer token when it presents one, otherwise by

@@ -1,5 +1,5 @@
 import StateStore
-import WorkspaceClient
+import WorkspaceAPI
 
 /// A request body decoded strictly: the root must be an object whose keys are all in `Body.fields`, checked in the
 /// same pass that decodes it.

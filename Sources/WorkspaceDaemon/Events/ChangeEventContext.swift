@@ -1,7 +1,7 @@
 import WorkspaceModel
 
 /// What a change request's `change` event says besides its revision: the router sets ``operation`` for the task
-/// handling a change route (``WorkspaceClient/APIRoute/changeOperation``), and ``ControlAPI`` reads it when it
+/// handling a change route (``WorkspaceAPI/APIRoute/changeOperation``), and ``ControlAPI`` reads it when it
 /// applies the change.
 enum ChangeEventContext {
     /// The operation of the change being handled (`project.create`), `nil` outside a change route.

@@ -1,5 +1,5 @@
 import StateStore
-import WorkspaceClient
+import WorkspaceAPI
 
 extension EventHub {
     /// Publishes a persistence engine's event (an observer of the state): `save_durable`, `save_failed` or

@@ -1,8 +1,8 @@
 import Foundation
 import Synchronization
-import WorkspaceClient
+import WorkspaceAPI
 
-/// Fans the daemon's events (``WorkspaceClient/WorkspaceEvent``) out to every reader of `GET /v1/events` without
+/// Fans the daemon's events (``WorkspaceAPI/WorkspaceEvent``) out to every reader of `GET /v1/events` without
 /// ever waiting for one.
 ///
 /// ``publish(_:)`` takes a lock for as long as it takes to append the event to each reader's buffer and returns:

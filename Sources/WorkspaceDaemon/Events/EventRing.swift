@@ -1,4 +1,4 @@
-import WorkspaceClient
+import WorkspaceAPI
 
 /// A fixed-capacity FIFO of events: appending to a full ring drops (and returns) the oldest.
 struct EventRing: Sendable {

@@ -1,4 +1,4 @@
-import WorkspaceClient
+import WorkspaceAPI
 
 /// One reader of an ``EventHub``: an async sequence of the events published since it subscribed, with a `lagged`
 /// event wherever its buffer overflowed.

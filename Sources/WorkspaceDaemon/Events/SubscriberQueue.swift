@@ -1,5 +1,5 @@
 import Foundation
-import WorkspaceClient
+import WorkspaceAPI
 
 /// One reader's side of the ``EventHub``: its bounded buffer, what it missed, and its waiting `next()`.
 ///

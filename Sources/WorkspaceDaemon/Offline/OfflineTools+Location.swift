@@ -1,4 +1,5 @@
 import WorkspaceModel
+import WorkspaceStorage
 
 extension OfflineTools {
     /// The state directory an offline tool works on: `explicit` (`--state-directory`) as given, without reading

@@ -1,6 +1,6 @@
 import Foundation
 import StateStore
-import WorkspaceClient
+import WorkspaceAPI
 import WorkspaceSecrets
 
 extension OfflineTools {

@@ -1,7 +1,8 @@
 import Foundation
 import StateStore
-import WorkspaceClient
+import WorkspaceAPI
 import WorkspaceModel
+import WorkspaceStorage
 
 /// The daemon's offline tools: inspect, migrate, list and restore a state file without a running daemon.
 ///

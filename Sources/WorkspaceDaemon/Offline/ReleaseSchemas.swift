@@ -1,5 +1,6 @@
-import WorkspaceClient
+import WorkspaceAPI
 import WorkspaceModel
+import WorkspaceStorage
 
 /// One shipped release and the state file schema version it writes (and so the highest it reads).
 public struct ReleaseSchema: Sendable, Equatable {

@@ -3,7 +3,7 @@ import Logging
 import NIOHTTP1
 import Systemd
 import UnixHTTP
-import WorkspaceClient
+import WorkspaceAPI
 import WorkspaceModel
 import WorkspaceSecrets
 

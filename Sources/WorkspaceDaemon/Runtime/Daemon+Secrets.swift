@@ -1,6 +1,6 @@
 import Logging
 import StateStore
-import WorkspaceClient
+import WorkspaceAPI
 import WorkspaceSecrets
 
 extension Daemon {
@@ -80,7 +80,7 @@ extension Daemon {
 extension RunningDaemon {
     /// Closes the secret store on stop: refuses token changes and saves what is not on disk yet (`lastUsedAt`
     /// updates), synchronously, like the workspace state.
-    /// - Returns: ``WorkspaceClient/ExitStatus/ioError`` when that save failed.
+    /// - Returns: ``WorkspaceAPI/ExitStatus/ioError`` when that save failed.
     func closeSecretStore() -> ExitStatus {
         guard let store = api.secrets.store else { return .success }
         do {

@@ -4,7 +4,7 @@ import StateStore
 import Synchronization
 import Systemd
 import UnixHTTP
-import WorkspaceClient
+import WorkspaceAPI
 import WorkspaceModel
 
 /// The daemon before it runs: its configuration (which a reload changes), where the configuration comes from,

@@ -2,6 +2,7 @@ import Logging
 import StateStore
 import Systemd
 import WorkspaceModel
+import WorkspaceStorage
 
 /// What the daemon runs against, apart from its configuration: the service manager, logging, the file system,
 /// the clock of the persistence engine, how the control API is reached, and the state file's schema. Production uses the defaults;

@@ -1,7 +1,7 @@
 import Dispatch
 import Logging
 import Synchronization
-import WorkspaceClient
+import WorkspaceAPI
 
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,5 @@
 import StateStore
-import WorkspaceClient
+import WorkspaceAPI
 
 /// Why the daemon did not become ready, with the exit status it leaves with.
 public enum DaemonStartError: Error, Sendable, CustomStringConvertible {

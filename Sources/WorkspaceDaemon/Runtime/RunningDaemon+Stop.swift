@@ -1,7 +1,7 @@
 import Logging
 import StateStore
 import Systemd
-import WorkspaceClient
+import WorkspaceAPI
 
 extension RunningDaemon {
     /// Stops on SIGTERM or SIGINT: STOPPING=1 and a `stopping` event, stop the watchdog, refuse further changes,
@@ -9,8 +9,8 @@ extension RunningDaemon {
     ///
     /// Runs on the caller's thread (the signal queue) and returns once the state is durable or the flush failed.
     /// A second call does nothing and returns the first one's status.
-    /// - Returns: ``WorkspaceClient/ExitStatus/success`` when everything accepted is on disk,
-    ///   ``WorkspaceClient/ExitStatus/ioError`` otherwise (the old file is intact).
+    /// - Returns: ``WorkspaceAPI/ExitStatus/success`` when everything accepted is on disk,
+    ///   ``WorkspaceAPI/ExitStatus/ioError`` otherwise (the old file is intact).
     public func stop(signal: Int32) -> ExitStatus {
         if let done = stopStatus.withLock({ $0 }) { return done }
         send { try notifier.stopping(status: "flushing") }

@@ -4,7 +4,7 @@ import StateStore
 import Synchronization
 import Systemd
 import UnixHTTP
-import WorkspaceClient
+import WorkspaceAPI
 import WorkspaceModel
 
 /// A started daemon: it owns the state, the control API and its server, and the watchdog. ``stop(signal:)``

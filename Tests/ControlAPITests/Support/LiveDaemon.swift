@@ -1,5 +1,6 @@
 import Foundation
 import TestSupport
+import WorkspaceAPI
 import WorkspaceClient
 
 #if canImport(Glibc)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import UnixHTTP
+import WorkspaceAPI
 import WorkspaceClient
 import WorkspaceDaemon
 import WorkspaceModel

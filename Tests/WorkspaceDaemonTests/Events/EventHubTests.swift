@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 import TestSupport
 import Testing
-import WorkspaceClient
+import WorkspaceAPI
 import WorkspaceDaemon
 
 /// The event hub: sequence numbers, a bounded buffer per reader, exact `lagged` counts, and a publisher that never

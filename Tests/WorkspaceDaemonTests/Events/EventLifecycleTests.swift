@@ -3,7 +3,7 @@ import NIOHTTP1
 import StateStoreTesting
 import Testing
 import UnixHTTP
-import WorkspaceClient
+import WorkspaceAPI
 import WorkspaceDaemon
 
 /// The daemon's own events through `GET /v1/events` on its in-memory transport: a change, a failed save, the

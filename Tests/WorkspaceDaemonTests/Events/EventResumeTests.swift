@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import UnixHTTP
-import WorkspaceClient
+import WorkspaceAPI
 import WorkspaceDaemon
 
 /// `GET /v1/events?since=ETAG`: the changes after a state replayed from the hub's history, or `reset`.

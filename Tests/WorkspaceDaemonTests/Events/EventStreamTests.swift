@@ -2,6 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 import UnixHTTP
+import WorkspaceAPI
 import WorkspaceClient
 import WorkspaceDaemon
 import WorkspaceModel

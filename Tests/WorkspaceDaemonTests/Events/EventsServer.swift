@@ -5,9 +5,11 @@ import StateStore
 import StateStoreTesting
 import TestSupport
 import UnixHTTP
+import WorkspaceAPI
 import WorkspaceClient
 import WorkspaceDaemon
 import WorkspaceModel
+import WorkspaceStorage
 
 /// The control API on a real Unix socket, in process: a fresh state in a temporary directory (manual scheduler:
 /// no timed saves), an event hub with a chosen buffer, and an ``UnixHTTP/HTTPServer`` serving the API's router.

@@ -1,7 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
-import WorkspaceClient
+import WorkspaceAPI
 import WorkspaceDaemon
 
 #if canImport(Glibc)

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import WorkspaceClient
+import WorkspaceAPI
 import WorkspaceModel
 
 /// The wire form of an event: one flat JSON object with sorted keys, every field of its type written (`null`

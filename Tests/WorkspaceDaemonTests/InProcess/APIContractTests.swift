@@ -2,7 +2,7 @@ import Foundation
 import NIOHTTP1
 import Testing
 import UnixHTTP
-import WorkspaceClient
+import WorkspaceAPI
 
 /// The operations of docs/openapi.yaml: method, path and the statuses each documents.
 struct DocumentedOperation: Hashable, CustomStringConvertible {

@@ -4,9 +4,10 @@ import StateStore
 import StateStoreTesting
 import Testing
 import UnixHTTP
-import WorkspaceClient
+import WorkspaceAPI
 import WorkspaceDaemon
 import WorkspaceModel
+import WorkspaceStorage
 
 /// The control API over one state directory that outlives it: each ``open()`` is a start of the daemon, each
 /// ``stop()`` a clean stop (SIGTERM: close and flush) and each ``crash()`` a SIGKILL.

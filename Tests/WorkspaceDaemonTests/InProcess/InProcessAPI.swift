@@ -4,9 +4,10 @@ import StateStore
 import StateStoreTesting
 import Testing
 import UnixHTTP
-import WorkspaceClient
+import WorkspaceAPI
 import WorkspaceDaemon
 import WorkspaceModel
+import WorkspaceStorage
 
 /// The control API in memory: a real state file in a temporary directory behind a fault-injecting file system, a
 /// manual scheduler (no timed save unless a test advances it), and requests through `HTTPResponder`, the code

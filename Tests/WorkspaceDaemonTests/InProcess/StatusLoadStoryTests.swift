@@ -2,7 +2,7 @@ import Foundation
 import NIOHTTP1
 import StateStoreTesting
 import Testing
-import WorkspaceClient
+import WorkspaceAPI
 import WorkspaceDaemon
 
 /// `/v1/status` tells the last load's story (migration, backup, quarantine, salvage, counts, time), and the

@@ -8,6 +8,7 @@ import UnixHTTP
 import WorkspaceDaemon
 import WorkspaceModel
 import WorkspaceSecrets
+import WorkspaceStorage
 
 /// The control API in memory with a real secret store in a temporary state directory, its requests going through
 /// the daemon's `RequestAuthorizer` and router by way of `HTTPResponder` (the socket server's code path).

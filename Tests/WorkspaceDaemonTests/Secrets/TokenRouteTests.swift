@@ -2,7 +2,7 @@ import Foundation
 import NIOHTTP1
 import Testing
 import UnixHTTP
-import WorkspaceClient
+import WorkspaceAPI
 import WorkspaceDaemon
 import WorkspaceSecrets
 

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import WorkspaceAPI
 import WorkspaceClient
 
 /// Clients that add favorites over the control socket (the real `WorkspaceClient`) until told to stop, every other

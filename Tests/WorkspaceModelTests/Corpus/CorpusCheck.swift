@@ -3,6 +3,7 @@ import StateStore
 import Testing
 
 @testable import WorkspaceModel
+@testable import WorkspaceStorage
 
 /// What loading one file of the corrupt-input corpus came to.
 enum CorpusOutcome: String, Sendable, CaseIterable {

@@ -5,6 +5,7 @@ import TestSupport
 import Testing
 
 @testable import WorkspaceModel
+@testable import WorkspaceStorage
 
 /// Issue 15, item 6: power loss at every crash point of the save, the migration with its backup, the quarantine and
 /// the legacy import, on ``PowerLossFileSystem``. For each mutating call of the operation, the power is cut just

@@ -2,23 +2,23 @@ import StateJSON
 import Synchronization
 
 /// What a salvage pass changed, collected while decoding.
-struct SalvageLog: Sendable {
-    var dropped: [SalvageReport.DroppedRecord] = []
-    var coerced: [SalvageReport.CoercedField] = []
-    var defaulted: [SalvageReport.DefaultedField] = []
+package struct SalvageLog: Sendable {
+    package var dropped: [SalvageReport.DroppedRecord] = []
+    package var coerced: [SalvageReport.CoercedField] = []
+    package var defaulted: [SalvageReport.DefaultedField] = []
     /// Paths of the dropped records, to tell which duplicate keys went with them.
-    var droppedPaths: Set<String> = []
+    package var droppedPaths: Set<String> = []
 }
 
 /// The duplicate keys a salvage must account for, indexed so that each record finds its own at once.
-struct DuplicateKeyIndex: Sendable {
+package struct DuplicateKeyIndex: Sendable {
     /// The objects holding a key twice, by path (`projects[1]`, "" for the root), with the key, in file order.
-    let all: [(path: String, key: String)]
+    package let all: [(path: String, key: String)]
     /// For every path that is a duplicate's object or holds it (`projects`, `projects[1]`): the duplicates' positions
     /// in ``all``.
     private let byContainer: [String: [Int]]
 
-    init(_ duplicates: [(path: String, key: String)]) {
+    package init(_ duplicates: [(path: String, key: String)]) {
         all = duplicates
         var index: [String: [Int]] = [:]
         for (position, duplicate) in duplicates.enumerated() {
@@ -28,12 +28,12 @@ struct DuplicateKeyIndex: Sendable {
     }
 
     /// The duplicates in the object at `path` or inside it.
-    func within(_ path: String) -> [(path: String, key: String)] {
+    package func within(_ path: String) -> [(path: String, key: String)] {
         (byContainer[path] ?? []).map { all[$0] }
     }
 
     /// `path` and every path that holds it: `projects[0].panes[1]`, `projects[0].panes`, `projects[0]`, `projects`.
-    static func containers(of path: String) -> [String] {
+    package static func containers(of path: String) -> [String] {
         guard !path.isEmpty else { return [""] }
         var result = [path]
         var index = path.endIndex
@@ -49,13 +49,13 @@ struct DuplicateKeyIndex: Sendable {
 
 extension LoadContext {
     /// Records a value converted to its declared type.
-    func recordCoerced(at codingPath: [any CodingKey], from: String, to: String) {
+    package func recordCoerced(at codingPath: [any CodingKey], from: String, to: String) {
         let path = DecodingErrorDescription.path(codingPath)
         salvageLog.withLock { $0.coerced.append(SalvageReport.CoercedField(path: path, from: from, to: to)) }
     }
 
     /// Records a field that could not be read and took its default.
-    func recordSalvageDefault(_ key: String, at codingPath: [any CodingKey], error: any Error) {
+    package func recordSalvageDefault(_ key: String, at codingPath: [any CodingKey], error: any Error) {
         let path = DecodingErrorDescription.path(codingPath + [AnyCodingKey(key)])
         let entry = SalvageReport.DefaultedField(path: path, reason: DecodingErrorDescription.describe(error))
         salvageLog.withLock { $0.defaulted.append(entry) }
@@ -65,7 +65,7 @@ extension LoadContext {
     ///
     /// A record is read depth first, so what was recorded inside it is what was recorded last: each list loses a
     /// suffix, and dropping many records stays linear.
-    func recordDropped(at codingPath: [any CodingKey], id: String?, reason: String) {
+    package func recordDropped(at codingPath: [any CodingKey], id: String?, reason: String) {
         let path = DecodingErrorDescription.path(codingPath)
         salvageLog.withLock { log in
             while let last = log.coerced.last, Self.isInside(last.path, path) { log.coerced.removeLast() }
@@ -81,7 +81,7 @@ extension LoadContext {
 
     /// The description of a duplicated key in the object at `codingPath` or inside it that no dropped record took
     /// with it, if any.
-    func duplicateKeyNotDropped(within codingPath: [any CodingKey]) -> String? {
+    package func duplicateKeyNotDropped(within codingPath: [any CodingKey]) -> String? {
         guard !duplicateKeys.all.isEmpty else { return nil }
         let candidates = duplicateKeys.within(DecodingErrorDescription.path(codingPath))
         guard !candidates.isEmpty else { return nil }
@@ -92,7 +92,7 @@ extension LoadContext {
     }
 
     /// The duplicated keys that no dropped record took with it.
-    func duplicateKeysKept() -> [(path: String, key: String)] {
+    package func duplicateKeysKept() -> [(path: String, key: String)] {
         let dropped = salvageLog.withLock { $0.droppedPaths }
         return duplicateKeys.all.filter { !Self.isDropped($0.path, dropped) }
     }
@@ -103,7 +103,7 @@ extension LoadContext {
     }
 
     /// Whether `path` names something inside the value at `container` (`projects[2].name` inside `projects[2]`).
-    static func isInside(_ path: String, _ container: String) -> Bool {
+    package static func isInside(_ path: String, _ container: String) -> Bool {
         guard path.count > container.count, path.hasPrefix(container) else { return false }
         let next = path[path.index(path.startIndex, offsetBy: container.count)]
         return next == "." || next == "["

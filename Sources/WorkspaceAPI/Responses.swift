@@ -1,6 +1,4 @@
 import Foundation
-import StateModel
-import StateStore
 import WorkspaceModel
 
 /// `GET /v1/status`: what an operator reads first.
@@ -102,7 +100,6 @@ public struct WorkspaceResponse: Codable, Sendable, Equatable {
 /// record it created or changed (if any).
 ///
 /// Every key is written, `null` included, so the shape is always the same.
-@StateModel
 public struct ChangeResponse<Value: Codable & Sendable & Equatable>: Codable, Sendable, Equatable {
     /// The revision the change got.
     public var revision: UInt64
@@ -110,9 +107,28 @@ public struct ChangeResponse<Value: Codable & Sendable & Equatable>: Codable, Se
     /// that state again only if nobody else did in between.
     public var etag: WorkspaceETag
     /// With `?durable=true`: the durable revision (≥ `revision`) when the response was sent; otherwise `nil`.
-    @StateWritesNull public var durableRevision: UInt64?
+    public var durableRevision: UInt64?
     /// The created or changed record.
-    @StateWritesNull public var value: Value?
+    public var value: Value?
+
+    /// A response with every field.
+    public init(revision: UInt64, etag: WorkspaceETag, durableRevision: UInt64? = nil, value: Value? = nil) {
+        self.revision = revision
+        self.etag = etag
+        self.durableRevision = durableRevision
+        self.value = value
+    }
+
+    private enum CodingKeys: String, CodingKey { case revision, etag, durableRevision, value }
+
+    /// Writes every key, `null` included.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(revision, forKey: .revision)
+        try container.encode(etag, forKey: .etag)
+        try container.encode(durableRevision, forKey: .durableRevision)
+        try container.encode(value, forKey: .value)
+    }
 }
 
 /// A change with no record to return (deletions, focus, active project, flush).

@@ -1,6 +1,6 @@
 /// Short, path-first descriptions of decoding failures, for reports and logs.
-enum DecodingErrorDescription {
-    static func describe(_ error: any Error) -> String {
+package enum DecodingErrorDescription {
+    package static func describe(_ error: any Error) -> String {
         guard let error = error as? DecodingError else { return "\(error)" }
         switch error {
         case .typeMismatch(let type, let context):
@@ -17,7 +17,7 @@ enum DecodingErrorDescription {
         }
     }
 
-    static func path(_ codingPath: [any CodingKey]) -> String {
+    package static func path(_ codingPath: [any CodingKey]) -> String {
         guard !codingPath.isEmpty else { return "the root" }
         var text = ""
         for key in codingPath {

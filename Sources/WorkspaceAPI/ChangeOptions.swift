@@ -12,8 +12,8 @@ public struct ChangeOptions: Sendable, Equatable {
     }
 
     /// The request target with `?durable=true` when durability is asked for.
-    func target(_ path: String) -> String { durable ? path + "?durable=true" : path }
+    package func target(_ path: String) -> String { durable ? path + "?durable=true" : path }
 
     /// `If-Match` when an entity tag is given.
-    var headers: [(String, String)] { ifMatch.map { [("If-Match", $0.quoted)] } ?? [] }
+    package var headers: [(String, String)] { ifMatch.map { [("If-Match", $0.quoted)] } ?? [] }
 }

@@ -1,9 +1,9 @@
 extension KeyedDecodingContainer {
     /// Decodes the value for `key`, or gives `defaultValue` when the key is missing or `null`, and records the
-    /// default in the load report (``LoadReport/fieldsDefaulted``, by path such as `projects[].panes[].tabs`).
+    /// default in the load report (`LoadReport.fieldsDefaulted` (StateStore), by path such as `projects[].panes[].tabs`).
     ///
     /// For fields whose schema names a default: a file that leaves them out loads with it instead of being
-    /// judged corrupt, and the next save writes the value explicitly. Outside a ``StateCodec`` load (a plain
+    /// judged corrupt, and the next save writes the value explicitly. Outside a `StateCodec` load (a plain
     /// `JSONDecoder`) the default is given but recorded nowhere.
     ///
     /// ```swift

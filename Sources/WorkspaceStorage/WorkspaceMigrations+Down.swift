@@ -1,4 +1,5 @@
 import StateStore
+import WorkspaceModel
 
 /// The reverse steps, for rolling the state back to an older release (`workspaced migrate --to N`, a package
 /// downgrade). Each writes a version as the older release wrote it; a field the older version cannot hold is set

@@ -1,5 +1,6 @@
 import StateModel
 import StateStore
+import WorkspaceModel
 
 // Version 2 of workspace.json as it shipped (`"version": 2`): panes gain `focusedTabIndex` and `tabs`, the
 // owner gains `email`. Favorites are unchanged (``FavoriteV1``). Frozen: never edit these types. Version 3

@@ -1,5 +1,6 @@
 import StateModel
 import StateStore
+import WorkspaceModel
 
 // Version 1 of workspace.json as it shipped (the first release; no `version` key). Frozen: never edit these
 // types; a later change gets a new version. Read when a file of version 1 loads, and written by the reverse steps

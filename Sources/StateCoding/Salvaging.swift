@@ -4,10 +4,10 @@ import StateJSON
 /// an array element by element the same way, anything else as the decoder's own container decodes it (so that
 /// date, data and number strategies apply); then, when the value has the wrong type, the one unambiguous
 /// conversion for `String` or `Int`.
-struct Salvaging<Value: Decodable>: Decodable {
-    let value: Value
+package struct Salvaging<Value: Decodable>: Decodable {
+    package let value: Value
 
-    init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         do {
             value = try Self.decodeNested(from: decoder)
         } catch let error as DecodingError {
@@ -22,7 +22,7 @@ struct Salvaging<Value: Decodable>: Decodable {
     }
 
     /// The value without conversion.
-    static func decodeNested(from decoder: any Decoder) throws -> Value {
+    package static func decodeNested(from decoder: any Decoder) throws -> Value {
         if let salvageable = Value.self as? any StateSalvageable.Type {
             return try salvageable.init(salvaging: decoder) as! Value
         }

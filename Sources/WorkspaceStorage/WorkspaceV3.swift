@@ -1,6 +1,7 @@
 import Foundation
 import StateModel
 import StateStore
+import WorkspaceModel
 
 // Version 3 of workspace.json as it shipped (`"version": 3`): the owner's `name` is renamed `alias`, favorites
 // gain an optional `createdAt`. Projects, panes and tabs are unchanged (``ProjectV2``). Frozen: never edit these

@@ -1,9 +1,6 @@
 import Foundation
-import StateModel
-import StateStore
 
 /// An API token as `GET /v1/tokens` lists it: never its secret. Every key is written, `null` included.
-@StateModel
 public struct TokenInfo: Codable, Sendable, Equatable {
     /// 12 lower-case hex digits, the part of the token after `wsd_`.
     public var id: String
@@ -14,9 +11,34 @@ public struct TokenInfo: Codable, Sendable, Equatable {
     /// When it was created.
     public var createdAt: Date
     /// When it last authenticated a request (updated at most once a minute); `nil` when never.
-    @StateWritesNull public var lastUsedAt: Date?
+    public var lastUsedAt: Date?
     /// When it was revoked; `nil` while it is valid.
-    @StateWritesNull public var revokedAt: Date?
+    public var revokedAt: Date?
+
+    /// A token record with every field.
+    public init(
+        id: String, name: String, scope: String, createdAt: Date, lastUsedAt: Date? = nil, revokedAt: Date? = nil
+    ) {
+        self.id = id
+        self.name = name
+        self.scope = scope
+        self.createdAt = createdAt
+        self.lastUsedAt = lastUsedAt
+        self.revokedAt = revokedAt
+    }
+
+    private enum CodingKeys: String, CodingKey { case id, name, scope, createdAt, lastUsedAt, revokedAt }
+
+    /// Writes every key, `null` included.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(name, forKey: .name)
+        try container.encode(scope, forKey: .scope)
+        try container.encode(createdAt, forKey: .createdAt)
+        try container.encode(lastUsedAt, forKey: .lastUsedAt)
+        try container.encode(revokedAt, forKey: .revokedAt)
+    }
 }
 
 /// `POST /v1/tokens`: the new token's fields and, once only, the token itself.
@@ -66,18 +88,43 @@ public struct InstallationStatus: Codable, Sendable, Equatable {
 }
 
 /// The secret store and token authentication in `GET /v1/status`. Every key is written, `null` included.
-@StateModel
 public struct SecretsStatus: Codable, Sendable, Equatable {
     /// `enabled` (tokens are accepted) or `disabled` (a bearer token gets 401; ``reason`` says why).
     public var state: String
     /// Why token authentication is disabled; `nil` while enabled.
-    @StateWritesNull public var reason: String?
+    public var reason: String?
     /// A stable code for the reason (`cannot_open`, `missing_file`, `no_key`, …); `nil` while enabled.
-    @StateWritesNull public var reasonCode: String?
+    public var reasonCode: String?
     /// Where the key comes from: `credential` or `key-file` (`nil` when no key was found).
-    @StateWritesNull public var keySource: String?
+    public var keySource: String?
     /// The id of the key in use (16 hex digits; never the key).
-    @StateWritesNull public var keyId: String?
+    public var keyId: String?
     /// Tokens that are not revoked; `nil` while disabled.
-    @StateWritesNull public var activeTokens: Int?
+    public var activeTokens: Int?
+
+    /// A status with every field.
+    public init(
+        state: String, reason: String? = nil, reasonCode: String? = nil, keySource: String? = nil, keyId: String? = nil,
+        activeTokens: Int? = nil
+    ) {
+        self.state = state
+        self.reason = reason
+        self.reasonCode = reasonCode
+        self.keySource = keySource
+        self.keyId = keyId
+        self.activeTokens = activeTokens
+    }
+
+    private enum CodingKeys: String, CodingKey { case state, reason, reasonCode, keySource, keyId, activeTokens }
+
+    /// Writes every key, `null` included.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(state, forKey: .state)
+        try container.encode(reason, forKey: .reason)
+        try container.encode(reasonCode, forKey: .reasonCode)
+        try container.encode(keySource, forKey: .keySource)
+        try container.encode(keyId, forKey: .keyId)
+        try container.encode(activeTokens, forKey: .activeTokens)
+    }
 }

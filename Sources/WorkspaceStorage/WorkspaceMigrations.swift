@@ -1,5 +1,6 @@
 import Foundation
 import StateStore
+import WorkspaceModel
 
 /// The shipped migration steps. A shipped step is never edited in what it writes from a file its release wrote: a
 /// change to the format is a new version with a new step, a new fixture and a new test. (Carrying unknown fields

@@ -1,4 +1,5 @@
 import StateStore
+import WorkspaceModel
 
 /// The schema of `workspace.json`: version 4, the three steps that bring any earlier file to it (each with its
 /// reverse, so the state can be written down to version 1 for an older release), the empty workspace, and the
