@@ -11,6 +11,9 @@ public enum PersistenceError: Error, Equatable, Sendable, CustomStringConvertibl
     case closedBeforeDurable(path: String, revision: UInt64)
     /// A blocking wait gave up.
     case timedOut(path: String, revision: UInt64)
+    /// A change expected another revision than `current` (``PersistentState/apply(validatesBeforeMutating:expecting:_:applied:)``);
+    /// nothing changed.
+    case revisionMismatch(path: String, current: UInt64)
 
     /// A sentence an operator can act on.
     public var description: String {
@@ -25,6 +28,8 @@ public enum PersistenceError: Error, Equatable, Sendable, CustomStringConvertibl
             return "the state for \(path) was closed before revision \(revision) was saved"
         case .timedOut(let path, let revision):
             return "timed out waiting for revision \(revision) of \(path) to be durable"
+        case .revisionMismatch(let path, let current):
+            return "the state for \(path) is at revision \(current), not the one the change expected; nothing changed"
         }
     }
 }

@@ -91,17 +91,31 @@ public final class PersistentState<Model: Codable & Sendable>: Sendable {
     ///     first), so it runs in place without a copy even though it can throw. A change that breaks the promise
     ///     leaves its partial modification in the state without a revision; leave it `false` for changes made of
     ///     several steps that can each fail.
+    ///   - expecting: Applies the change only while the state is at a revision this accepts (an HTTP `If-Match`),
+    ///     checked under the same lock as the change, so no other change can come in between; otherwise nothing
+    ///     changes and ``PersistenceError/revisionMismatch(path:current:)`` names the current revision. `nil`
+    ///     accepts any revision.
     ///   - change: Modifies the model; runs under the lock, so it must be short and must not call back into this
     ///     state.
+    ///   - applied: Runs under the lock once the change has its revision, before any later change is applied:
+    ///     what must happen in revision order (publishing an event). It must be short and must not call back into
+    ///     this state.
     /// - Returns: What `change` returned, and the revision it was given.
-    /// - Throws: ``PersistenceError/closed(path:)`` after ``close()``, or the change's own error, unchanged.
+    /// - Throws: ``PersistenceError/closed(path:)`` after ``close()``,
+    ///   ``PersistenceError/revisionMismatch(path:current:)`` when `expecting` refuses the revision, or the
+    ///   change's own error, unchanged.
     @discardableResult
     public func apply<Value: Sendable, Failure: Error>(
         validatesBeforeMutating: Bool = false,
-        _ change: (inout Model) throws(Failure) -> Value
+        expecting: ((_ revision: UInt64) -> Bool)? = nil,
+        _ change: (inout Model) throws(Failure) -> Value,
+        applied: ((Applied<Value>) -> Void)? = nil
     ) throws -> Applied<Value> {
         let outcome: ApplyOutcome<Value, Model> = state.withLock { engine in
             guard !engine.status.isClosed else { return .refused }
+            if let expecting, !expecting(engine.status.revision) {
+                return .failed(PersistenceError.revisionMismatch(path: file.path, current: engine.status.revision))
+            }
             let value: Value
             if Failure.self == Never.self || validatesBeforeMutating {
                 do {
@@ -122,7 +136,9 @@ public final class PersistentState<Model: Codable & Sendable>: Sendable {
             engine.status.revision += 1
             engine.lastChangeAt = now
             if engine.dirtySince == nil { engine.dirtySince = now }
-            return .accepted(Applied(value: value, revision: engine.status.revision), scheduleOrStartSave(&engine))
+            let result = Applied(value: value, revision: engine.status.revision)
+            applied?(result)
+            return .accepted(result, scheduleOrStartSave(&engine))
         }
         switch outcome {
         case .refused:
@@ -140,6 +156,14 @@ public final class PersistentState<Model: Codable & Sendable>: Sendable {
         _ body: (borrowing Model) throws(Failure) -> sending Value
     ) throws(Failure) -> sending Value {
         try state.withLock { engine throws(Failure) -> sending Value in try body(engine.model) }
+    }
+
+    /// Runs `body` with the current revision, under the lock: no change is applied while it runs, so what it
+    /// does comes between two revisions (a reader of changes subscribes exactly after `revision`).
+    public func atCurrentRevision<Value, Failure: Error>(
+        _ body: (_ revision: UInt64) throws(Failure) -> sending Value
+    ) throws(Failure) -> sending Value {
+        try state.withLock { engine throws(Failure) -> sending Value in try body(engine.status.revision) }
     }
 
     /// A copy of the current model and its revision (copy-on-write: O(1)).

@@ -14,15 +14,14 @@ extension ControlAPI {
 
     /// Subscribes and answers with the stream; 503 once the daemon is stopping.
     ///
-    /// Subscribing and reading the revision happen under the change gate, where every change is applied and
+    /// Subscribing and reading the revision happen under the engine's lock, where every change is applied and
     /// published: the `subscribed` event's revision is exactly the last one this reader will not see a `change`
     /// event for. With `?since=ETAG` the changes after that state are replayed from the hub's history when it
     /// is the same lineage and the history still holds them; otherwise the first event is `reset`.
     private func eventStream(_ request: HTTPRequest) throws(APIFailure) -> HTTPResponse {
         let since = try Self.since(request)
-        let (subscription, greetingKind) = gate.withLock { _ in
-            let current = etag(revision: state.status.revision)
-            return Self.subscribe(events, since: since, current: current)
+        let (subscription, greetingKind) = state.atCurrentRevision { revision in
+            Self.subscribe(events, since: since, current: etag(revision: revision))
         }
         guard let subscription else {
             throw APIFailure(.serviceUnavailable, APIErrorCode.unavailable, "the daemon is stopping; no events follow")
@@ -81,12 +80,11 @@ extension ControlAPI {
         return (hub.subscribe(), .reset(revision: current.revision, lineage: current.lineage, reason: reason))
     }
 
-    /// Publishes the `change` event of an applied change: its revision, the operation the router named, and the
-    /// record it created or returned, else the one its path names.
-    func publishChange<Value>(_ applied: Applied<Value>, request: HTTPRequest) {
+    /// Publishes the `change` event of an applied change: its revision, its `operation`, and the record it
+    /// created or returned, else the one its path names.
+    func publishChange<Value>(_ applied: Applied<Value>, operation: String, request: HTTPRequest) {
         let id =
             (applied.value as? any EventRecord)?.eventRecordID ?? request.pathParameters["id"].flatMap(WorkspaceID.init)
-        events.publish(
-            .change(revision: applied.revision, operation: ChangeEventContext.operation ?? "change", id: id))
+        events.publish(.change(revision: applied.revision, operation: operation, id: id))
     }
 }

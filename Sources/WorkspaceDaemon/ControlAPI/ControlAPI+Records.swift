@@ -14,7 +14,8 @@ extension ControlAPI {
                         let id = try self.id(request)
                         let body = try APIJSON.decode(AddPaneRequest.self, from: request.body)
                         let viewMode = ViewMode(rawValue: body.viewMode ?? ViewMode.list.rawValue)
-                        return try await self.change(request, status: .created) { workspace throws(WorkspaceError) in
+                        return try await self.change(request, .createPane, status: .created) {
+                            workspace throws(WorkspaceError) in
                             try workspace.addPane(toProject: id, folder: body.folder, viewMode: viewMode)
                         }
                     }
@@ -29,7 +30,8 @@ extension ControlAPI {
                         guard body.folder != nil || body.viewMode != nil else {
                             throw APIFailure(.badRequest, APIErrorCode.invalidField, "give folder or viewMode")
                         }
-                        return try await self.change(request, singleStep: false) { workspace throws(WorkspaceError) in
+                        return try await self.change(request, .updatePane, singleStep: false) {
+                            workspace throws(WorkspaceError) in
                             if let folder = body.folder { try workspace.setPaneFolder(id, to: folder) }
                             if let mode = body.viewMode {
                                 try workspace.setViewMode(ViewMode(rawValue: mode), ofPane: id)
@@ -46,7 +48,8 @@ extension ControlAPI {
                     await self.respond {
                         let id = try self.id(request)
                         try APIJSON.requireNoBody(request.body)
-                        return try await self.change(request) { workspace throws(WorkspaceError) -> Empty in
+                        return try await self.change(request, .deletePane) {
+                            workspace throws(WorkspaceError) -> Empty in
                             try workspace.removePane(id)
                             return Empty()
                         }
@@ -59,7 +62,8 @@ extension ControlAPI {
                     await self.respond {
                         let id = try self.id(request)
                         let body = try APIJSON.decode(OpenTabRequest.self, from: request.body)
-                        return try await self.change(request, status: .created) { workspace throws(WorkspaceError) in
+                        return try await self.change(request, .createTab, status: .created) {
+                            workspace throws(WorkspaceError) in
                             try workspace.openTab(inPane: id, folder: body.folder)
                         }
                     }
@@ -71,7 +75,7 @@ extension ControlAPI {
                     await self.respond {
                         let id = try self.id(request)
                         try APIJSON.requireNoBody(request.body)
-                        return try await self.change(request) { workspace throws(WorkspaceError) -> Empty in
+                        return try await self.change(request, .deleteTab) { workspace throws(WorkspaceError) -> Empty in
                             try workspace.closeTab(id)
                             return Empty()
                         }
@@ -84,7 +88,7 @@ extension ControlAPI {
                     await self.respond {
                         let id = try self.id(request)
                         try APIJSON.requireNoBody(request.body)
-                        return try await self.change(request) { workspace throws(WorkspaceError) -> Empty in
+                        return try await self.change(request, .focusTab) { workspace throws(WorkspaceError) -> Empty in
                             try workspace.focusTab(id)
                             return Empty()
                         }
@@ -103,7 +107,8 @@ extension ControlAPI {
                     await self.respond {
                         let body = try APIJSON.decode(AddFavoriteRequest.self, from: request.body)
                         let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
-                        return try await self.change(request, status: .created) { workspace throws(WorkspaceError) in
+                        return try await self.change(request, .addFavorite, status: .created) {
+                            workspace throws(WorkspaceError) in
                             try workspace.addFavorite(name: body.name, path: body.path, createdAt: now)
                         }
                     }
@@ -115,7 +120,8 @@ extension ControlAPI {
                     await self.respond {
                         let id = try self.id(request)
                         try APIJSON.requireNoBody(request.body)
-                        return try await self.change(request) { workspace throws(WorkspaceError) -> Empty in
+                        return try await self.change(request, .deleteFavorite) {
+                            workspace throws(WorkspaceError) -> Empty in
                             try workspace.removeFavorite(id)
                             return Empty()
                         }
@@ -131,7 +137,8 @@ extension ControlAPI {
                         guard body.alias != nil || body.email != nil else {
                             throw APIFailure(.badRequest, APIErrorCode.invalidField, "give alias or email")
                         }
-                        return try await self.change(request, singleStep: false) { workspace throws(WorkspaceError) in
+                        return try await self.change(request, .updateOwner, singleStep: false) {
+                            workspace throws(WorkspaceError) in
                             if let alias = body.alias { try workspace.setOwnerAlias(alias) }
                             if let email = body.email { try workspace.setOwnerEmail(email) }
                             return workspace.owner

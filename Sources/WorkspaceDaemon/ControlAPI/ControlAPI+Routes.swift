@@ -13,21 +13,12 @@ extension ControlAPI {
             + eventRoutes()
         for (route, handler) in routes {
             do {
-                try router.register(route.method, route.pattern, handler: Self.namingChanges(route, handler))
+                try router.register(route.method, route.pattern, handler: handler)
             } catch {
                 preconditionFailure("invalid route \(route): \(error)")
             }
         }
         return router
-    }
-
-    /// `handler`, telling ``change(_:status:singleStep:_:)`` which operation its `change` event names when
-    /// `route` changes the workspace.
-    private static func namingChanges(
-        _ route: APIRoute, _ handler: @escaping HTTPRouter.Handler
-    ) -> HTTPRouter.Handler {
-        guard let operation = route.changeOperation else { return handler }
-        return { request in await ChangeEventContext.$operation.withValue(operation) { await handler(request) } }
     }
 
     private func readRoutes() -> [(APIRoute, HTTPRouter.Handler)] {
@@ -72,7 +63,8 @@ extension ControlAPI {
                     await self.respond {
                         let body = try APIJSON.decode(CreateProjectRequest.self, from: request.body)
                         let layout = Layout(rawValue: body.layout)
-                        return try await self.change(request, status: .created) { workspace throws(WorkspaceError) in
+                        return try await self.change(request, .createProject, status: .created) {
+                            workspace throws(WorkspaceError) in
                             try workspace.createProject(name: body.name, layout: layout)
                         }
                     }
@@ -99,7 +91,8 @@ extension ControlAPI {
                         guard body.name != nil || body.layout != nil else {
                             throw APIFailure(.badRequest, APIErrorCode.invalidField, "give name or layout")
                         }
-                        return try await self.change(request, singleStep: false) { workspace throws(WorkspaceError) in
+                        return try await self.change(request, .updateProject, singleStep: false) {
+                            workspace throws(WorkspaceError) in
                             if let name = body.name { try workspace.renameProject(id, to: name) }
                             if let layout = body.layout {
                                 try workspace.setLayout(Layout(rawValue: layout), ofProject: id)
@@ -116,7 +109,8 @@ extension ControlAPI {
                     await self.respond {
                         let id = try self.id(request)
                         try APIJSON.requireNoBody(request.body)
-                        return try await self.change(request) { workspace throws(WorkspaceError) -> Empty in
+                        return try await self.change(request, .deleteProject) {
+                            workspace throws(WorkspaceError) -> Empty in
                             try workspace.deleteProject(id)
                             return Empty()
                         }
@@ -145,7 +139,8 @@ extension ControlAPI {
                             }
                             id = parsed
                         }
-                        return try await self.change(request) { workspace throws(WorkspaceError) -> Empty in
+                        return try await self.change(request, .setActiveProject) {
+                            workspace throws(WorkspaceError) -> Empty in
                             try workspace.setActiveProject(id)
                             return Empty()
                         }

@@ -25,9 +25,6 @@ public final class ControlAPI: Sendable {
     let load: LoadStatusSource?
     /// Since when the saves fail, while they do.
     let savesFailingSince: @Sendable () -> Date?
-    /// Serializes "check the revision, then apply" so `If-Match` is exact; held for the change only, never
-    /// across a durability wait.
-    let gate = Mutex(())
     /// The events of `GET /v1/events`; every change is published to it as it is applied.
     public let events: EventHub
     /// The configuration's warnings now (unknown keys ignored), for `/v1/status`.
@@ -93,39 +90,42 @@ public final class ControlAPI: Sendable {
         return id
     }
 
-    /// Applies a change for a request: checks `If-Match`, applies it under the gate, waits for durability when
-    /// asked, and answers with the revision and `value`.
+    /// Applies a change for a request: applies it only while the workspace is at a state `If-Match` names,
+    /// publishes its `change` event named after `route`, waits for durability when asked, and answers with the
+    /// revision and `value`.
     ///
-    /// `singleStep` marks a change that is one validating `Workspace` mutation (it throws before modifying
-    /// anything), which the engine then applies in place instead of on a copy of the collections it touches.
+    /// The `If-Match` check and the event run under the engine's lock with the change itself, so the check is
+    /// exact and events come in revision order. `singleStep` marks a change that is one validating `Workspace`
+    /// mutation (it throws before modifying anything), which the engine then applies in place instead of on a
+    /// copy of the collections it touches.
     func change<Value: Codable & Sendable & Equatable>(
-        _ request: HTTPRequest, status: HTTPResponseStatus = .ok, singleStep: Bool = true,
+        _ request: HTTPRequest, _ route: APIRoute, status: HTTPResponseStatus = .ok, singleStep: Bool = true,
         _ body: @escaping (inout Workspace) throws(WorkspaceError) -> Value
     ) async throws -> HTTPResponse {
         let durable = try ChangeOptions.durable(request)
         let expected = try ChangeOptions.expectedTags(request)
-        let applied: Applied<Value> = try gate.withLock { _ throws(APIFailure) -> Applied<Value> in
-            if let expected {
-                let current = etag(revision: state.status.revision)
-                guard expected.contains(where: { $0.matches(current) }) else {
-                    throw Self.mismatch(expected, current: current)
-                }
-            }
-            do {
-                let applied = try state.apply(validatesBeforeMutating: singleStep) {
-                    (workspace: inout Workspace) throws(WorkspaceError) -> Value in
-                    try body(&workspace)
-                }
-                // Under the gate, so the events come in revision order.
-                publishChange(applied, request: request)
-                return applied
-            } catch let error as WorkspaceError {
-                throw APIFailure(error)
-            } catch let error as PersistenceError {
-                throw APIFailure(error)
-            } catch {
-                throw APIFailure(.internalServerError, "internal", "\(error)")
-            }
+        let lineage = state.lineage.rawValue
+        let operation = route.changeOperation ?? "change"
+        let applied: Applied<Value>
+        do {
+            applied = try state.apply(
+                validatesBeforeMutating: singleStep,
+                expecting: expected.map { tags in
+                    { revision in
+                        let current = WorkspaceETag(lineage: lineage, revision: revision)
+                        return tags.contains { $0.matches(current) }
+                    }
+                },
+                { (workspace: inout Workspace) throws(WorkspaceError) -> Value in try body(&workspace) },
+                applied: { self.publishChange($0, operation: operation, request: request) })
+        } catch let error as WorkspaceError {
+            throw APIFailure(error)
+        } catch PersistenceError.revisionMismatch(_, let current) {
+            throw Self.mismatch(expected ?? [], current: etag(revision: current))
+        } catch let error as PersistenceError {
+            throw APIFailure(error)
+        } catch {
+            throw APIFailure(.internalServerError, "internal", "\(error)")
         }
         var durableRevision: UInt64?
         if durable {

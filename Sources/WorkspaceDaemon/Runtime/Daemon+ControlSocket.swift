@@ -8,8 +8,9 @@ import WorkspaceModel
 import WorkspaceSecrets
 
 extension Daemon {
-    /// Serves the control API: on the socket systemd passed (socket activation), else on the configured path.
-    func startControlServer(_ api: ControlAPI) async throws(DaemonStartError) -> HTTPServer {
+    /// Serves the control API with `router`: on the socket systemd passed (socket activation), else on the
+    /// configured path.
+    func startControlServer(_ api: ControlAPI, router: HTTPRouter) async throws(DaemonStartError) -> HTTPServer {
         let configuration = self.configuration
         let binding: HTTPServerBinding
         do {
@@ -31,7 +32,7 @@ extension Daemon {
                 socketPath: configuration.controlSocketPath, maximumBodySize: configuration.apiMaximumBodyBytes,
                 maximumConnections: connectionCap(configuration.apiMaximumConnections),
                 requestTimeout: configuration.apiRequestTimeout),
-            router: api.router(), authorize: authorizer(api.secrets), logger: logger)
+            router: router, authorize: authorizer(api.secrets), logger: logger)
         do {
             try await server.start(binding: binding)
         } catch {

@@ -78,9 +78,8 @@ public final class Daemon: Sendable {
             // Bring the file on disk to the current version before READY=1 (the pre-migration backup is made
             // first; a salvaged file's original is already kept), so that a service reported started runs on a
             // durable, current file.
-            _ = try? persistent.apply { (_: inout Workspace) in () }
             do {
-                try persistent.flushSynchronously()
+                try persistent.saveSynchronously()
             } catch {
                 // The original file is untouched; the failure was logged by the observer (save failed) and shows
                 // in STATUS=; the save is retried like any other. Refusing to start would only loop.
@@ -97,10 +96,12 @@ public final class Daemon: Sendable {
             configurationWarnings: { [configuration] in configuration.ignoredKeys.map(\.description) })
         serving()
         let server: HTTPServer?
+        // One router for both the socket's server and the in-process responder.
+        let router = api.router()
         switch environment.transport {
         case .socket:
             do {
-                server = try await startControlServer(api)
+                server = try await startControlServer(api, router: router)
             } catch {
                 try? persistent.close()
                 throw error
@@ -111,7 +112,7 @@ public final class Daemon: Sendable {
         let running = RunningDaemon(
             daemon: self, state: persistent, api: api, report: loaded.report, server: server,
             responder: HTTPResponder(
-                router: api.router(), authorize: authorizer(secrets),
+                router: router, authorize: authorizer(secrets),
                 maximumBodySize: configuration.apiMaximumBodyBytes),
             watchdog: startWatchdog(persistent))
         let status = running.readyStatus()
