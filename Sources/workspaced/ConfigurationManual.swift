@@ -3,9 +3,9 @@ import Foundation
 import WorkspaceAPI
 import WorkspaceDaemon
 
-/// `workspaced configuration-manual` (hidden): prints the workspaced.json(5) page for `make install` and `make deb`.
-/// The keys and variables come from ``ConfigurationKey/all``; the flags from ``ConfigOptions`` itself, so a new
-/// key, variable or flag shows up in the page without editing it.
+/// `workspaced configuration-manual` (hidden): prints the workspaced.json(5) page for `make install` and `make deb`,
+/// or with `--markdown` the README's table of keys. Both come from ``ConfigurationKey/all``; the flags that
+/// ``ConfigOptions`` really parses are checked against the table's, so a page never names a flag that does not work.
 struct ConfigurationManual: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "configuration-manual",
@@ -15,10 +15,20 @@ struct ConfigurationManual: ParsableCommand {
     @Option(help: "The page's date, YYYY-MM-DD (default today, UTC).")
     var date: String?
 
+    @Flag(help: "Print the README's Markdown table of keys instead.")
+    var markdown = false
+
     func run() throws {
+        let parsed = try ConfigOptions.flagsByKey()
+        let table = Dictionary(
+            uniqueKeysWithValues: ConfigurationKey.all.compactMap { key in key.flag.map { (key.name, $0) } })
+        guard parsed == table else { throw ManualFlagError.tableDiffers(parsed: parsed, table: table) }
+        if markdown {
+            print(ConfigurationKeyTable.markdown, terminator: "")
+            return
+        }
         let page = ConfigurationManualPage(
-            flags: try ConfigOptions.flagsByKey(), configFileFlag: "--config",
-            date: date ?? Self.today(), version: Release.version)
+            flags: table, configFileFlag: "--config", date: date ?? Self.today(), version: Release.version)
         print(page.roff, terminator: "")
     }
 
@@ -40,6 +50,8 @@ enum ManualFlagError: Error, CustomStringConvertible {
     case setsSeveralKeys(flag: String, keys: [String])
     /// The flag sets a key that is not in ``ConfigurationKey/all``.
     case setsUnlistedKey(flag: String, key: String)
+    /// The flags the parser has are not the flags ``ConfigurationKey/all`` names.
+    case tableDiffers(parsed: [String: String], table: [String: String])
 
     var description: String {
         switch self {
@@ -49,6 +61,9 @@ enum ManualFlagError: Error, CustomStringConvertible {
             return "\(flag) sets \(keys.count) configuration keys (\(keys.joined(separator: ", "))); expected one"
         case .setsUnlistedKey(let flag, let key):
             return "\(flag) sets \(key), which is not in ConfigurationKey.all"
+        case .tableDiffers(let parsed, let table):
+            return "the options of ConfigOptions (\(parsed.sorted { $0.key < $1.key })) are not the flags "
+                + "ConfigurationKey.all names (\(table.sorted { $0.key < $1.key }))"
         }
     }
 }

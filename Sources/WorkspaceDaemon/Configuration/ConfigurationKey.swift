@@ -1,5 +1,9 @@
 /// A configuration key the daemon understands: its name in the config file (dotted for nested objects), its
-/// environment variable, and the kind of value it takes.
+/// environment variable, its flag, the kind of value it takes and its default.
+///
+/// ``all`` is the one table of keys: the loader validates with each key's kind and falls back to its default,
+/// ``DaemonConfiguration``'s defaults come from it, and the manual page (`workspaced configuration-manual`) and the
+/// README's table (`workspaced configuration-manual --markdown`, checked by a test) are generated from it.
 public struct ConfigurationKey: Sendable, Hashable {
     /// The kind of value a key takes.
     public enum Kind: Sendable, Hashable {
@@ -15,12 +19,57 @@ public struct ConfigurationKey: Sendable, Hashable {
         case names
     }
 
+    /// A key's value when no source sets it.
+    public enum Default: Sendable, Hashable {
+        /// A whole number.
+        case integer(Int)
+        /// A string: a choice or a path.
+        case text(String)
+        /// Resolved at load time (from systemd's directory variables) or empty; said in words.
+        case described(String)
+    }
+
     /// The dotted name, as in the config file (`save.debounceMilliseconds`).
     public let name: String
     /// The kind of value.
     public let kind: Kind
     /// One line for the documentation and error messages.
     public let summary: String
+    /// The value when no source sets it.
+    public let defaultValue: Default
+    /// The long option of `workspaced run` and `check-config` that sets it (`--save-debounce-ms`); `nil` when it
+    /// is set by the file or the environment only.
+    public let flag: String?
+
+    /// A key with the given parts.
+    init(name: String, kind: Kind, summary: String, defaultValue: Default, flag: String?) {
+        self.name = name
+        self.kind = kind
+        self.summary = summary
+        self.defaultValue = defaultValue
+        self.flag = flag
+    }
+
+    /// The default of a whole-number key.
+    public var integerDefault: Int {
+        guard case .integer(let value) = defaultValue else { preconditionFailure("\(name) has no number default") }
+        return value
+    }
+
+    /// The default of a choice or path key.
+    public var textDefault: String {
+        guard case .text(let value) = defaultValue else { preconditionFailure("\(name) has no text default") }
+        return value
+    }
+
+    /// The default as the documentation says it (`500`, `salvage`, `none`).
+    public var defaultDescription: String {
+        switch defaultValue {
+        case .integer(let value): return "\(value)"
+        case .text(let value): return value
+        case .described(let words): return words
+        }
+    }
 
     /// The environment variable that overrides it: `WORKSPACED_` and the name in upper snake case
     /// (`save.debounceMilliseconds` → `WORKSPACED_SAVE_DEBOUNCE_MILLISECONDS`).
@@ -40,67 +89,82 @@ public struct ConfigurationKey: Sendable, Hashable {
 
     /// The state directory.
     public static let stateDirectory = ConfigurationKey(
-        name: "stateDirectory", kind: .path,
-        summary: "directory of workspace.json (default $STATE_DIRECTORY, else /var/lib/workspaced)")
+        name: "stateDirectory", kind: .path, summary: "directory of workspace.json",
+        defaultValue: .described("$STATE_DIRECTORY, else /var/lib/workspaced"), flag: "--state-directory")
     /// The control socket.
     public static let controlSocket = ConfigurationKey(
-        name: "controlSocket", kind: .path,
-        summary: "control API socket (default $RUNTIME_DIRECTORY/control.sock, else /run/workspaced/control.sock)")
+        name: "controlSocket", kind: .path, summary: "control API socket",
+        defaultValue: .described("$RUNTIME_DIRECTORY/control.sock, else /run/workspaced/control.sock"),
+        flag: "--control-socket")
     /// The save debounce.
     public static let saveDebounce = ConfigurationKey(
         name: "save.debounceMilliseconds", kind: .integer(0...60_000),
-        summary: "quiet time after a change before saving, in ms (default 500)")
+        summary: "quiet time after a change before saving, in ms",
+        defaultValue: .integer(500), flag: "--save-debounce-ms")
     /// The maximum save delay.
     public static let saveMaximumDelay = ConfigurationKey(
         name: "save.maximumDelayMilliseconds", kind: .integer(1...600_000),
-        summary: "longest a change stays unsaved, in ms, at least the debounce (default 5000)")
+        summary: "longest a change stays unsaved, in ms, at least the debounce",
+        defaultValue: .integer(5000), flag: "--save-maximum-delay-ms")
     /// The corrupt-file policy.
     public static let corruptFilePolicy = ConfigurationKey(
         name: "corruptFilePolicy", kind: .choice(["salvage", "quarantine", "refuse"]),
-        summary: "what to do with an unreadable state file (default salvage)")
+        summary:
+            "what to do with an unreadable state file: keep every readable record (salvage), set it aside (quarantine) or refuse to start",
+        defaultValue: .text("salvage"), flag: "--corrupt-file-policy")
     /// The state file of an earlier installation, imported once when there is no state file.
     public static let legacyStatePath = ConfigurationKey(
         name: "legacyStatePath", kind: .optionalPath,
-        summary: "state file of an earlier installation, imported once; empty turns the import off "
-            + "(default /var/lib/workspace-state/state.json)")
+        summary:
+            "state file of an earlier installation, imported once when there is no state file; empty turns the import off",
+        defaultValue: .text("/var/lib/workspace-state/state.json"), flag: "--legacy-state-path")
     /// The number of backups kept.
     public static let backupsKept = ConfigurationKey(
-        name: "backupsKept", kind: .integer(1...100), summary: "pre-migration backups kept (default 3)")
+        name: "backupsKept", kind: .integer(1...100), summary: "pre-migration backups kept",
+        defaultValue: .integer(3), flag: "--backups-kept")
     /// How many loads of the same state file may never finish before the next start sets it aside.
     public static let crashedLoadLimit = ConfigurationKey(
         name: "crashedLoadLimit", kind: .integer(0...100),
-        summary: "loads of the same state file that may crash, be killed or time out before the next start sets "
-            + "it aside and starts from a backup; 0 turns the guard off (default 3)")
+        summary:
+            "loads of the same state file that may crash, be killed or time out before the next start sets it aside and starts from a backup; 0 turns the guard off",
+        defaultValue: .integer(3), flag: "--crashed-load-limit")
     /// The log level.
     public static let logLevel = ConfigurationKey(
         name: "logLevel", kind: .choice(["trace", "debug", "info", "notice", "warning", "error", "critical"]),
-        summary: "lowest level logged (default info)")
+        summary: "lowest level logged",
+        defaultValue: .text("info"), flag: "--log-level")
     /// The largest request body the control API accepts.
     public static let apiMaximumBodyBytes = ConfigurationKey(
         name: "api.maximumBodyBytes", kind: .integer(1024...67_108_864),
-        summary: "largest control API request body, in bytes; larger ones get 413 (default 1048576)")
+        summary: "largest control API request body, in bytes; larger ones get 413",
+        defaultValue: .integer(1_048_576), flag: "--api-maximum-body-bytes")
     /// The most control API connections open at once.
     public static let apiMaximumConnections = ConfigurationKey(
         name: "api.maximumConnections", kind: .integer(16...65_536),
-        summary: "most control API connections open at once; one more gets 503 (default 2048, at most the open-file "
-            + "limit less 64)")
+        summary: "most control API connections open at once, at most the open-file limit less 64; one more gets 503",
+        defaultValue: .integer(2048), flag: nil)
     /// How long a control API request may take to arrive whole, from its first byte.
     public static let apiRequestTimeout = ConfigurationKey(
         name: "api.requestTimeoutMilliseconds", kind: .integer(100...600_000),
-        summary: "longest a request may take to arrive whole from its first byte, in ms; then 408 (default 30000)")
+        summary: "longest a request may take to arrive whole from its first byte, in ms; then 408",
+        defaultValue: .integer(30_000), flag: nil)
 
     /// Users (names or uids) that may read the workspace through the control API.
     public static let readUsers = ConfigurationKey(
-        name: "access.readUsers", kind: .names, summary: "users allowed to read through the API (default none)")
+        name: "access.readUsers", kind: .names, summary: "users allowed to read through the API",
+        defaultValue: .described("none"), flag: nil)
     /// Groups (names or gids) that may read the workspace.
     public static let readGroups = ConfigurationKey(
-        name: "access.readGroups", kind: .names, summary: "groups allowed to read through the API (default none)")
+        name: "access.readGroups", kind: .names, summary: "groups allowed to read through the API",
+        defaultValue: .described("none"), flag: nil)
     /// Users that may change the workspace (and read it).
     public static let writeUsers = ConfigurationKey(
-        name: "access.writeUsers", kind: .names, summary: "users allowed to change through the API (default none)")
+        name: "access.writeUsers", kind: .names, summary: "users allowed to change through the API",
+        defaultValue: .described("none"), flag: nil)
     /// Groups that may change the workspace (and read it).
     public static let writeGroups = ConfigurationKey(
-        name: "access.writeGroups", kind: .names, summary: "groups allowed to change through the API (default none)")
+        name: "access.writeGroups", kind: .names, summary: "groups allowed to change through the API",
+        defaultValue: .described("none"), flag: nil)
 
     /// Every key, in documentation order.
     public static let all: [ConfigurationKey] = [

@@ -79,17 +79,18 @@ public enum ConfigurationLoader {
             try reader.path(.controlSocket)
             ?? sources.firstPath(sources.environment["RUNTIME_DIRECTORY"]).map { $0 + "/control.sock" }
             ?? "/run/workspaced/control.sock"
-        let debounce = try reader.integer(.saveDebounce) ?? 500
-        let maximumDelay = try reader.integer(.saveMaximumDelay) ?? 5000
+        let debounce = try reader.integer(.saveDebounce) ?? ConfigurationKey.saveDebounce.integerDefault
+        let maximumDelay = try reader.integer(.saveMaximumDelay) ?? ConfigurationKey.saveMaximumDelay.integerDefault
         guard maximumDelay >= debounce else {
             throw .invalidValue(
                 key: ConfigurationKey.saveMaximumDelay.name, value: "\(maximumDelay)",
                 reason: "must be at least save.debounceMilliseconds (\(debounce))")
         }
-        let policy = try reader.choice(.corruptFilePolicy).flatMap(CorruptFilePolicy.init(rawValue:)) ?? .salvage
-        let level = try reader.choice(.logLevel).flatMap(Logger.Level.init(rawValue:)) ?? .info
+        let policy = CorruptFilePolicy(
+            rawValue: try reader.choice(.corruptFilePolicy) ?? ConfigurationKey.corruptFilePolicy.textDefault)!
+        let level = Logger.Level(rawValue: try reader.choice(.logLevel) ?? ConfigurationKey.logLevel.textDefault)!
         let legacyStatePath =
-            try reader.optionalPath(.legacyStatePath) ?? DaemonConfiguration.defaultLegacyStatePath
+            try reader.optionalPath(.legacyStatePath) ?? ConfigurationKey.legacyStatePath.textDefault
         if let legacyStatePath {
             try refuseLegacyPathAtTheStateFile(legacyStatePath, stateDirectory: stateDirectory)
         }
@@ -99,17 +100,16 @@ public enum ConfigurationLoader {
             saveDebounce: .milliseconds(debounce),
             saveMaximumDelay: .milliseconds(maximumDelay),
             corruptFilePolicy: policy,
-            backupsKept: try reader.integer(.backupsKept) ?? 3,
-            crashedLoadLimit: try reader.integer(.crashedLoadLimit) ?? DaemonConfiguration.defaultCrashedLoadLimit,
+            backupsKept: try reader.integer(.backupsKept) ?? ConfigurationKey.backupsKept.integerDefault,
+            crashedLoadLimit: try reader.integer(.crashedLoadLimit) ?? ConfigurationKey.crashedLoadLimit.integerDefault,
             legacyStatePath: legacyStatePath,
             logLevel: level,
             apiMaximumBodyBytes: try reader.integer(.apiMaximumBodyBytes)
-                ?? DaemonConfiguration.defaultAPIMaximumBodyBytes,
+                ?? ConfigurationKey.apiMaximumBodyBytes.integerDefault,
             apiMaximumConnections: try reader.integer(.apiMaximumConnections)
-                ?? DaemonConfiguration.defaultAPIMaximumConnections,
+                ?? ConfigurationKey.apiMaximumConnections.integerDefault,
             apiRequestTimeout: .milliseconds(
-                try reader.integer(.apiRequestTimeout)
-                    ?? Int(DaemonConfiguration.defaultAPIRequestTimeout.components.seconds) * 1000),
+                try reader.integer(.apiRequestTimeout) ?? ConfigurationKey.apiRequestTimeout.integerDefault),
             access: AccessConfiguration(
                 readUsers: try reader.ids(.readUsers, resolve: AccountLookup.userID),
                 readGroups: try reader.ids(.readGroups, resolve: AccountLookup.groupID),

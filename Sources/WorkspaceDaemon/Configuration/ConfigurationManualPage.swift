@@ -99,6 +99,8 @@ public struct ConfigurationManualPage: Sendable {
             ".br",
             "Value: \(Self.describe(key.kind)).",
             ".br",
+            "Default: \(Roff.text(key.defaultDescription)).",
+            ".br",
             "Environment: \(Roff.bold(key.environmentVariable))",
             ".br",
             flags[key.name].map { "Flag: \(Roff.bold($0))" } ?? "Flag: none (the file or the environment only)",

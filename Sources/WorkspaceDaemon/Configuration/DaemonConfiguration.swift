@@ -40,13 +40,14 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public init(
         stateDirectory: String,
         controlSocketPath: String,
-        saveDebounce: Duration = .milliseconds(500),
-        saveMaximumDelay: Duration = .seconds(5),
-        corruptFilePolicy: CorruptFilePolicy = .salvage,
-        backupsKept: Int = 3,
+        saveDebounce: Duration = .milliseconds(ConfigurationKey.saveDebounce.integerDefault),
+        saveMaximumDelay: Duration = .milliseconds(ConfigurationKey.saveMaximumDelay.integerDefault),
+        corruptFilePolicy: CorruptFilePolicy = CorruptFilePolicy(
+            rawValue: ConfigurationKey.corruptFilePolicy.textDefault)!,
+        backupsKept: Int = ConfigurationKey.backupsKept.integerDefault,
         crashedLoadLimit: Int = DaemonConfiguration.defaultCrashedLoadLimit,
         legacyStatePath: String? = DaemonConfiguration.defaultLegacyStatePath,
-        logLevel: Logger.Level = .info,
+        logLevel: Logger.Level = Logger.Level(rawValue: ConfigurationKey.logLevel.textDefault)!,
         apiMaximumBodyBytes: Int = DaemonConfiguration.defaultAPIMaximumBodyBytes,
         apiMaximumConnections: Int = DaemonConfiguration.defaultAPIMaximumConnections,
         apiRequestTimeout: Duration = DaemonConfiguration.defaultAPIRequestTimeout,
@@ -67,19 +68,21 @@ public struct DaemonConfiguration: Sendable, Equatable {
         self.access = access
     }
 
-    /// The default ``crashedLoadLimit``: 3, which with the unit's `StartLimitBurst=5` leaves the fourth start to
-    /// set the file aside before systemd gives up.
-    public static let defaultCrashedLoadLimit = 3
+    /// The default ``crashedLoadLimit`` (``ConfigurationKey/crashedLoadLimit``): 3, which with the unit's
+    /// `StartLimitBurst=5` leaves the fourth start to set the file aside before systemd gives up.
+    public static let defaultCrashedLoadLimit = ConfigurationKey.crashedLoadLimit.integerDefault
 
-    /// The default ``apiMaximumBodyBytes``: 1 MiB.
-    public static let defaultAPIMaximumBodyBytes = 1_048_576
-    /// The default ``apiMaximumConnections``: 2048 (the unit's `LimitNOFILE=8192` leaves room for them).
-    public static let defaultAPIMaximumConnections = 2048
-    /// The default ``apiRequestTimeout``: 30 s.
-    public static let defaultAPIRequestTimeout = Duration.seconds(30)
+    /// The default ``apiMaximumBodyBytes`` (``ConfigurationKey/apiMaximumBodyBytes``): 1 MiB.
+    public static let defaultAPIMaximumBodyBytes = ConfigurationKey.apiMaximumBodyBytes.integerDefault
+    /// The default ``apiMaximumConnections`` (``ConfigurationKey/apiMaximumConnections``): 2048 (the unit's
+    /// `LimitNOFILE=8192` leaves room for them).
+    public static let defaultAPIMaximumConnections = ConfigurationKey.apiMaximumConnections.integerDefault
+    /// The default ``apiRequestTimeout`` (``ConfigurationKey/apiRequestTimeout``): 30 s.
+    public static let defaultAPIRequestTimeout = Duration.milliseconds(
+        ConfigurationKey.apiRequestTimeout.integerDefault)
 
-    /// Where earlier installations kept their state.
-    public static let defaultLegacyStatePath = "/var/lib/workspace-state/state.json"
+    /// Where earlier installations kept their state (``ConfigurationKey/legacyStatePath``).
+    public static let defaultLegacyStatePath = ConfigurationKey.legacyStatePath.textDefault
 
     /// The state file: `workspace.json` in the state directory.
     public var statePath: String { stateDirectory + "/workspace.json" }
