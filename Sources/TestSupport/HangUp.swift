@@ -9,7 +9,7 @@ import Glibc
 ///
 /// Blocking: call it on a thread of its own (``StartedOffThePool``), started before the action that should end
 /// the connection, so that the instant is the server's and not the moment a test task got resumed.
-public func hangUpInstant(of descriptor: Int32, timeout: Duration) -> ContinuousClock.Instant? {
+package func hangUpInstant(of descriptor: Int32, timeout: Duration) -> ContinuousClock.Instant? {
     // POLLRDHUP (0x2000, Linux) is only declared with _GNU_SOURCE. A peer that closed sets it and POLLHUP; one
     // that reset the connection (it closed with our bytes unread) also sets POLLERR.
     let rdhup: Int16 = 0x2000

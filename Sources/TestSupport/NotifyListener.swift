@@ -4,21 +4,21 @@ import Glibc
 
 /// A Unix datagram socket standing in for systemd's notify socket: records each datagram with its sender pid
 /// (`SO_PASSCRED`).
-public final class NotifyListener {
+package final class NotifyListener {
     /// One datagram and the pid that sent it.
-    public struct Datagram: Equatable, Sendable {
+    package struct Datagram: Equatable, Sendable {
         /// The sender (from `SCM_CREDENTIALS`), -1 if unknown.
-        public var pid: pid_t
+        package var pid: pid_t
         /// The datagram's text.
-        public var text: String
+        package var text: String
     }
 
     /// The socket's path, for `NOTIFY_SOCKET`.
-    public let path: String
+    package let path: String
     private let fd: Int32
 
     /// Binds a datagram socket at `path` with `SO_PASSCRED`.
-    public init(path: String) throws {
+    package init(path: String) throws {
         self.path = path
         fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw TestSupportError(description: "socket: \(errno)") }
@@ -38,7 +38,7 @@ public final class NotifyListener {
     }
 
     /// Every datagram queued so far, oldest first, without waiting.
-    public func drain() -> [Datagram] {
+    package func drain() -> [Datagram] {
         var received: [Datagram] = []
         while let datagram = receive() { received.append(datagram) }
         return received
@@ -72,11 +72,11 @@ public final class NotifyListener {
 }
 
 /// A `sockaddr_un` for a filesystem path.
-public struct UnixAddress {
+package struct UnixAddress {
     private var storage = sockaddr_un()
 
     /// The address of `path` (truncated to fit `sun_path`).
-    public init(path: String) {
+    package init(path: String) {
         storage.sun_family = sa_family_t(AF_UNIX)
         withUnsafeMutableBytes(of: &storage.sun_path) { bytes in
             for (index, byte) in path.utf8.prefix(bytes.count - 1).enumerated() { bytes[index] = byte }
@@ -84,7 +84,7 @@ public struct UnixAddress {
     }
 
     /// Calls `body` with the address as a `sockaddr` and its length.
-    public mutating func withSockaddr<R>(_ body: (UnsafePointer<sockaddr>, socklen_t) -> R) -> R {
+    package mutating func withSockaddr<R>(_ body: (UnsafePointer<sockaddr>, socklen_t) -> R) -> R {
         withUnsafePointer(to: &storage) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 body($0, socklen_t(MemoryLayout<sockaddr_un>.size))
@@ -94,12 +94,12 @@ public struct UnixAddress {
 }
 
 /// A failure of the test support itself (a socket call, a spawn).
-public struct TestSupportError: Error, CustomStringConvertible {
+package struct TestSupportError: Error, CustomStringConvertible {
     /// What failed.
-    public var description: String
+    package var description: String
 
     /// An error with the given text.
-    public init(description: String) {
+    package init(description: String) {
         self.description = description
     }
 }

@@ -7,12 +7,12 @@ import Synchronization
 /// The pool has as many threads as the machine has cores: two here and in CI. A test that blocks one of them for
 /// seconds stalls every other test in the process, and with them the in-process servers whose handlers need the
 /// pool, so their clients time out. Blocking work in a test goes through this function instead.
-public func offThePool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+package func offThePool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
     await StartedOffThePool(work).value
 }
 
 /// ``offThePool(_:)`` for work that can throw.
-public func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+package func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
         Thread.detachNewThread { continuation.resume(with: Result { try work() }) }
     }
@@ -22,11 +22,11 @@ public func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) 
 /// later, the work does not wait for the awaiting task to be resumed by a cooperative thread first. A test that
 /// times when something arrives starts the read before it does anything else, so that a busy pool cannot delay
 /// the instant it takes.
-public final class StartedOffThePool<T: Sendable>: Sendable {
+package final class StartedOffThePool<T: Sendable>: Sendable {
     private let state = Mutex<(result: T?, waiter: CheckedContinuation<T, Never>?)>((nil, nil))
 
     /// Starts `work` on a new thread before returning.
-    public init(_ work: @escaping @Sendable () -> T) {
+    package init(_ work: @escaping @Sendable () -> T) {
         Thread.detachNewThread { [self] in
             let result = work()
             let waiter = state.withLock { state -> CheckedContinuation<T, Never>? in
@@ -42,7 +42,7 @@ public final class StartedOffThePool<T: Sendable>: Sendable {
     }
 
     /// The work's result, once it returned.
-    public var value: T {
+    package var value: T {
         get async {
             await withCheckedContinuation { continuation in
                 let done = state.withLock { state -> T? in

@@ -3,9 +3,9 @@ import Foundation
 /// One row of the reliability summary `make test` and `make soak` end with: appended as a tab-separated line to
 /// the file `WSD_RELIABILITY_SUMMARY` names (nothing when it is unset); `Scripts/reliability-summary.py` prints
 /// the table.
-public enum ReliabilitySummary {
+package enum ReliabilitySummary {
     /// Appends `test`, `rounds`, `failures` and `duration` (seconds).
-    public static func record(_ test: String, rounds: Int, failures: Int, duration: Duration) {
+    package static func record(_ test: String, rounds: Int, failures: Int, duration: Duration) {
         guard let path = ProcessInfo.processInfo.environment["WSD_RELIABILITY_SUMMARY"], !path.isEmpty else { return }
         let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
         let line = "\(test)\t\(rounds)\t\(failures)\t\(String(format: "%.1f", seconds))\n"
@@ -21,7 +21,7 @@ public enum ReliabilitySummary {
     }
 
     /// A round count from the environment variable `name`, or `fallback`.
-    public static func rounds(_ name: String, default fallback: Int) -> Int {
+    package static func rounds(_ name: String, default fallback: Int) -> Int {
         ProcessInfo.processInfo.environment[name].flatMap { Int($0) }.map { max(1, $0) } ?? fallback
     }
 }

@@ -6,16 +6,16 @@ import Glibc
 
 /// A long-running child process for tests: spawned with an exact environment, its stdout and stderr going to a
 /// file, signalled and waited for with a timeout. Killed with SIGKILL if still running when released.
-public final class RunningProcess {
+package final class RunningProcess {
     /// The child's pid.
-    public let pid: pid_t
+    package let pid: pid_t
     /// Where its stdout and stderr go.
-    public let outputPath: String
+    package let outputPath: String
     private var exitStatus: Int32?
 
     /// Spawns `path` with `arguments` and exactly `environment`; `descriptors` places parent descriptors at the
     /// given numbers in the child (as systemd passes sockets at 3, 4, …).
-    public init(
+    package init(
         _ path: String, _ arguments: [String], environment: [String: String], outputPath: String,
         descriptors: [(source: Int32, target: Int32)] = []
     ) throws {
@@ -66,13 +66,13 @@ public final class RunningProcess {
     }
 
     /// Sends `signal` to the child.
-    public func send(_ signal: Int32) {
+    package func send(_ signal: Int32) {
         kill(pid, signal)
     }
 
     /// Waits up to `timeout` for the child to exit; returns its exit status (128 + signal when killed), or `nil`
     /// if it is still running.
-    public func wait(timeout: Duration) -> Int32? {
+    package func wait(timeout: Duration) -> Int32? {
         if let exitStatus { return exitStatus }
         let deadline = ContinuousClock.now + timeout
         while true {
@@ -91,7 +91,7 @@ public final class RunningProcess {
     /// Waits up to `timeout` for the child to exit without holding a thread: polls with `waitpid(WNOHANG)` and
     /// sleeps the task in between (1 ms at first, backing off to 20 ms), so a short command returns quickly and a
     /// long wait leaves the cooperative pool free. Its exit status (128 + signal when killed), or `nil`.
-    public func waitForExit(timeout: Duration) async -> Int32? {
+    package func waitForExit(timeout: Duration) async -> Int32? {
         let deadline = ContinuousClock.now + timeout
         var pause = Duration.milliseconds(1)
         while true {
@@ -103,15 +103,15 @@ public final class RunningProcess {
     }
 
     /// Everything the child wrote so far.
-    public var output: String {
+    package var output: String {
         (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
     }
 }
 
 /// Where the build products are.
-public enum ProductPaths {
+package enum ProductPaths {
     /// The directory of the running test binary (the build products directory).
-    public static var directory: String {
+    package static var directory: String {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
         let path = count > 0 ? String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self) : "."
@@ -119,5 +119,5 @@ public enum ProductPaths {
     }
 
     /// An executable built next to the test binary.
-    public static func executable(_ name: String) -> String { directory + "/" + name }
+    package static func executable(_ name: String) -> String { directory + "/" + name }
 }

@@ -6,7 +6,7 @@ import Glibc
 /// connections without `SOCK_CLOEXEC` on Linux. A child that inherits a server's end of a connection keeps it open
 /// after the server closed it, so the client never sees EOF while that child lives (a daemon spawned by another
 /// test can live for a minute). Every spawn therefore closes all descriptors above the ones it placed.
-public enum SpawnDescriptors {
+package enum SpawnDescriptors {
     private typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, Int32) -> Int32
 
     /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later), which Swift's Glibc module does not
@@ -19,7 +19,7 @@ public enum SpawnDescriptors {
 
     /// Adds the action that closes, in the child, every descriptor from `lowest` up; call it after the `dup2`
     /// actions that place descriptors below `lowest`. Fails loudly on a libc without the call.
-    public static func closeAll(
+    package static func closeAll(
         from lowest: Int32, in actions: UnsafeMutablePointer<posix_spawn_file_actions_t>
     ) throws {
         guard let closeFrom else {
@@ -30,7 +30,7 @@ public enum SpawnDescriptors {
     }
 
     /// The first descriptor number above stdio and above every placed target.
-    public static func firstUnplaced(targets: [Int32]) -> Int32 {
+    package static func firstUnplaced(targets: [Int32]) -> Int32 {
         max(3, (targets.max() ?? 2) + 1)
     }
 }

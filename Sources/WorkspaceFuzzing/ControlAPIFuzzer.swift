@@ -17,7 +17,7 @@ import WorkspaceStorage
 /// - every error (4xx, 5xx) has a JSON body with `error.code`;
 /// - a declared route answers only with a status its ``WorkspaceAPI/APIRoute`` lists (docs/openapi.yaml);
 /// - whatever was accepted, the state saved at the end loads again as it is and equals the state served.
-public final class ControlAPIFuzzer: FuzzChecking {
+package final class ControlAPIFuzzer: FuzzChecking {
     static let name = "workspace.json"
     static let root = PeerCredentials(pid: 1, uid: 0, gid: 0)
     /// The workspace each input starts from: a project with a pane and a tab, a favorite and an owner, with fixed
@@ -36,7 +36,7 @@ public final class ControlAPIFuzzer: FuzzChecking {
     let logger = Logger(label: "workspaced.fuzz") { _ in SwiftLogNoOpLogHandler() }
 
     /// A checker with the workspace schema.
-    public init() throws {
+    package init() throws {
         schema = try WorkspaceSchema.make()
     }
 
@@ -47,7 +47,7 @@ public final class ControlAPIFuzzer: FuzzChecking {
     }
 
     /// Sends the requests of `input` and checks every answer and the state saved at the end.
-    public func check(_ input: Data) async -> FuzzFinding? {
+    package func check(_ input: Data) async -> FuzzFinding? {
         await exchange(input).finding
     }
 

@@ -6,7 +6,7 @@ import Foundation
 /// `make fuzz` runs each one under libFuzzer (`WorkspaceFuzz --target=NAME`, built with
 /// `-sanitize=fuzzer,address`); `WorkspaceFuzzingTests` runs every stored input (seeds and the crashes found,
 /// kept as regression fixtures) through the same checks in the ordinary build.
-public enum FuzzTarget: String, CaseIterable, Sendable {
+package enum FuzzTarget: String, CaseIterable, Sendable {
     /// The workspace file: version read, migration, decode, salvage or quarantine (``WorkspaceFileFuzzer``).
     case workspaceFile = "workspace-file"
     /// The control API's request parsing and validation, on a small workspace (``ControlAPIFuzzer``).
@@ -15,7 +15,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case secretsFile = "secrets-file"
 
     /// A checker for this target, built once and given every input.
-    public func makeChecker() throws -> any FuzzChecking {
+    package func makeChecker() throws -> any FuzzChecking {
         switch self {
         case .workspaceFile: try WorkspaceFileFuzzer()
         case .controlAPI: try ControlAPIFuzzer()
@@ -25,24 +25,24 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
 }
 
 /// Checks one fuzz input: `nil` when every promise held.
-public protocol FuzzChecking: Sendable {
+package protocol FuzzChecking: Sendable {
     /// The broken promise for `input`, if any.
     func check(_ input: Data) async -> FuzzFinding?
 }
 
 /// A promise a fuzz input broke, with what was seen.
-public struct FuzzFinding: Error, Sendable, CustomStringConvertible {
+package struct FuzzFinding: Error, Sendable, CustomStringConvertible {
     /// The target that checked the input.
-    public var target: FuzzTarget
+    package var target: FuzzTarget
     /// What went wrong.
-    public var message: String
+    package var message: String
 
     /// A finding of `target`.
-    public init(_ target: FuzzTarget, _ message: String) {
+    package init(_ target: FuzzTarget, _ message: String) {
         self.target = target
         self.message = message
     }
 
     /// `<target>: <message>`.
-    public var description: String { "\(target.rawValue): \(message)" }
+    package var description: String { "\(target.rawValue): \(message)" }
 }

@@ -12,18 +12,18 @@ import WorkspaceSecrets
 ///
 /// Promises: opening never traps; a store that cannot be opened is left byte for byte as it was; a store that
 /// opens opens again, after its own saves, with the same installation.
-public final class SecretsFileFuzzer: FuzzChecking {
+package final class SecretsFileFuzzer: FuzzChecking {
     static let keyBytes = [UInt8](repeating: 0x5A, count: SecretsKey.byteCount)
     let key: SecretsKey
     let location = SecretsLocation(directory: FuzzFileSystem.directory)
 
     /// A checker with a fixed key.
-    public init() throws {
+    package init() throws {
         key = try SecretsKey(bytes: Self.keyBytes)
     }
 
     /// Opens the store `input` makes and checks what follows.
-    public func check(_ input: Data) async -> FuzzFinding? {
+    package func check(_ input: Data) async -> FuzzFinding? {
         guard let mode = input.first else { return nil }
         let stored: Data
         if mode & 1 == 0 {

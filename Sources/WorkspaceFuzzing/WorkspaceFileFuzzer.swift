@@ -8,12 +8,12 @@ import WorkspaceStorage
 /// quarantined once with their bytes kept, or are refused as a newer release's file and left untouched. A load
 /// that throws anything else, or traps, is a finding (the promise of the corrupt corpus, CorruptCorpusTests, for
 /// inputs no one wrote by hand).
-public final class WorkspaceFileFuzzer: FuzzChecking {
+package final class WorkspaceFileFuzzer: FuzzChecking {
     static let name = "workspace.json"
     let schema: StateSchema<Workspace>
 
     /// A checker with the workspace schema.
-    public init() throws {
+    package init() throws {
         schema = try WorkspaceSchema.make()
     }
 
@@ -25,7 +25,7 @@ public final class WorkspaceFileFuzzer: FuzzChecking {
     }
 
     /// Loads `input` as `workspace.json` and checks what follows.
-    public func check(_ input: Data) async -> FuzzFinding? {
+    package func check(_ input: Data) async -> FuzzFinding? {
         checkLoad(input)
     }
 

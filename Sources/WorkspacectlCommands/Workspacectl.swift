@@ -3,9 +3,9 @@ import WorkspaceAPI
 
 /// `workspacectl`: reads and changes the workspace through workspaced's control socket. The `workspacectl`
 /// executable runs it (`await Workspacectl.main()`); tests parse and run it in-process.
-public struct Workspacectl: AsyncParsableCommand {
+package struct Workspacectl: AsyncParsableCommand {
     /// The command's name, help, version and subcommands.
-    public static let configuration = CommandConfiguration(
+    package static let configuration = CommandConfiguration(
         commandName: "workspacectl",
         abstract: "Read and change the workspace kept by workspaced, through its control socket.",
         discussion: """
@@ -31,5 +31,5 @@ public struct Workspacectl: AsyncParsableCommand {
     @OptionGroup(title: ConnectionOptions.title) var connection: ConnectionOptions
 
     /// The command before parsing (argument-parser fills in the options).
-    public init() {}
+    package init() {}
 }

@@ -1,9 +1,9 @@
 import Glibc
 
 /// Looks up users and groups in the system databases (NSS).
-public enum AccountLookup {
+package enum AccountLookup {
     /// The uid of the user `name`, if there is one.
-    public static func userID(_ name: String) -> UInt32? {
+    package static func userID(_ name: String) -> UInt32? {
         var entry = passwd()
         var result: UnsafeMutablePointer<passwd>?
         var buffer = [CChar](repeating: 0, count: 16_384)
@@ -12,7 +12,7 @@ public enum AccountLookup {
     }
 
     /// The gid of the group `name`, if there is one.
-    public static func groupID(_ name: String) -> UInt32? {
+    package static func groupID(_ name: String) -> UInt32? {
         var entry = group()
         var result: UnsafeMutablePointer<group>?
         var buffer = [CChar](repeating: 0, count: 16_384)
@@ -21,7 +21,7 @@ public enum AccountLookup {
     }
 
     /// The groups of user `uid` (primary and supplementary), or just `primary` when the user is unknown.
-    public static func groups(ofUser uid: UInt32, primary: UInt32) -> Set<UInt32> {
+    package static func groups(ofUser uid: UInt32, primary: UInt32) -> Set<UInt32> {
         var entry = passwd()
         var result: UnsafeMutablePointer<passwd>?
         var buffer = [CChar](repeating: 0, count: 16_384)

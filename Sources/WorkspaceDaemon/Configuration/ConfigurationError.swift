@@ -2,7 +2,7 @@ import WorkspaceAPI
 
 /// A configuration the daemon refuses, naming the key and where it came from. The daemon exits with 78
 /// (`EX_CONFIG`) on any of these at start-up, and keeps its old configuration on reload.
-public enum ConfigurationError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum ConfigurationError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A key the daemon does not know, in the file or as a `WORKSPACED_*` variable, with the known key it most
     /// likely means; refused only by a strict load (`workspaced check-config`), ignored with a warning otherwise.
     case unknownKey(key: String, source: String, suggestion: String?)
@@ -14,10 +14,10 @@ public enum ConfigurationError: Error, Equatable, Sendable, CustomStringConverti
     case unreadableFile(path: String, reason: String)
 
     /// The exit status for a refused configuration: 78, `EX_CONFIG`.
-    public static let exitCode: Int32 = ExitStatus.configuration.rawValue
+    package static let exitCode: Int32 = ExitStatus.configuration.rawValue
 
     /// A sentence naming the key.
-    public var description: String {
+    package var description: String {
         switch self {
         case .unknownKey(let key, let source, let suggestion):
             return "unknown configuration key \(key) in \(source)" + (suggestion.map { " (did you mean \($0)?)" } ?? "")

@@ -4,9 +4,9 @@
 /// ``all`` is the one table of keys: the loader validates with each key's kind and falls back to its default,
 /// ``DaemonConfiguration``'s defaults come from it, and the manual page (`workspaced configuration-manual`) and the
 /// README's table (`workspaced configuration-manual --markdown`, checked by a test) are generated from it.
-public struct ConfigurationKey: Sendable, Hashable {
+package struct ConfigurationKey: Sendable, Hashable {
     /// The kind of value a key takes.
-    public enum Kind: Sendable, Hashable {
+    package enum Kind: Sendable, Hashable {
         /// An absolute path.
         case path
         /// An absolute path, or the empty string for "off".
@@ -20,7 +20,7 @@ public struct ConfigurationKey: Sendable, Hashable {
     }
 
     /// A key's value when no source sets it.
-    public enum Default: Sendable, Hashable {
+    package enum Default: Sendable, Hashable {
         /// A whole number.
         case integer(Int)
         /// A string: a choice or a path.
@@ -30,16 +30,16 @@ public struct ConfigurationKey: Sendable, Hashable {
     }
 
     /// The dotted name, as in the config file (`save.debounceMilliseconds`).
-    public let name: String
+    package let name: String
     /// The kind of value.
-    public let kind: Kind
+    package let kind: Kind
     /// One line for the documentation and error messages.
-    public let summary: String
+    package let summary: String
     /// The value when no source sets it.
-    public let defaultValue: Default
+    package let defaultValue: Default
     /// The long option of `workspaced run` and `check-config` that sets it (`--save-debounce-ms`); `nil` when it
     /// is set by the file or the environment only.
-    public let flag: String?
+    package let flag: String?
 
     /// A key with the given parts.
     init(name: String, kind: Kind, summary: String, defaultValue: Default, flag: String?) {
@@ -51,19 +51,19 @@ public struct ConfigurationKey: Sendable, Hashable {
     }
 
     /// The default of a whole-number key.
-    public var integerDefault: Int {
+    package var integerDefault: Int {
         guard case .integer(let value) = defaultValue else { preconditionFailure("\(name) has no number default") }
         return value
     }
 
     /// The default of a choice or path key.
-    public var textDefault: String {
+    package var textDefault: String {
         guard case .text(let value) = defaultValue else { preconditionFailure("\(name) has no text default") }
         return value
     }
 
     /// The default as the documentation says it (`500`, `salvage`, `none`).
-    public var defaultDescription: String {
+    package var defaultDescription: String {
         switch defaultValue {
         case .integer(let value): return "\(value)"
         case .text(let value): return value
@@ -73,7 +73,7 @@ public struct ConfigurationKey: Sendable, Hashable {
 
     /// The environment variable that overrides it: `WORKSPACED_` and the name in upper snake case
     /// (`save.debounceMilliseconds` → `WORKSPACED_SAVE_DEBOUNCE_MILLISECONDS`).
-    public var environmentVariable: String {
+    package var environmentVariable: String {
         var result = "WORKSPACED"
         for component in name.split(separator: ".") {
             result += "_"
@@ -88,86 +88,86 @@ public struct ConfigurationKey: Sendable, Hashable {
     }
 
     /// The state directory.
-    public static let stateDirectory = ConfigurationKey(
+    package static let stateDirectory = ConfigurationKey(
         name: "stateDirectory", kind: .path, summary: "directory of workspace.json",
         defaultValue: .described("$STATE_DIRECTORY, else /var/lib/workspaced"), flag: "--state-directory")
     /// The control socket.
-    public static let controlSocket = ConfigurationKey(
+    package static let controlSocket = ConfigurationKey(
         name: "controlSocket", kind: .path, summary: "control API socket",
         defaultValue: .described("$RUNTIME_DIRECTORY/control.sock, else /run/workspaced/control.sock"),
         flag: "--control-socket")
     /// The save debounce.
-    public static let saveDebounce = ConfigurationKey(
+    package static let saveDebounce = ConfigurationKey(
         name: "save.debounceMilliseconds", kind: .integer(0...60_000),
         summary: "quiet time after a change before saving, in ms",
         defaultValue: .integer(500), flag: "--save-debounce-ms")
     /// The maximum save delay.
-    public static let saveMaximumDelay = ConfigurationKey(
+    package static let saveMaximumDelay = ConfigurationKey(
         name: "save.maximumDelayMilliseconds", kind: .integer(1...600_000),
         summary: "longest a change stays unsaved, in ms, at least the debounce",
         defaultValue: .integer(5000), flag: "--save-maximum-delay-ms")
     /// The corrupt-file policy.
-    public static let corruptFilePolicy = ConfigurationKey(
+    package static let corruptFilePolicy = ConfigurationKey(
         name: "corruptFilePolicy", kind: .choice(["salvage", "quarantine", "refuse"]),
         summary:
             "what to do with an unreadable state file: keep every readable record (salvage), set it aside (quarantine) or refuse to start",
         defaultValue: .text("salvage"), flag: "--corrupt-file-policy")
     /// The state file of an earlier installation, imported once when there is no state file.
-    public static let legacyStatePath = ConfigurationKey(
+    package static let legacyStatePath = ConfigurationKey(
         name: "legacyStatePath", kind: .optionalPath,
         summary:
             "state file of an earlier installation, imported once when there is no state file; empty turns the import off",
         defaultValue: .text("/var/lib/workspace-state/state.json"), flag: "--legacy-state-path")
     /// The number of backups kept.
-    public static let backupsKept = ConfigurationKey(
+    package static let backupsKept = ConfigurationKey(
         name: "backupsKept", kind: .integer(1...100), summary: "pre-migration backups kept",
         defaultValue: .integer(3), flag: "--backups-kept")
     /// How many loads of the same state file may never finish before the next start sets it aside.
-    public static let crashedLoadLimit = ConfigurationKey(
+    package static let crashedLoadLimit = ConfigurationKey(
         name: "crashedLoadLimit", kind: .integer(0...100),
         summary:
             "loads of the same state file that may crash, be killed or time out before the next start sets it aside and starts from a backup; 0 turns the guard off",
         defaultValue: .integer(3), flag: "--crashed-load-limit")
     /// The log level.
-    public static let logLevel = ConfigurationKey(
+    package static let logLevel = ConfigurationKey(
         name: "logLevel", kind: .choice(["trace", "debug", "info", "notice", "warning", "error", "critical"]),
         summary: "lowest level logged",
         defaultValue: .text("info"), flag: "--log-level")
     /// The largest request body the control API accepts.
-    public static let apiMaximumBodyBytes = ConfigurationKey(
+    package static let apiMaximumBodyBytes = ConfigurationKey(
         name: "api.maximumBodyBytes", kind: .integer(1024...67_108_864),
         summary: "largest control API request body, in bytes; larger ones get 413",
         defaultValue: .integer(1_048_576), flag: "--api-maximum-body-bytes")
     /// The most control API connections open at once.
-    public static let apiMaximumConnections = ConfigurationKey(
+    package static let apiMaximumConnections = ConfigurationKey(
         name: "api.maximumConnections", kind: .integer(16...65_536),
         summary: "most control API connections open at once, at most the open-file limit less 64; one more gets 503",
         defaultValue: .integer(2048), flag: nil)
     /// How long a control API request may take to arrive whole, from its first byte.
-    public static let apiRequestTimeout = ConfigurationKey(
+    package static let apiRequestTimeout = ConfigurationKey(
         name: "api.requestTimeoutMilliseconds", kind: .integer(100...600_000),
         summary: "longest a request may take to arrive whole from its first byte, in ms; then 408",
         defaultValue: .integer(30_000), flag: nil)
 
     /// Users (names or uids) that may read the workspace through the control API.
-    public static let readUsers = ConfigurationKey(
+    package static let readUsers = ConfigurationKey(
         name: "access.readUsers", kind: .names, summary: "users allowed to read through the API",
         defaultValue: .described("none"), flag: nil)
     /// Groups (names or gids) that may read the workspace.
-    public static let readGroups = ConfigurationKey(
+    package static let readGroups = ConfigurationKey(
         name: "access.readGroups", kind: .names, summary: "groups allowed to read through the API",
         defaultValue: .described("none"), flag: nil)
     /// Users that may change the workspace (and read it).
-    public static let writeUsers = ConfigurationKey(
+    package static let writeUsers = ConfigurationKey(
         name: "access.writeUsers", kind: .names, summary: "users allowed to change through the API",
         defaultValue: .described("none"), flag: nil)
     /// Groups that may change the workspace (and read it).
-    public static let writeGroups = ConfigurationKey(
+    package static let writeGroups = ConfigurationKey(
         name: "access.writeGroups", kind: .names, summary: "groups allowed to change through the API",
         defaultValue: .described("none"), flag: nil)
 
     /// Every key, in documentation order.
-    public static let all: [ConfigurationKey] = [
+    package static let all: [ConfigurationKey] = [
         .stateDirectory, .controlSocket, .saveDebounce, .saveMaximumDelay, .corruptFilePolicy, .backupsKept,
         .crashedLoadLimit, .legacyStatePath, .logLevel, .apiMaximumBodyBytes, .apiMaximumConnections,
         .apiRequestTimeout, .readUsers,

@@ -1,8 +1,8 @@
 /// The README's table of configuration keys, made from ``ConfigurationKey/all`` (`workspaced
 /// configuration-manual --markdown`); a test keeps the README's copy equal to it.
-public enum ConfigurationKeyTable {
+package enum ConfigurationKeyTable {
     /// The table in Markdown: key, environment variable, flag, default (with the allowed range) and meaning.
-    public static var markdown: String {
+    package static var markdown: String {
         var lines = [
             "| key | environment | flag | default | meaning |",
             "| --- | --- | --- | --- | --- |",

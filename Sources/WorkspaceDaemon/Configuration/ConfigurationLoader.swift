@@ -8,7 +8,7 @@ import SystemPackage
 /// variables, then the JSON file, then defaults). A known key with a value it cannot use is refused, naming the
 /// key; an unknown key is ignored with a warning (``DaemonConfiguration/ignoredKeys``), as systemd does, so that a
 /// key a newer release added does not stop this one after a rollback, unless `strict` asks for a refusal.
-public enum ConfigurationLoader {
+package enum ConfigurationLoader {
     /// Environment variables with the `WORKSPACED_` prefix that are not daemon keys but are allowed
     /// (`WORKSPACED_SOCKET` is read by `workspacectl`).
     static let foreignVariables: Set<String> = ["WORKSPACED_SOCKET"]
@@ -18,7 +18,7 @@ public enum ConfigurationLoader {
     /// - Parameter strict: Refuse unknown keys (``ConfigurationError/unknownKey(key:source:suggestion:)``)
     ///   instead of ignoring them with a warning: `workspaced check-config`, for CI.
     /// - Throws: ``ConfigurationError`` naming the offending key and its source.
-    public static func load(
+    package static func load(
         _ sources: ConfigurationSources, strict: Bool = false
     ) async throws(ConfigurationError) -> DaemonConfiguration {
         let filePath = sources.resolvedConfigFile

@@ -1,7 +1,7 @@
 /// Where a configuration comes from: the config file, the environment and command-line flags.
-public struct ConfigurationSources: Sendable {
+package struct ConfigurationSources: Sendable {
     /// A value given on the command line, already typed by the argument parser.
-    public enum Override: Sendable, Equatable {
+    package enum Override: Sendable, Equatable {
         /// A string (paths, choices), or a flag's text for a whole-number key, which the loader parses and refuses
         /// with ``ConfigurationError/wrongType(key:expected:source:)`` when it is not one.
         case string(String)
@@ -11,28 +11,28 @@ public struct ConfigurationSources: Sendable {
 
     /// The config file; `nil` for the default (`$CONFIGURATION_DIRECTORY/config.json`, else
     /// `/etc/workspaced/config.json`), which may be missing.
-    public var configFile: String?
+    package var configFile: String?
     /// The process environment (`WORKSPACED_*` overrides and systemd's directory variables).
-    public var environment: [String: String]
+    package var environment: [String: String]
     /// Command-line overrides by key name (`save.debounceMilliseconds`).
-    public var overrides: [String: Override]
+    package var overrides: [String: Override]
 
     /// Sources with the given parts.
-    public init(configFile: String? = nil, environment: [String: String], overrides: [String: Override] = [:]) {
+    package init(configFile: String? = nil, environment: [String: String], overrides: [String: Override] = [:]) {
         self.configFile = configFile
         self.environment = environment
         self.overrides = overrides
     }
 
     /// The config file that will be read: the explicit one, or the default.
-    public var resolvedConfigFile: String {
+    package var resolvedConfigFile: String {
         if let configFile { return configFile }
         if let directory = firstPath(environment["CONFIGURATION_DIRECTORY"]) { return directory + "/config.json" }
         return "/etc/workspaced/config.json"
     }
 
     /// Whether a missing config file is an error (only when one was named explicitly).
-    public var configFileIsRequired: Bool { configFile != nil }
+    package var configFileIsRequired: Bool { configFile != nil }
 
     /// The first of systemd's colon-separated directory list, if set and not empty.
     func firstPath(_ value: String?) -> String? {

@@ -3,41 +3,41 @@ import StateStore
 
 /// Everything the daemon is configured with, resolved from flags, `WORKSPACED_*` variables, the config file and
 /// the defaults, in that order of precedence. See `config/workspaced.json` and the README's table.
-public struct DaemonConfiguration: Sendable, Equatable {
+package struct DaemonConfiguration: Sendable, Equatable {
     /// Directory holding `workspace.json`, its lock, backups and quarantined files.
-    public var stateDirectory: String
+    package var stateDirectory: String
     /// Path of the control API's Unix socket.
-    public var controlSocketPath: String
+    package var controlSocketPath: String
     /// Quiet time after a change before the state is saved.
-    public var saveDebounce: Duration
+    package var saveDebounce: Duration
     /// Longest time a change may stay unsaved under a constant stream of changes.
-    public var saveMaximumDelay: Duration
+    package var saveMaximumDelay: Duration
     /// What to do with a state file that cannot be read.
-    public var corruptFilePolicy: CorruptFilePolicy
+    package var corruptFilePolicy: CorruptFilePolicy
     /// How many pre-migration backups to keep.
-    public var backupsKept: Int
+    package var backupsKept: Int
     /// How many loads of the same state file may begin and never finish (crashed, killed, out of memory, timed
     /// out) before the next start sets the file aside and starts from the newest backup that loads; 0 turns the
     /// guard off. Applied at start.
-    public var crashedLoadLimit: Int
+    package var crashedLoadLimit: Int
     /// The state file of an earlier installation, imported once when there is no state file; `nil` turns the
     /// import off.
-    public var legacyStatePath: String?
+    package var legacyStatePath: String?
     /// The lowest level that is logged.
-    public var logLevel: Logger.Level
+    package var logLevel: Logger.Level
     /// The largest control API request body accepted, in bytes; larger ones get 413. Applied at start only.
-    public var apiMaximumBodyBytes: Int
+    package var apiMaximumBodyBytes: Int
     /// The most control API connections open at once (before the open-file limit lowers it); applied at start only.
-    public var apiMaximumConnections: Int
+    package var apiMaximumConnections: Int
     /// How long a control API request may take to arrive whole from its first byte; applied at start only.
-    public var apiRequestTimeout: Duration
+    package var apiRequestTimeout: Duration
     /// Who besides root and the daemon's own user may use the control API.
-    public var access: AccessConfiguration
+    package var access: AccessConfiguration
     /// Unknown keys the load ignored (each is logged as a warning, shown in `STATUS=` and `/v1/status`).
-    public var ignoredKeys: [IgnoredConfigurationKey] = []
+    package var ignoredKeys: [IgnoredConfigurationKey] = []
 
     /// A configuration with the given values.
-    public init(
+    package init(
         stateDirectory: String,
         controlSocketPath: String,
         saveDebounce: Duration = .milliseconds(ConfigurationKey.saveDebounce.integerDefault),
@@ -70,26 +70,26 @@ public struct DaemonConfiguration: Sendable, Equatable {
 
     /// The default ``crashedLoadLimit`` (``ConfigurationKey/crashedLoadLimit``): 3, which with the unit's
     /// `StartLimitBurst=5` leaves the fourth start to set the file aside before systemd gives up.
-    public static let defaultCrashedLoadLimit = ConfigurationKey.crashedLoadLimit.integerDefault
+    package static let defaultCrashedLoadLimit = ConfigurationKey.crashedLoadLimit.integerDefault
 
     /// The default ``apiMaximumBodyBytes`` (``ConfigurationKey/apiMaximumBodyBytes``): 1 MiB.
-    public static let defaultAPIMaximumBodyBytes = ConfigurationKey.apiMaximumBodyBytes.integerDefault
+    package static let defaultAPIMaximumBodyBytes = ConfigurationKey.apiMaximumBodyBytes.integerDefault
     /// The default ``apiMaximumConnections`` (``ConfigurationKey/apiMaximumConnections``): 2048 (the unit's
     /// `LimitNOFILE=8192` leaves room for them).
-    public static let defaultAPIMaximumConnections = ConfigurationKey.apiMaximumConnections.integerDefault
+    package static let defaultAPIMaximumConnections = ConfigurationKey.apiMaximumConnections.integerDefault
     /// The default ``apiRequestTimeout`` (``ConfigurationKey/apiRequestTimeout``): 30 s.
-    public static let defaultAPIRequestTimeout = Duration.milliseconds(
+    package static let defaultAPIRequestTimeout = Duration.milliseconds(
         ConfigurationKey.apiRequestTimeout.integerDefault)
 
     /// Where earlier installations kept their state (``ConfigurationKey/legacyStatePath``).
-    public static let defaultLegacyStatePath = ConfigurationKey.legacyStatePath.textDefault
+    package static let defaultLegacyStatePath = ConfigurationKey.legacyStatePath.textDefault
 
     /// The state file: `workspace.json` in the state directory.
-    public var statePath: String { stateDirectory + "/workspace.json" }
+    package var statePath: String { stateDirectory + "/workspace.json" }
 
     /// The import of ``legacyStatePath``, marked by `imported-from-legacy` in the state directory and read from
     /// the copy `workspaced stage-legacy` leaves there (`.legacy-import.json`) when there is one; `nil` when off.
-    public var legacyImport: StateImport? {
+    package var legacyImport: StateImport? {
         legacyStatePath.map {
             StateImport(
                 sourcePath: $0, stagedCopyPath: stateDirectory + "/.legacy-import.json",
@@ -100,18 +100,18 @@ public struct DaemonConfiguration: Sendable, Equatable {
 
 /// Users and groups, by numeric id, allowed to read or change the workspace through the control API, besides
 /// root and the daemon's own user (who may always do both).
-public struct AccessConfiguration: Sendable, Equatable {
+package struct AccessConfiguration: Sendable, Equatable {
     /// Users who may read.
-    public var readUsers: Set<UInt32>
+    package var readUsers: Set<UInt32>
     /// Groups whose members may read.
-    public var readGroups: Set<UInt32>
+    package var readGroups: Set<UInt32>
     /// Users who may change (and read).
-    public var writeUsers: Set<UInt32>
+    package var writeUsers: Set<UInt32>
     /// Groups whose members may change (and read).
-    public var writeGroups: Set<UInt32>
+    package var writeGroups: Set<UInt32>
 
     /// The given ids; none by default.
-    public init(
+    package init(
         readUsers: Set<UInt32> = [], readGroups: Set<UInt32> = [], writeUsers: Set<UInt32> = [],
         writeGroups: Set<UInt32> = []
     ) {

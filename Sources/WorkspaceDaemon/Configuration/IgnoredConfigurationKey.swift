@@ -1,15 +1,15 @@
 /// A key the daemon does not know, ignored with a warning: a key a newer release added (so a rollback still
 /// starts) or a typo (the warning names the closest known key). `workspaced check-config` refuses it instead.
-public struct IgnoredConfigurationKey: Sendable, Equatable, CustomStringConvertible {
+package struct IgnoredConfigurationKey: Sendable, Equatable, CustomStringConvertible {
     /// The key as written: a dotted file key (`save.debounce`) or a `WORKSPACED_*` variable.
-    public var key: String
+    package var key: String
     /// Where it was: the file's path, or `the environment`.
-    public var source: String
+    package var source: String
     /// The known key it most likely means, when one is close enough.
-    public var suggestion: String?
+    package var suggestion: String?
 
     /// A key ignored from `source`, with its likely meaning.
-    public init(key: String, source: String, suggestion: String?) {
+    package init(key: String, source: String, suggestion: String?) {
         self.key = key
         self.source = source
         self.suggestion = suggestion
@@ -17,7 +17,7 @@ public struct IgnoredConfigurationKey: Sendable, Equatable, CustomStringConverti
 
     /// `unknown configuration key save.debounce in /etc/workspaced/config.json ignored (did you mean
     /// save.debounceMilliseconds?)`.
-    public var description: String {
+    package var description: String {
         "unknown configuration key \(key) in \(source) ignored"
             + (suggestion.map { " (did you mean \($0)?)" } ?? " (from a newer release, or a typo)")
     }

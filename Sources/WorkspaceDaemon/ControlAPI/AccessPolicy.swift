@@ -5,9 +5,9 @@ import UnixHTTP
 ///
 /// Root and the daemon's own user may do both; the configured users and groups (a group matches the peer's
 /// primary or supplementary groups) may read or change; everyone else is refused.
-public struct AccessPolicy: Sendable {
+package struct AccessPolicy: Sendable {
     /// What a peer may do.
-    public enum Grant: Sendable, Equatable, Comparable {
+    package enum Grant: Sendable, Equatable, Comparable {
         /// Nothing.
         case none
         /// Read only.
@@ -16,19 +16,19 @@ public struct AccessPolicy: Sendable {
         case write
 
         /// Whether this grant allows a read (GET, HEAD) or, when `isRead` is false, a change.
-        public func allows(isRead: Bool) -> Bool {
+        package func allows(isRead: Bool) -> Bool {
             self == .write || (self == .read && isRead)
         }
     }
 
     /// The configured users and groups.
-    public let access: AccessConfiguration
+    package let access: AccessConfiguration
     /// The daemon's own uid.
-    public let ownUserID: UInt32
+    package let ownUserID: UInt32
     let groupsOfUser: @Sendable (UInt32, UInt32) -> Set<UInt32>
 
     /// A policy for `access`; `groupsOfUser` (uid, primary gid) → all gids defaults to the system databases.
-    public init(
+    package init(
         access: AccessConfiguration, ownUserID: UInt32 = getuid(),
         groupsOfUser: @escaping @Sendable (UInt32, UInt32) -> Set<UInt32> = AccountLookup.groups(ofUser:primary:)
     ) {
@@ -38,7 +38,7 @@ public struct AccessPolicy: Sendable {
     }
 
     /// What `peer` may do.
-    public func grant(for peer: PeerCredentials) -> Grant {
+    package func grant(for peer: PeerCredentials) -> Grant {
         let uid = peer.uid
         if uid == 0 || uid == ownUserID || access.writeUsers.contains(uid) { return .write }
         let needsGroups = !access.writeGroups.isEmpty || !access.readGroups.isEmpty

@@ -6,7 +6,7 @@ import WorkspaceModel
 
 extension ControlAPI {
     /// Every route of ``WorkspaceAPI/APIRoute/all`` (docs/api.md), each with its handler.
-    public func router() -> HTTPRouter {
+    package func router() -> HTTPRouter {
         var router = HTTPRouter()
         let routes: [(APIRoute, HTTPRouter.Handler)] =
             readRoutes() + projectRoutes() + paneAndTabRoutes() + favoriteAndOwnerRoutes() + tokenRoutes()

@@ -11,9 +11,9 @@ import WorkspaceSecrets
 /// The control API's behaviour: reads and changes of the workspace through the persistence engine, with
 /// durable acknowledgements, `If-Match` revisions and JSON errors. ``router()`` registers it on a
 /// ``UnixHTTP/HTTPRouter``; docs/api.md is the contract.
-public final class ControlAPI: Sendable {
+package final class ControlAPI: Sendable {
     /// The release reported by `/v1/status` (``WorkspaceAPI/Release/version``).
-    public static let daemonVersion = Release.version
+    package static let daemonVersion = Release.version
 
     let state: PersistentState<Workspace>
     let statePath: String
@@ -26,7 +26,7 @@ public final class ControlAPI: Sendable {
     /// Since when the saves fail, while they do.
     let savesFailingSince: @Sendable () -> Date?
     /// The events of `GET /v1/events`; every change is published to it as it is applied.
-    public let events: EventHub
+    package let events: EventHub
     /// The configuration's warnings now (unknown keys ignored), for `/v1/status`.
     let configurationWarnings: @Sendable () -> [String]
 
@@ -41,7 +41,7 @@ public final class ControlAPI: Sendable {
     ///   - savesFailingSince: Since when the saves fail, while they do (the daemon's STATUS line keeps it).
     ///   - events: Where changes are published for `GET /v1/events` (the daemon's hub also carries its saves).
     ///   - configurationWarnings: The configuration's warnings now (unknown keys it ignored), for `/v1/status`.
-    public init(
+    package init(
         state: PersistentState<Workspace>, statePath: String, uptime: @escaping @Sendable () -> Duration,
         logger: Logger, secrets: SecretStoreOpening = .notOpened(), load: LoadStatusSource? = nil,
         savesFailingSince: @escaping @Sendable () -> Date? = { nil }, events: EventHub = EventHub(),

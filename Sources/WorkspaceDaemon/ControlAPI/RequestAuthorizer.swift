@@ -11,22 +11,22 @@ import WorkspaceSecrets
 /// A valid token grants its scope, whoever the peer is: `read` allows GET and HEAD, `write` everything. A token
 /// that is not valid (wrong, unknown, revoked, malformed), or any token while token authentication is disabled,
 /// is refused with 401 and one warning naming the token's id (``DaemonEvent/tokenRefused``), never its secret.
-public struct RequestAuthorizer: Sendable {
+package struct RequestAuthorizer: Sendable {
     /// The peer-credential rules for requests without a token.
-    public let policy: AccessPolicy
+    package let policy: AccessPolicy
     /// The secret store that checks tokens, or why there is none.
-    public let secrets: SecretStoreOpening
+    package let secrets: SecretStoreOpening
     let logger: Logger
 
     /// An authorizer with `policy` for peers and `secrets` for tokens, logging refusals to `logger`.
-    public init(policy: AccessPolicy, secrets: SecretStoreOpening, logger: Logger) {
+    package init(policy: AccessPolicy, secrets: SecretStoreOpening, logger: Logger) {
         self.policy = policy
         self.secrets = secrets
         self.logger = logger
     }
 
     /// `nil` to let `request` through, or the refusal to send (401 or 403 with the JSON error body).
-    public func authorize(_ request: HTTPRequest) -> HTTPResponse? {
+    package func authorize(_ request: HTTPRequest) -> HTTPResponse? {
         let isRead = request.method == .GET || request.method == .HEAD
         let authorization = request.headers[canonicalForm: "authorization"]
         guard !authorization.isEmpty else { return authorizePeer(request, isRead: isRead) }

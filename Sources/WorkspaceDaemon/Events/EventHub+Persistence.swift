@@ -4,7 +4,7 @@ import WorkspaceAPI
 extension EventHub {
     /// Publishes a persistence engine's event (an observer of the state): `save_durable`, `save_failed` or
     /// `save_recovered`.
-    public func observe(_ event: PersistenceEvent) {
+    package func observe(_ event: PersistenceEvent) {
         switch event {
         case .saved(let revision, let duration, let byteCount):
             publish(.saveDurable(revision: revision, milliseconds: duration.eventMilliseconds, bytes: byteCount))

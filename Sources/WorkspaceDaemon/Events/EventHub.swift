@@ -17,14 +17,14 @@ import WorkspaceAPI
 /// hub.publish(.configReloaded(logLevel: "info"))
 /// for await event in subscription { print(event.type) }   // ends after close()
 /// ```
-public final class EventHub: Sendable {
+package final class EventHub: Sendable {
     /// A reader's buffer when none is given: 256 events (tens of kilobytes per reader).
-    public static let defaultBufferSize = 256
+    package static let defaultBufferSize = 256
     /// The recent events kept for readers that resume when none is given: 1,024 (about 100 KB).
-    public static let defaultHistorySize = 1024
+    package static let defaultHistorySize = 1024
 
     /// How many unread events a reader's buffer holds before the oldest is dropped.
-    public let bufferSize: Int
+    package let bufferSize: Int
     private let now: @Sendable () -> Date
     private let state: Mutex<State>
 
@@ -39,7 +39,7 @@ public final class EventHub: Sendable {
 
     /// A hub whose readers each buffer `bufferSize` events (at least one), keeping the latest `historySize`
     /// events (at least one) for readers that resume, timing events with `now`.
-    public init(
+    package init(
         bufferSize: Int = EventHub.defaultBufferSize, historySize: Int = EventHub.defaultHistorySize,
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
@@ -50,7 +50,7 @@ public final class EventHub: Sendable {
 
     /// Gives `kind` the next sequence number and the current time and hands it to every reader; never waits.
     /// Does nothing once the hub is closed.
-    public func publish(_ kind: WorkspaceEventKind) {
+    package func publish(_ kind: WorkspaceEventKind) {
         let (event, waiters) = state.withLock {
             state -> (WorkspaceEvent?, [CheckedContinuation<WorkspaceEvent?, Never>]) in
             guard !state.closed else { return (nil, []) }
@@ -67,7 +67,7 @@ public final class EventHub: Sendable {
     }
 
     /// A new reader, receiving every event published from now on; `nil` once the hub is closed.
-    public func subscribe() -> EventSubscription? {
+    package func subscribe() -> EventSubscription? {
         state.withLock { state -> EventSubscription? in
             guard !state.closed else { return nil }
             state.nextID += 1
@@ -83,7 +83,7 @@ public final class EventHub: Sendable {
     ///
     /// The replay and the subscription happen under the hub's lock, so no event is missed or read twice between
     /// them.
-    public func subscribe(replayingFromChange revision: UInt64) -> (subscription: EventSubscription, resumed: Bool)? {
+    package func subscribe(replayingFromChange revision: UInt64) -> (subscription: EventSubscription, resumed: Bool)? {
         state.withLock { state -> (EventSubscription, Bool)? in
             guard !state.closed else { return nil }
             let held = state.history.elements
@@ -100,7 +100,7 @@ public final class EventHub: Sendable {
     }
 
     /// Ends every reader once it has read what it holds, and refuses new readers and events (the daemon stops).
-    public func close() {
+    package func close() {
         let waiters = state.withLock { state in
             state.closed = true
             return state.subscribers.values.indices.compactMap { state.subscribers.values[$0].finish() }
@@ -109,10 +109,10 @@ public final class EventHub: Sendable {
     }
 
     /// The readers now.
-    public var subscriberCount: Int { state.withLock { $0.subscribers.count } }
+    package var subscriberCount: Int { state.withLock { $0.subscribers.count } }
 
     /// The sequence number of the latest event (0 before the first).
-    public var lastSequence: UInt64 { state.withLock { $0.sequence } }
+    package var lastSequence: UInt64 { state.withLock { $0.sequence } }
 
     /// The next event for reader `id`: at once when one is there, else when one is published, `nil` once the
     /// reader is finishing and drained.

@@ -6,16 +6,16 @@ import WorkspaceAPI
 /// The sequence ends when the hub closes (after the events still buffered) or when the iterating task is
 /// cancelled (the same way: what is buffered is still read, nothing new is taken). Releasing the subscription
 /// unsubscribes it.
-public final class EventSubscription: AsyncSequence, Sendable {
+package final class EventSubscription: AsyncSequence, Sendable {
     /// One event.
-    public typealias Element = WorkspaceEvent
+    package typealias Element = WorkspaceEvent
     /// Iteration does not fail.
-    public typealias Failure = Never
+    package typealias Failure = Never
 
     private let hub: EventHub
     private let id: UInt64
     /// The sequence number of the last event published before this reader subscribed: it receives the later ones.
-    public let startSequence: UInt64
+    package let startSequence: UInt64
 
     init(hub: EventHub, id: UInt64, startSequence: UInt64) {
         self.hub = hub
@@ -28,24 +28,24 @@ public final class EventSubscription: AsyncSequence, Sendable {
     }
 
     /// The next event, waiting for one to be published; `nil` once the subscription ended.
-    public func next() async -> WorkspaceEvent? {
+    package func next() async -> WorkspaceEvent? {
         await hub.next(for: id)
     }
 
     /// The iterator.
-    public func makeAsyncIterator() -> AsyncIterator {
+    package func makeAsyncIterator() -> AsyncIterator {
         AsyncIterator(subscription: self)
     }
 
     /// Yields the events.
-    public struct AsyncIterator: AsyncIteratorProtocol {
+    package struct AsyncIterator: AsyncIteratorProtocol {
         /// Iteration does not fail.
-        public typealias Failure = Never
+        package typealias Failure = Never
 
         let subscription: EventSubscription
 
         /// The next event; `nil` once the subscription ended.
-        public mutating func next() async -> WorkspaceEvent? {
+        package mutating func next() async -> WorkspaceEvent? {
             await subscription.next()
         }
     }

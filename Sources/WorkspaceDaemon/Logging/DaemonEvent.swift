@@ -5,7 +5,7 @@ import Systemd
 /// (`journalctl MESSAGE_ID=…`) and `journalctl -x` explains them from `systemd/workspaced.catalog`.
 ///
 /// The ids are API: never change or reuse one. docs/logging.md lists them.
-public enum DaemonEvent: String, CaseIterable, Sendable {
+package enum DaemonEvent: String, CaseIterable, Sendable {
     /// The daemon is ready and serving.
     case started
     /// The state file was loaded at the current version.
@@ -61,7 +61,7 @@ public enum DaemonEvent: String, CaseIterable, Sendable {
     case tokenRevoked
 
     /// The event's journal `MESSAGE_ID`.
-    public var messageID: MessageID {
+    package var messageID: MessageID {
         let hex: String
         switch self {
         case .started: hex = "4c50677cb1f4416f81dd6b9193f39b72"
@@ -92,7 +92,7 @@ public enum DaemonEvent: String, CaseIterable, Sendable {
     }
 
     /// Metadata carrying the event's id, merged with `extra`.
-    public func metadata(_ extra: Logger.Metadata = [:]) -> Logger.Metadata {
+    package func metadata(_ extra: Logger.Metadata = [:]) -> Logger.Metadata {
         extra.merging(.messageID(messageID)) { _, id in id }
     }
 }

@@ -3,16 +3,16 @@ import Synchronization
 
 /// The daemon's log level, changeable at run time (a reload with a new `logLevel` takes effect at once for
 /// every logger, including ones made before the reload).
-public final class LogLevelControl: Sendable {
+package final class LogLevelControl: Sendable {
     private let level: Mutex<Logger.Level>
 
     /// A control starting at `level`.
-    public init(_ level: Logger.Level) {
+    package init(_ level: Logger.Level) {
         self.level = Mutex(level)
     }
 
     /// The current level.
-    public var current: Logger.Level {
+    package var current: Logger.Level {
         get { level.withLock { $0 } }
         set { level.withLock { $0 = newValue } }
     }
@@ -24,43 +24,43 @@ public final class LogLevelControl: Sendable {
 /// swift-log's `LogHandler` contract: setting `logLevel` on one `Logger` changes that logger (and its copies made
 /// afterwards) only, never every logger. So a level set here is this handler's own override; the shared control
 /// (what a reload changes) applies to every logger that has none.
-public struct LevelControlledLogHandler<Upstream: LogHandler>: LogHandler {
+package struct LevelControlledLogHandler<Upstream: LogHandler>: LogHandler {
     private var upstream: Upstream
     private let control: LogLevelControl
     private var override: Logger.Level?
 
     /// Wraps `upstream`, reading the level from `control`.
-    public init(_ upstream: Upstream, control: LogLevelControl) {
+    package init(_ upstream: Upstream, control: LogLevelControl) {
         self.upstream = upstream
         self.control = control
     }
 
     /// This logger's level: its own once set, else the shared one.
-    public var logLevel: Logger.Level {
+    package var logLevel: Logger.Level {
         get { override ?? control.current }
         set { override = newValue }
     }
 
     /// The upstream's metadata.
-    public var metadata: Logger.Metadata {
+    package var metadata: Logger.Metadata {
         get { upstream.metadata }
         set { upstream.metadata = newValue }
     }
 
     /// The upstream's metadata provider.
-    public var metadataProvider: Logger.MetadataProvider? {
+    package var metadataProvider: Logger.MetadataProvider? {
         get { upstream.metadataProvider }
         set { upstream.metadataProvider = newValue }
     }
 
     /// One metadata value of the upstream.
-    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+    package subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { upstream[metadataKey: key] }
         set { upstream[metadataKey: key] = newValue }
     }
 
     /// Passes the event on when its level is at or above this logger's level.
-    public func log(event: LogEvent) {
+    package func log(event: LogEvent) {
         guard event.level >= logLevel else { return }
         upstream.log(event: event)
     }

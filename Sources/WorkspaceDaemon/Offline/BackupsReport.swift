@@ -3,25 +3,25 @@ import StateStore
 
 /// What `workspaced backups --json` prints: the backups kept beside a state file, newest first, as the text list
 /// shows them (an empty list when there are none).
-public struct BackupsReport: Codable, Sendable, Equatable {
+package struct BackupsReport: Codable, Sendable, Equatable {
     /// One backup file.
-    public struct Backup: Codable, Sendable, Equatable {
+    package struct Backup: Codable, Sendable, Equatable {
         /// The file name, which `backups --restore` takes.
-        public var name: String
+        package var name: String
         /// The full path.
-        public var path: String
+        package var path: String
         /// `pre-migration` (the bytes of a file before it was migrated) or `before-restore` (the state file as it
         /// was before a backup was restored over it).
-        public var kind: String
+        package var kind: String
         /// The schema version of a pre-migration backup; absent for the other kinds.
-        public var version: Int?
+        package var version: Int?
         /// Size in bytes.
-        public var size: Int
+        package var size: Int
         /// When it was written (ISO-8601, UTC).
-        public var modifiedAt: Date
+        package var modifiedAt: Date
 
         /// The entry for `backup`.
-        public init(_ backup: BackupInfo) {
+        package init(_ backup: BackupInfo) {
             name = backup.name
             path = backup.path
             kind = backup.kind.rawValue
@@ -32,14 +32,14 @@ public struct BackupsReport: Codable, Sendable, Equatable {
     }
 
     /// The state directory listed.
-    public var stateDirectory: String
+    package var stateDirectory: String
     /// The state file the backups belong to.
-    public var stateFile: String
+    package var stateFile: String
     /// The backups, newest first.
-    public var backups: [Backup]
+    package var backups: [Backup]
 
     /// A report with the given parts.
-    public init(stateDirectory: String, stateFile: String, backups: [Backup]) {
+    package init(stateDirectory: String, stateFile: String, backups: [Backup]) {
         self.stateDirectory = stateDirectory
         self.stateFile = stateFile
         self.backups = backups

@@ -11,9 +11,9 @@ import StateStore
 /// user), mode 0600. The daemon then imports from that copy, records the legacy path in the marker, and removes
 /// the copy. The legacy file itself is only read. Everything else (decoding, migration, the marker) stays in the
 /// unprivileged daemon.
-public enum LegacyStaging {
+package enum LegacyStaging {
     /// What staging did.
-    public enum Outcome: Sendable, Equatable, CustomStringConvertible {
+    package enum Outcome: Sendable, Equatable, CustomStringConvertible {
         /// `legacyStatePath` is empty: the import is off.
         case off
         /// No import is due: the state file or the marker exists.
@@ -26,7 +26,7 @@ public enum LegacyStaging {
         case failed(reason: String)
 
         /// One line for the journal.
-        public var description: String {
+        package var description: String {
             switch self {
             case .off: "legacy import is off (legacyStatePath is empty)"
             case .notNeeded(let reason): "no legacy import due: \(reason)"
@@ -38,7 +38,7 @@ public enum LegacyStaging {
     }
 
     /// Stages the legacy file for `configuration` when an import is due.
-    public static func stage(
+    package static func stage(
         _ configuration: DaemonConfiguration, fileSystem: any FileSystem = PosixFileSystem()
     ) -> Outcome {
         guard let legacy = configuration.legacyImport, let staged = legacy.stagedCopyPath else { return .off }

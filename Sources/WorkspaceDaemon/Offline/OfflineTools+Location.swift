@@ -9,7 +9,7 @@ extension OfflineTools {
     /// then `/var/lib/workspaced`.
     ///
     /// - Throws: ``ConfigurationError`` when the configuration is invalid; the tools then exit 78, as the daemon.
-    public static func stateDirectory(
+    package static func stateDirectory(
         explicit: String?, sources: ConfigurationSources
     ) async throws(ConfigurationError) -> String {
         if let explicit { return explicit }
@@ -17,7 +17,7 @@ extension OfflineTools {
     }
 
     /// The state file in `directory`: `workspace.json`, as the daemon names it.
-    public static func statePath(inStateDirectory directory: String) -> String {
+    package static func statePath(inStateDirectory directory: String) -> String {
         directory + "/" + WorkspaceSchema.fileName
     }
 }

@@ -9,7 +9,7 @@ extension OfflineTools {
     ///
     /// - Parameter keyFile: The current key's file (`--key`); `nil` for the credential `secrets-key` when
     ///   `$CREDENTIALS_DIRECTORY` has it, else the key file in the state directory.
-    public static func secretsCheck(stateDirectory directory: String, keyFile: String?) -> Outcome {
+    package static func secretsCheck(stateDirectory directory: String, keyFile: String?) -> Outcome {
         let report = SecretsMaintenance.check(
             at: SecretsLocation(directory: directory), key: currentKey(keyFile), options: secretsOptions())
         let status: ExitStatus
@@ -28,7 +28,7 @@ extension OfflineTools {
     ///
     /// Run as root on a state directory that belongs to another user (the service's dynamic user), it gives the
     /// files it wrote to that user, as `secrets reset` does.
-    public static func secretsRekey(
+    package static func secretsRekey(
         stateDirectory directory: String, keyFile: String?, newKeyPath: String?
     ) -> Outcome {
         var newKey: (contents: [UInt8], source: String)?
@@ -51,7 +51,7 @@ extension OfflineTools {
 
     /// `workspaced secrets reset --yes`: moves the store aside (`secrets.json.enc.reset-<timestamp>`) and removes
     /// `installation.json`; without `confirmed` it refuses (64) and changes nothing.
-    public static func secretsReset(stateDirectory directory: String, confirmed: Bool) -> Outcome {
+    package static func secretsReset(stateDirectory directory: String, confirmed: Bool) -> Outcome {
         guard confirmed else {
             return Outcome(
                 text: "refusing without --yes: a reset drops every API token and the next start makes a new "

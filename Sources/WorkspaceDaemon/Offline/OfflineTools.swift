@@ -10,32 +10,32 @@ import WorkspaceStorage
 /// quarantine, no write). `migrate` and `restore` take the state lock, so they fail cleanly while the daemon
 /// runs. Their `schema` is the shipped one (``WorkspaceSchema/shipped``); the debug build's test hooks pass one
 /// with an extra version, as the daemon's ``DaemonEnvironment/schema``.
-public enum OfflineTools {
+package enum OfflineTools {
     /// What a tool prints and how it exits.
-    public struct Outcome: Sendable, Equatable {
+    package struct Outcome: Sendable, Equatable {
         /// Text for standard output (or standard error when `status` is not 0).
-        public var text: String
+        package var text: String
         /// The exit status.
-        public var status: Int32
+        package var status: Int32
         /// What the tool did, for standard error whatever the status (the text may be data, such as JSON).
-        public var diagnostics: String = ""
+        package var diagnostics: String = ""
     }
 
     /// Exit status of `check` for a loadable file.
-    public static let loadable = ExitStatus.success.rawValue
+    package static let loadable = ExitStatus.success.rawValue
     /// Exit status of `check` for a corrupt file (`EX_DATAERR`).
-    public static let corrupt = ExitStatus.dataError.rawValue
+    package static let corrupt = ExitStatus.dataError.rawValue
     /// Exit status when the file does not exist (`EX_NOINPUT`).
-    public static let missing = ExitStatus.noInput.rawValue
+    package static let missing = ExitStatus.noInput.rawValue
     /// Exit status of `check` for a file newer than this release can open (`EX_TEMPFAIL`).
-    public static let newer = ExitStatus.temporaryFailure.rawValue
+    package static let newer = ExitStatus.temporaryFailure.rawValue
 
     /// Reports what loading `path` would do: stored and target versions, steps, unknown keys, repairs, problems,
     /// and for a file that does not load as it is, what a salvage would drop, coerce and default.
     ///
     /// Exit 0 for a file that loads as it is; 65 when it does not (whether or not a salvage could keep the rest);
     /// 75 for a file newer than this release reads. With `json`, the text is a ``CheckReport``.
-    public static func check(
+    package static func check(
         statePath path: String, json: Bool = false, schema: StateSchema<Workspace> = WorkspaceSchema.shipped
     ) -> Outcome {
         guard FileManager.default.fileExists(atPath: path) else {
@@ -99,7 +99,7 @@ public enum OfflineTools {
     /// Migrates `path` in place (keeping the pre-migration backup), or with `dryRun` prints the migrated JSON
     /// and writes nothing. With `version` below the current one, writes the state down to that version instead
     /// (``migrateDown(statePath:to:dryRun:)``).
-    public static func migrate(
+    package static func migrate(
         statePath path: String, dryRun: Bool, to version: Int? = nil,
         schema: StateSchema<Workspace> = WorkspaceSchema.shipped
     ) -> Outcome {
@@ -137,7 +137,7 @@ public enum OfflineTools {
     /// what took a default. With `dryRun`, prints the JSON it would write (and the same report on standard error)
     /// and writes nothing. A file already at `version` or older is left alone. A version out of reach is refused
     /// with 64 (`EX_USAGE`) before anything changes.
-    public static func migrateDown(
+    package static func migrateDown(
         statePath path: String, to version: Int, dryRun: Bool, schema: StateSchema<Workspace> = WorkspaceSchema.shipped
     ) -> Outcome {
         let file = dryRun ? readOnlyFile(path, schema: schema, prettyPrinted: true) : lockedFile(path, schema: schema)
@@ -176,7 +176,7 @@ public enum OfflineTools {
     /// Writes the state in `path` for the older release `release`: down to the schema version the release table
     /// (``ReleaseSchemas``) says it reads, as ``migrateDown(statePath:to:dryRun:)`` does; nothing to do when it
     /// reads the current version. A release the table does not know is refused with 64.
-    public static func migrate(
+    package static func migrate(
         statePath path: String, forRelease release: String, dryRun: Bool,
         schema: StateSchema<Workspace> = WorkspaceSchema.shipped
     ) -> Outcome {
@@ -201,7 +201,7 @@ public enum OfflineTools {
     /// that (which the text says, and checks it can be). 1 when `release` reads this schema: nothing to do. 64
     /// when it cannot be done (a release the table does not know, a version out of reach), and the statuses of
     /// ``check(statePath:json:schema:)`` for a file that does not load.
-    public static func writeDownNeeded(
+    package static func writeDownNeeded(
         statePath path: String, forRelease release: String,
         schema: StateSchema<Workspace> = WorkspaceSchema.shipped
     ) -> Outcome {
@@ -238,7 +238,7 @@ public enum OfflineTools {
     }
 
     /// Exit status of ``writeDownNeeded(statePath:forRelease:schema:)`` when the release reads this schema.
-    public static let notNeeded: Int32 = 1
+    package static let notNeeded: Int32 = 1
 
     private static func unknownRelease(_ release: String) -> Outcome {
         let known = ReleaseSchemas.shipped.map(\.release).joined(separator: ", ")
@@ -248,7 +248,7 @@ public enum OfflineTools {
     }
 
     /// Exit status of `migrate --to` for a version the state cannot be written as (`EX_USAGE`).
-    public static let usage = ExitStatus.usage.rawValue
+    package static let usage = ExitStatus.usage.rawValue
 
     /// What a write down did, one finding per line.
     private static func downgradeLines(_ down: DowngradedState, path: String, dryRun: Bool) -> [String] {
@@ -276,7 +276,7 @@ public enum OfflineTools {
     /// Lists the backups next to `workspace.json` in `directory`, newest first: one tab-separated line each, or
     /// with `json` a ``BackupsReport`` (whose list is empty when there are none). A directory that cannot be read
     /// is 74 with the error as text, also with `json`.
-    public static func listBackups(
+    package static func listBackups(
         stateDirectory directory: String, json: Bool = false, schema: StateSchema<Workspace> = WorkspaceSchema.shipped
     ) -> Outcome {
         let file = readOnlyFile(statePath(inStateDirectory: directory), schema: schema)
@@ -301,7 +301,7 @@ public enum OfflineTools {
     }
 
     /// Restores the backup `name` in `directory` as the state file (the current one is kept as a backup).
-    public static func restoreBackup(
+    package static func restoreBackup(
         named name: String, stateDirectory directory: String, schema: StateSchema<Workspace> = WorkspaceSchema.shipped
     ) -> Outcome {
         let file = lockedFile(statePath(inStateDirectory: directory), schema: schema)

@@ -3,14 +3,14 @@ import WorkspaceModel
 import WorkspaceStorage
 
 /// One shipped release and the state file schema version it writes (and so the highest it reads).
-public struct ReleaseSchema: Sendable, Equatable {
+package struct ReleaseSchema: Sendable, Equatable {
     /// The release, `MAJOR.MINOR.PATCH`.
-    public var release: String
+    package var release: String
     /// The schema version of `workspace.json` it writes.
-    public var schemaVersion: Int
+    package var schemaVersion: Int
 
     /// A row of the table.
-    public init(release: String, schemaVersion: Int) {
+    package init(release: String, schemaVersion: Int) {
         self.release = release
         self.schemaVersion = schemaVersion
     }
@@ -22,9 +22,9 @@ public struct ReleaseSchema: Sendable, Equatable {
 ///
 /// Every release adds its row; a release that changes the schema says so here, and a test fails until the row of
 /// ``Release/version`` names ``WorkspaceSchema/currentVersion``.
-public enum ReleaseSchemas {
+package enum ReleaseSchemas {
     /// Every release, oldest first.
-    public static let shipped: [ReleaseSchema] = [
+    package static let shipped: [ReleaseSchema] = [
         ReleaseSchema(release: "0.1.0", schemaVersion: 4),
         ReleaseSchema(release: "0.2.0", schemaVersion: 4),
     ]
@@ -32,7 +32,7 @@ public enum ReleaseSchemas {
     /// The schema version `version` reads: that of the newest listed release not after it, so a patch release or
     /// a package revision (`0.2.0+2`, `0.2.0-1`) reads what its release reads. `nil` for a version before the
     /// first listed release, or one that is not a version.
-    public static func schemaVersion(forRelease version: String, in table: [ReleaseSchema] = shipped) -> Int? {
+    package static func schemaVersion(forRelease version: String, in table: [ReleaseSchema] = shipped) -> Int? {
         guard let key = ReleaseVersion(version) else { return nil }
         return table.last { ReleaseVersion($0.release).map { $0 <= key } ?? false }?.schemaVersion
     }

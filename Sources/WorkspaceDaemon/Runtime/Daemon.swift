@@ -15,9 +15,9 @@ import WorkspaceModel
 /// ``start(serving:)`` takes the state lock, loads and migrates (reporting STATUS and extending the start timeout
 /// while it runs), logs the load report, starts the persistence engine, serves the control API and starts the
 /// watchdog, and only then sends READY=1.
-public final class Daemon: Sendable {
+package final class Daemon: Sendable {
     /// The configuration in force.
-    public var configuration: DaemonConfiguration { current.withLock { $0 } }
+    package var configuration: DaemonConfiguration { current.withLock { $0 } }
 
     let sources: ConfigurationSources
     let environment: DaemonEnvironment
@@ -38,7 +38,7 @@ public final class Daemon: Sendable {
     ///   - configuration: The configuration loaded from `sources`.
     ///   - sources: Where a reload reads the configuration again.
     ///   - environment: The service manager, logging, file system, clock and transport.
-    public init(configuration: DaemonConfiguration, sources: ConfigurationSources, environment: DaemonEnvironment) {
+    package init(configuration: DaemonConfiguration, sources: ConfigurationSources, environment: DaemonEnvironment) {
         self.current = Mutex(configuration)
         self.sources = sources
         self.environment = environment
@@ -46,13 +46,13 @@ public final class Daemon: Sendable {
     }
 
     /// How long the daemon has been running.
-    public var uptime: Duration { ContinuousClock.now - startedAt }
+    package var uptime: Duration { ContinuousClock.now - startedAt }
 
     /// Loads the state, serves the control API and becomes ready.
     ///
     /// - Parameter serving: Called just before the control API can accept a request: from then on a change may
     ///   be acknowledged, so a stop must flush (``DaemonLifecycle`` holds a stop back until the daemon runs).
-    public func start(serving: @Sendable () -> Void = {}) async throws(DaemonStartError) -> RunningDaemon {
+    package func start(serving: @Sendable () -> Void = {}) async throws(DaemonStartError) -> RunningDaemon {
         let configuration = self.configuration
         logIgnoredKeys(configuration.ignoredKeys)
         let file = try openStateFile(configuration)

@@ -7,29 +7,29 @@ import WorkspaceStorage
 /// What the daemon runs against, apart from its configuration: the service manager, logging, the file system,
 /// the clock of the persistence engine, how the control API is reached, and the state file's schema. Production uses the defaults;
 /// tests pass a `RecordingNotifier`, a manual scheduler, a fault-injecting file system and ``ControlTransport/inMemory``.
-public struct DaemonEnvironment: Sendable {
+package struct DaemonEnvironment: Sendable {
     /// The service manager (`LibsystemdNotifier` in production).
-    public var notifier: any ServiceNotifier
+    package var notifier: any ServiceNotifier
     /// Where the daemon logs.
-    public var logger: Logger
+    package var logger: Logger
     /// The shared level a reload changes.
-    public var logLevel: LogLevelControl
+    package var logLevel: LogLevelControl
     /// Every state-file operation goes through it.
-    public var fileSystem: any FileSystem
+    package var fileSystem: any FileSystem
     /// The clock and timers of the persistence engine.
-    public var scheduler: any PersistenceScheduler
+    package var scheduler: any PersistenceScheduler
     /// How the control API is served.
-    public var transport: ControlTransport
+    package var transport: ControlTransport
     /// The watchdog settings (from `WATCHDOG_USEC`/`WATCHDOG_PID` in production); `nil` for none.
-    public var watchdog: @Sendable () throws -> WatchdogConfiguration?
+    package var watchdog: @Sendable () throws -> WatchdogConfiguration?
     /// The service's memory limit in bytes (systemd's `MemoryMax=`, read from the cgroup); `nil` for none.
-    public var memoryLimit: @Sendable () -> UInt64?
+    package var memoryLimit: @Sendable () -> UInt64?
     /// The schema of the state file: the shipped one, or in a debug build's test hooks one with an extra version
     /// (the package-downgrade scenario).
-    public var schema: StateSchema<Workspace>
+    package var schema: StateSchema<Workspace>
 
     /// The production environment, with the given service manager, logger and level.
-    public init(
+    package init(
         notifier: any ServiceNotifier,
         logger: Logger,
         logLevel: LogLevelControl,
@@ -55,7 +55,7 @@ public struct DaemonEnvironment: Sendable {
 }
 
 /// How the control API is served.
-public enum ControlTransport: Sendable {
+package enum ControlTransport: Sendable {
     /// On the Unix socket systemd passed (socket activation), else bound at the configured path.
     case socket
     /// Not on any socket: requests go through ``RunningDaemon/responder`` (tests, embedding).

@@ -21,7 +21,7 @@ import Glibc
 /// The SIGTERM flush is synchronous, on the signal source's queue. Before the control API serves (while the
 /// state loads) a stop exits at once with status 0: nothing was accepted yet and the file on disk is whole. From
 /// the moment it serves until ``run(_:)`` has the running daemon, a stop is held and handled as soon as it has.
-public final class DaemonLifecycle: Sendable {
+package final class DaemonLifecycle: Sendable {
     enum Phase: Sendable {
         /// Loading; a stop exits at once.
         case loading
@@ -34,7 +34,7 @@ public final class DaemonLifecycle: Sendable {
     }
 
     /// The serial queue every event is handled on (``SignalSources/queue`` in production).
-    public let queue: DispatchQueue
+    package let queue: DispatchQueue
     let phase = Mutex<Phase>(.loading)
     let waiters = Mutex<(status: ExitStatus?, continuations: [CheckedContinuation<ExitStatus, Never>])>((nil, []))
     let startWaiters = Mutex<
@@ -51,7 +51,7 @@ public final class DaemonLifecycle: Sendable {
     ///
     /// - Parameter exitNow: Ends the process for a stop that comes while the state is still loading
     ///   (`exit(0)` in production; tests record it instead).
-    public init(
+    package init(
         queue: DispatchQueue,
         exitNow: @escaping @Sendable (ExitStatus) -> Void = { Glibc.exit($0.rawValue) }
     ) {
@@ -60,7 +60,7 @@ public final class DaemonLifecycle: Sendable {
     }
 
     /// The running daemon, once ``run(_:)`` has it and until it stopped.
-    public var running: RunningDaemon? {
+    package var running: RunningDaemon? {
         phase.withLock { phase in
             if case .running(let running) = phase { return running }
             return nil
@@ -68,7 +68,7 @@ public final class DaemonLifecycle: Sendable {
     }
 
     /// Handles one event. Call it on ``queue`` only (``SignalSources`` does).
-    public func handle(_ event: LifecycleEvent) {
+    package func handle(_ event: LifecycleEvent) {
         dispatchPrecondition(condition: .onQueue(queue))
         switch event {
         case .reload:
@@ -115,7 +115,7 @@ public final class DaemonLifecycle: Sendable {
 
     /// Starts `daemon`, runs it until a stop event, closes its control server and returns the status to exit
     /// with (the start failure's when it did not start).
-    public func run(_ daemon: Daemon) async -> ExitStatus {
+    package func run(_ daemon: Daemon) async -> ExitStatus {
         let running: RunningDaemon
         starting.withLock { $0 = daemon }
         do {
@@ -146,7 +146,7 @@ public final class DaemonLifecycle: Sendable {
     }
 
     /// Returns the running daemon once ``run(_:)`` has it, or `nil` when it did not start.
-    public func whenRunning() async -> RunningDaemon? {
+    package func whenRunning() async -> RunningDaemon? {
         await withCheckedContinuation { continuation in
             let known = startWaiters.withLock { waiters -> RunningDaemon?? in
                 if waiters.done { return .some(waiters.running) }
@@ -168,7 +168,7 @@ public final class DaemonLifecycle: Sendable {
     }
 
     /// Returns once a stop was handled, with its status.
-    public func stopped() async -> ExitStatus {
+    package func stopped() async -> ExitStatus {
         await withCheckedContinuation { continuation in
             let done = waiters.withLock { waiters -> ExitStatus? in
                 if let status = waiters.status { return status }

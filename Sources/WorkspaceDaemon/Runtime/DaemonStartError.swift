@@ -2,7 +2,7 @@ import StateStore
 import WorkspaceAPI
 
 /// Why the daemon did not become ready, with the exit status it leaves with.
-public enum DaemonStartError: Error, Sendable, CustomStringConvertible {
+package enum DaemonStartError: Error, Sendable, CustomStringConvertible {
     /// The configuration was refused.
     case configuration(ConfigurationError)
     /// The state directory did not exist and could not be created (`mkdir` failed with this error).
@@ -16,7 +16,7 @@ public enum DaemonStartError: Error, Sendable, CustomStringConvertible {
     case memory(MemoryRefusal)
 
     /// The exit status for this failure.
-    public var exitCode: ExitStatus {
+    package var exitCode: ExitStatus {
         switch self {
         case .configuration, .memory: return .configuration
         case .controlSocket: return .ioError
@@ -32,7 +32,7 @@ public enum DaemonStartError: Error, Sendable, CustomStringConvertible {
     }
 
     /// The one line the daemon logs and puts in its STATUS.
-    public var description: String {
+    package var description: String {
         switch self {
         case .configuration(let error): return "refusing to start: \(error)"
         case .state(let error): return "refusing to start: \(error)"

@@ -6,40 +6,40 @@
 /// workspace, 72 MB for 10 MB and 231 MB for 50 MB (a version 4 file; a version 1 file of the same content is
 /// smaller and peaks lower): about 30 MB of binary and libraries, plus 4.0 to 4.2 times the file. The estimate
 /// adds a margin to both, 40 MB and 5 times the file, so that it errs towards loading.
-public struct LoadMemoryEstimate: Sendable, Equatable {
+package struct LoadMemoryEstimate: Sendable, Equatable {
     /// The memory the daemon takes before any state: binary, libraries, threads.
-    public static let baseline: UInt64 = 40 << 20
+    package static let baseline: UInt64 = 40 << 20
     /// The peak per byte of the state file, over the baseline.
-    public static let perByte: UInt64 = 5
+    package static let perByte: UInt64 = 5
 
     /// The state file's size.
-    public var fileBytes: UInt64
+    package var fileBytes: UInt64
     /// The expected peak: `baseline + perByte × fileBytes`.
-    public var peakBytes: UInt64 { Self.baseline + Self.perByte * fileBytes }
+    package var peakBytes: UInt64 { Self.baseline + Self.perByte * fileBytes }
 
     /// The estimate for a file of `fileBytes`.
-    public init(fileBytes: UInt64) {
+    package init(fileBytes: UInt64) {
         self.fileBytes = fileBytes
     }
 
     /// `nil` when the load fits in `limit` (or there is no limit); otherwise the refusal to report.
-    public func refusal(limit: UInt64?, path: String) -> MemoryRefusal? {
+    package func refusal(limit: UInt64?, path: String) -> MemoryRefusal? {
         guard let limit, peakBytes > limit else { return nil }
         return MemoryRefusal(path: path, estimate: self, limitBytes: limit)
     }
 }
 
 /// A state file too large to load within the service's memory limit.
-public struct MemoryRefusal: Error, Sendable, Equatable, CustomStringConvertible {
+package struct MemoryRefusal: Error, Sendable, Equatable, CustomStringConvertible {
     /// The state file, left as it was.
-    public var path: String
+    package var path: String
     /// What its load is expected to take.
-    public var estimate: LoadMemoryEstimate
+    package var estimate: LoadMemoryEstimate
     /// The service's memory limit (`MemoryMax=`).
-    public var limitBytes: UInt64
+    package var limitBytes: UInt64
 
     /// What happened and what to do, in one sentence.
-    public var description: String {
+    package var description: String {
         let megabytes = { (bytes: UInt64) in "\((bytes + (1 << 20) - 1) >> 20) MB" }
         return "\(path) (\(megabytes(estimate.fileBytes))) would take about \(megabytes(estimate.peakBytes)) of memory "
             + "to load (\(LoadMemoryEstimate.perByte) × the file + \(megabytes(LoadMemoryEstimate.baseline))), more "

@@ -11,7 +11,7 @@ extension RunningDaemon {
     /// A bad configuration keeps the old one in force and says so in STATUS and the journal. The log level and
     /// the save timings and the access lists apply at once; the state directory, the socket path and the request body
     /// limit (`api.maximumBodyBytes`, fixed when the server starts) need a restart.
-    public func reload() async {
+    package func reload() async {
         send { try notifier.reloading(status: "reloading configuration") }
         let new: DaemonConfiguration
         do {

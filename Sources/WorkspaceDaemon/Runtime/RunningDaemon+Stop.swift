@@ -11,7 +11,7 @@ extension RunningDaemon {
     /// A second call does nothing and returns the first one's status.
     /// - Returns: ``WorkspaceAPI/ExitStatus/success`` when everything accepted is on disk,
     ///   ``WorkspaceAPI/ExitStatus/ioError`` otherwise (the old file is intact).
-    public func stop(signal: Int32) -> ExitStatus {
+    package func stop(signal: Int32) -> ExitStatus {
         if let done = stopStatus.withLock({ $0 }) { return done }
         send { try notifier.stopping(status: "flushing") }
         logger.info("received signal \(signal); stopping")

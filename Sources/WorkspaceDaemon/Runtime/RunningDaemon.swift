@@ -10,15 +10,15 @@ import WorkspaceModel
 /// A started daemon: it owns the state, the control API and its server, and the watchdog. ``stop(signal:)``
 /// ends it (STOPPING=1, refuse changes, flush synchronously) and ``shutDown()`` closes the server; ``reload()``
 /// re-reads the configuration. ``DaemonLifecycle`` calls these one at a time, in the order the events came.
-public final class RunningDaemon: Sendable {
+package final class RunningDaemon: Sendable {
     /// The daemon's configuration, sources and environment.
-    public let daemon: Daemon
+    package let daemon: Daemon
     /// The workspace state and its persistence engine.
-    public let state: PersistentState<Workspace>
+    package let state: PersistentState<Workspace>
     /// What the load did.
-    public let report: LoadReport
+    package let report: LoadReport
     /// The control API in memory: the same routes and authorization the socket serves.
-    public let responder: HTTPResponder
+    package let responder: HTTPResponder
     let api: ControlAPI
     /// The socket server; `nil` with ``ControlTransport/inMemory``.
     let server: HTTPServer?
@@ -40,7 +40,7 @@ public final class RunningDaemon: Sendable {
     }
 
     /// The events of `GET /v1/events`: changes, saves, reloads and the stop.
-    public var events: EventHub { api.events }
+    package var events: EventHub { api.events }
 
     var logger: Logger { daemon.logger }
     var notifier: any ServiceNotifier { daemon.notifier }
@@ -65,7 +65,7 @@ public final class RunningDaemon: Sendable {
 
     /// Closes the control server after a stop (requests in flight finish; new changes were already refused by
     /// the closed state). Does nothing for an in-memory transport.
-    public func shutDown() async {
+    package func shutDown() async {
         await server?.shutdown()
     }
 }

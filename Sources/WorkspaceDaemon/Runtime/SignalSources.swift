@@ -14,16 +14,16 @@ import Glibc
 /// SIGHUP is ignored; a signal caught while the sources registered is handled so before `init` returns. The
 /// handler gets each signal as a ``LifecycleEvent``, one at a time on one serial queue (``queue``), so a second
 /// signal during a flush waits behind it.
-public final class SignalSources: Sendable {
+package final class SignalSources: Sendable {
     /// The queue the handler runs on.
-    public let queue = DispatchQueue(label: "workspaced.signals")
+    package let queue = DispatchQueue(label: "workspaced.signals")
     private let handler: Mutex<(@Sendable (LifecycleEvent) -> Void)?>
     /// Kept only to keep the sources alive; never changed after `init`.
     private nonisolated(unsafe) let sources: [any DispatchSourceSignal]
 
     /// Takes SIGTERM, SIGINT and SIGHUP from their default actions and starts a source for each; returns once
     /// the sources receive them.
-    public convenience init() {
+    package convenience init() {
         self.init(afterArming: {})
     }
 
@@ -65,7 +65,7 @@ public final class SignalSources: Sendable {
     }
 
     /// Sets the handler; signals that arrive from now on go to it, on ``queue``.
-    public func setHandler(_ newHandler: @escaping @Sendable (LifecycleEvent) -> Void) {
+    package func setHandler(_ newHandler: @escaping @Sendable (LifecycleEvent) -> Void) {
         handler.withLock { $0 = newHandler }
     }
 
