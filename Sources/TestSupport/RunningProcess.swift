@@ -23,38 +23,8 @@ package final class RunningProcess {
         let output = open(outputPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard output >= 0 else { throw TestSupportError(description: "open \(outputPath): \(errno)") }
         defer { close(output) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, output, 1)
-        posix_spawn_file_actions_adddup2(&actions, output, 2)
-        for (source, target) in descriptors {
-            posix_spawn_file_actions_adddup2(&actions, source, target)
-        }
-        try SpawnDescriptors.closeAll(
-            from: SpawnDescriptors.firstUnplaced(targets: descriptors.map(\.target)), in: &actions)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        // The test runner may block or ignore signals; the child starts with the defaults.
-        var none = sigset_t()
-        sigemptyset(&none)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        var all = sigset_t()
-        sigfillset(&all)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        let argv = ([path] + arguments).map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
-        }
-        var child: pid_t = 0
-        let spawned = posix_spawn(&child, path, &actions, &attributes, argv, envp)
-        guard spawned == 0 else { throw TestSupportError(description: "posix_spawn \(path): \(spawned)") }
-        pid = child
+        pid = try ProcessSpawn.spawn(
+            path, arguments, environment: environment, output: output, descriptors: descriptors)
     }
 
     deinit {

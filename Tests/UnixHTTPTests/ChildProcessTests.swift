@@ -24,8 +24,8 @@ import UnixHTTP
     }
 
     @Test func closeFromStartsAboveEveryPlacedDescriptor() {
-        #expect(SpawnDescriptors.firstUnplaced(targets: []) == 3)
-        #expect(SpawnDescriptors.firstUnplaced(targets: [3, 4]) == 5)
-        #expect(SpawnDescriptors.firstUnplaced(targets: [7, 3]) == 8)
+        #expect(ProcessSpawn.firstUnplaced(targets: []) == 3)
+        #expect(ProcessSpawn.firstUnplaced(targets: [3, 4]) == 5)
+        #expect(ProcessSpawn.firstUnplaced(targets: [7, 3]) == 8)
     }
 }

@@ -22,7 +22,7 @@ struct ChildProcessError: Error, CustomStringConvertible {
     var description: String
 }
 
-/// Spawns programs with posix_spawn: exact environment, chosen descriptors placed at chosen numbers.
+/// Runs programs to completion through ``TestSupport/ProcessSpawn``, reading their output.
 enum ChildProcess {
     /// The variables a test child never inherits from the test process.
     static let scrubbed: Set<String> = [
@@ -53,29 +53,16 @@ enum ChildProcess {
         let environment = environment.mapValues {
             $0 == stderrIdentityPlaceholder ? "\(info.st_dev):\(info.st_ino)" : $0
         }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 1)
-        posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 2)
-        for (source, target) in descriptors {
-            posix_spawn_file_actions_adddup2(&actions, source, target)
-        }
-        try SpawnDescriptors.closeAll(
-            from: SpawnDescriptors.firstUnplaced(targets: descriptors.map(\.target)), in: &actions)
-        let argv = ([path] + arguments).map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
-        }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, path, &actions, nil, argv, envp)
-        close(pipeEnds[1])
-        guard spawned == 0 else {
+        let pid: pid_t
+        do {
+            pid = try ProcessSpawn.spawn(
+                path, arguments, environment: environment, output: pipeEnds[1], descriptors: descriptors)
+        } catch {
             close(pipeEnds[0])
-            throw ChildProcessError(description: "posix_spawn \(path): \(spawned)")
+            close(pipeEnds[1])
+            throw ChildProcessError(description: "\(error)")
         }
+        close(pipeEnds[1])
         var output: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
         while true {
