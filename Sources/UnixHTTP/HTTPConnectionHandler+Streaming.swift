@@ -1,8 +1,9 @@
 import NIOCore
 import NIOHTTP1
 
-/// Sent down every connection's pipeline when ``HTTPServer/shutdown()`` begins, before NIO's quiesce event
-/// (which NIO's pipelining handler consumes): a streamed body must end now, not when its producer is done.
+/// Sent down a connection's pipeline by ``ShutdownQuiescingHandler`` when the shutdown reaches it, ahead of NIO's
+/// quiesce event (which NIO's pipelining handler consumes): a streamed body must end now, not when its producer is
+/// done.
 struct HTTPServerShutdownEvent: Sendable {}
 
 /// A streamed body in progress on one connection: its producer task and the writes not yet on the socket.

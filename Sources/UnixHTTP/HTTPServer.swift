@@ -1,5 +1,6 @@
 import Logging
 import NIOCore
+import NIOExtras
 import NIOHTTP1
 import NIOPosix
 import Synchronization
@@ -14,7 +15,7 @@ public final class HTTPServer: Sendable {
     private enum State: Sendable {
         case idle
         case starting
-        case running(listener: any Channel, socketFile: UnixSocketFile?)
+        case running(listener: any Channel, socketFile: UnixSocketFile?, quiescing: ServerQuiescingHelper)
         case stopped
     }
 
@@ -24,7 +25,7 @@ public final class HTTPServer: Sendable {
     private let group: any EventLoopGroup
     private let logger: Logger
     private let state = Mutex<State>(.idle)
-    private let connections = ConnectionRegistry()
+    private let connections = ConnectionCount()
 
     /// Creates a server; nothing listens until ``start()`` or ``start(binding:)``.
     ///
@@ -60,10 +61,10 @@ public final class HTTPServer: Sendable {
             state = .starting
         }
         do throws(HTTPServerError) {
-            let (listener, socketFile) = try await listen(binding)
+            let (listener, socketFile, quiescing) = try await listen(binding)
             let shutDownMeanwhile = state.withLock { state in
                 guard case .starting = state else { return true }
-                state = .running(listener: listener, socketFile: socketFile)
+                state = .running(listener: listener, socketFile: socketFile, quiescing: quiescing)
                 return false
             }
             if shutDownMeanwhile {
@@ -81,7 +82,7 @@ public final class HTTPServer: Sendable {
         }
     }
 
-    private typealias Listener = (channel: any Channel, socketFile: UnixSocketFile?)
+    private typealias Listener = (channel: any Channel, socketFile: UnixSocketFile?, quiescing: ServerQuiescingHelper)
 
     /// Stops accepting, then closes the listener. A connection the kernel hands over while the listener is closing
     /// could be dropped unread (its client sees a reset); with reads off, the rest stay in the backlog for the next
@@ -93,7 +94,8 @@ public final class HTTPServer: Sendable {
     }
 
     private func listen(_ binding: HTTPServerBinding) async throws(HTTPServerError) -> Listener {
-        let bootstrap = makeBootstrap()
+        let quiescing = ServerQuiescingHelper(group: group)
+        let bootstrap = makeBootstrap(quiescing: quiescing)
         switch binding {
         case .path(let path):
             var socketFile = try UnixSocketFile(path: path)
@@ -110,89 +112,65 @@ public final class HTTPServer: Sendable {
                 await Self.closeListener(listener)
                 throw error
             }
-            return (listener, socketFile)
+            return (listener, socketFile, quiescing)
         case .inheritedDescriptor(let descriptor):
             do {
-                return (try await bootstrap.withBoundSocket(descriptor).get(), nil)
+                return (try await bootstrap.withBoundSocket(descriptor).get(), nil, quiescing)
             } catch {
                 throw .listenFailed(binding: binding, reason: "\(error)")
             }
         }
     }
 
-    /// Stops accepting, then waits until every connection already accepted has finished its set-up and been handed
-    /// to the listener's pipeline: NIO closes one whose set-up completes after the listener closed, under its
-    /// unread request. Bounded (about a second), for a set-up that never completes.
-    private func stopAccepting(_ listener: any Channel) async {
-        try? await listener.setOption(ChannelOptions.autoRead, value: false).get()
-        // Accepts of the last read are done; their set-up tasks are queued on the connections' loops.
-        try? await listener.eventLoop.submit {}.get()
-        var quietRounds = 0
-        var last = connections.setupCount
-        for _ in 0..<200 where quietRounds < 3 {
-            await drainEventLoops()
-            let now = connections.setupCount
-            if now.begun == now.finished && now == last {
-                quietRounds += 1
-            } else {
-                quietRounds = 0
-                if now.begun != now.finished { try? await Task.sleep(for: .milliseconds(5)) }
-            }
-            last = now
-        }
-        // A finished set-up hops to the listener's loop to be handed over: this runs after those hops.
-        try? await listener.eventLoop.submit {}.get()
-    }
-
-    /// Runs an empty task on every event loop: whatever was queued on them before has run.
-    private func drainEventLoops() async {
-        for loop in group.makeIterator() {
-            try? await loop.submit {}.get()
-        }
-    }
-
-    private func makeBootstrap() -> ServerBootstrap {
+    /// The listener's pipeline gets `quiescing`'s handler, which tracks every connection from its accept on;
+    /// each connection's pipeline starts with a ``ShutdownQuiescingHandler``.
+    private func makeBootstrap(quiescing: ServerQuiescingHelper) -> ServerBootstrap {
         let responder = self.responder
         let connections = self.connections
         let configuration = self.configuration
         return ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
-            .childChannelInitializer { channel in
-                if connections.count >= configuration.maximumConnections {
-                    return channel.eventLoop.makeCompletedFuture {
-                        try channel.pipeline.syncOperations.addHandler(
-                            ConnectionLimitRefusal(limit: configuration.maximumConnections))
-                    }
+            .serverChannelInitializer { listener in
+                listener.eventLoop.makeCompletedFuture {
+                    try listener.pipeline.syncOperations.addHandler(
+                        quiescing.makeServerChannelHandler(channel: listener))
                 }
-                let firstBytes = channel.eventLoop.makePromise(of: Void.self)
+            }
+            .childChannelInitializer { channel in
+                // Every step below completes on the connection's event loop before the initializer returns:
+                // shutdown counts on that (see `quiesce`).
                 do {
-                    try channel.pipeline.syncOperations.addHandler(FirstBytesHandler(promise: firstBytes))
+                    let pipeline = channel.pipeline.syncOperations
+                    // First in every pipeline, a refused connection's too: a shutdown waits for them all.
+                    try pipeline.addHandler(
+                        ShutdownQuiescingHandler(gracePeriod: TimeAmount(configuration.shutdownGracePeriod)))
+                    if connections.current >= configuration.maximumConnections {
+                        try pipeline.addHandler(ConnectionLimitRefusal(limit: configuration.maximumConnections))
+                        return channel.eventLoop.makeSucceededVoidFuture()
+                    }
                     if let timeout = configuration.requestTimeout {
-                        try channel.pipeline.syncOperations.addHandler(
-                            RequestDeadlineHandler(timeout: TimeAmount(timeout)))
+                        try pipeline.addHandler(RequestDeadlineHandler(timeout: TimeAmount(timeout)))
                     }
                 } catch {
-                    firstBytes.succeed(())
                     return channel.eventLoop.makeFailedFuture(error)
                 }
-                connections.add(channel, firstBytes: firstBytes.futureResult)
-                return connections.settingUp(
-                    PeerCredentials.read(from: channel).flatMapThrowing { peer in
-                        let pipeline = channel.pipeline.syncOperations
-                        if let idle = configuration.idleTimeout {
-                            try pipeline.addHandler(IdleStateHandler(readTimeout: TimeAmount(idle)))
-                        }
-                        try pipeline.configureHTTPServerPipeline(
-                            withPipeliningAssistance: true, withErrorHandling: false)
-                        try pipeline.addHandler(
-                            HTTPConnectionHandler(
-                                responder: responder, peer: peer, maximumBodySize: configuration.maximumBodySize))
-                    })
+                connections.add(channel)
+                return PeerCredentials.read(from: channel).flatMapThrowing { peer in
+                    let pipeline = channel.pipeline.syncOperations
+                    if let idle = configuration.idleTimeout {
+                        try pipeline.addHandler(IdleStateHandler(readTimeout: TimeAmount(idle)))
+                    }
+                    try pipeline.configureHTTPServerPipeline(withPipeliningAssistance: true, withErrorHandling: false)
+                    try pipeline.addHandler(
+                        HTTPConnectionHandler(
+                            responder: responder, peer: peer, maximumBodySize: configuration.maximumBodySize))
+                }
             }
     }
 
     /// Stops accepting, lets in-flight requests finish (up to the grace period), closes every connection and
-    /// removes the socket file this server created. Streamed responses (``HTTPBodyStream``) do not get the grace
+    /// removes the socket file this server created. Idle keep-alive connections close at once; one that has not sent
+    /// its first request yet gets two seconds for it. Streamed responses (``HTTPBodyStream``) do not get the grace
     /// period: their producers are cancelled at once and their connections closed within about a second. Safe to
     /// call more than once.
     public func shutdown() async {
@@ -200,66 +178,48 @@ public final class HTTPServer: Sendable {
             defer { state = .stopped }
             return state
         }
-        guard case .running(let listener, let socketFile) = previous else { return }
-        // Streamed bodies end now, before anything is awaited: stopping the listener below takes a round trip to
-        // every event loop per round, each resumed on the cooperative pool, which took seconds on a loaded
-        // machine. Connections registered later get the event again below, with their quiesce.
-        for entry in connections.open {
-            entry.channel.pipeline.fireUserInboundEventTriggered(HTTPServerShutdownEvent())
-        }
-        await stopAccepting(listener)
-        await Self.closeListener(listener)
-        // NIO already unlinks a socket file it bound when the listener closes; this covers the rest, and never
-        // touches a file that has since been replaced by someone else's.
+        guard case .running(let listener, let socketFile, let quiescing) = previous else { return }
+        let open = connections.current
+        let closed = Self.quiesce(
+            listener, quiescing: quiescing, group: group, gracePeriod: configuration.shutdownGracePeriod,
+            logger: logger)
+        // Should the chain fail before the helper closed the listener, it is closed here, so this cannot hang.
+        closed.whenFailure { _ in listener.close(promise: nil) }
+        try? await listener.closeFuture.get()
+        // NIO leaves the file it bound: removed as soon as nothing listens on it, unless it has since been replaced
+        // by someone else's; the connections are still finishing.
         socketFile?.remove()
-        // Connections the listener accepted just before it closed are registered (and enter the registry) by
-        // tasks queued on their event loops, which may queue further tasks: drain the loops and pick up newly
-        // registered connections until a round finds none, so none is missed and cut off at exit.
-        // A connection accepted just before the listener closed may not have been read yet: quiescing it now
-        // would close it under its request (the client sees a reset). Quiesce each once its first bytes arrived,
-        // or after a short wait for a client that connected but sends nothing.
-        var open: [any Channel] = []
-        var handled = Set<ObjectIdentifier>()
-        var quietRounds = 0
-        for _ in 0..<50 where quietRounds < 3 {
-            await drainEventLoops()
-            let entries = connections.open.filter { !handled.contains(ObjectIdentifier($0.channel)) }
-            quietRounds = entries.isEmpty ? quietRounds + 1 : 0
-            for entry in entries {
-                let channel = entry.channel
-                handled.insert(ObjectIdentifier(channel))
-                open.append(channel)
-                let once = Once()
-                let quiesce: @Sendable () -> Void = {
-                    once.run {
-                        // Streamed bodies end now (NIO's pipelining handler consumes the quiesce event and would
-                        // wait for their end); then the connection closes once its response is done.
-                        channel.pipeline.fireUserInboundEventTriggered(HTTPServerShutdownEvent())
-                        channel.pipeline.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent())
-                    }
+        try? await closed.get()
+        logger.info("stopped", metadata: ["handled": "\(open)"])
+    }
+
+    /// Stops accepting, waits until every connection already accepted has been handed to the listener's pipeline,
+    /// then lets `quiescing` close the listener and tell each connection to quiesce (``ShutdownQuiescingHandler``
+    /// carries that out). Completes once every connection has closed.
+    ///
+    /// The hand-over matters: NIO sets a connection up on its own event loop, then hands it over on the listener's,
+    /// and closes it, request unread (its client sees a reset), when the listener closed meanwhile. The set-up
+    /// completes within one task on the connection's loop (`makeBootstrap`), so a round trip to every loop, then
+    /// one to the listener's, see every hand-over done. One chain of event-loop futures: nothing waits for the
+    /// cooperative pool, so a stream ends promptly even on a loaded machine.
+    private static func quiesce(
+        _ listener: any Channel, quiescing: ServerQuiescingHelper, group: any EventLoopGroup, gracePeriod: Duration,
+        logger: Logger
+    ) -> EventLoopFuture<Void> {
+        let loop = listener.eventLoop
+        let loops = Array(group.makeIterator())
+        return listener.setOption(ChannelOptions.autoRead, value: false).recover { _ in }
+            .flatMap { EventLoopFuture.andAllComplete(loops.map { $0.submit {} }, on: loop) }
+            .flatMap { loop.submit {} }
+            .flatMap {
+                let closed = loop.makePromise(of: Void.self)
+                quiescing.initiateShutdown(promise: closed)
+                // The connections close themselves at the end of the grace period; this only says so.
+                let late = loop.scheduleTask(in: TimeAmount(gracePeriod)) {
+                    logger.warning("closing connections whose requests outlived the shutdown grace period")
                 }
-                entry.firstBytes.whenComplete { _ in quiesce() }
-                channel.eventLoop.scheduleTask(in: .seconds(2)) { quiesce() }
+                closed.futureResult.whenComplete { _ in late.cancel() }
+                return closed.futureResult
             }
-        }
-        let grace = configuration.shutdownGracePeriod
-        let logger = self.logger
-        await withTaskGroup(of: Void.self) { group in
-            let channels = open
-            group.addTask {
-                for connection in channels { try? await connection.closeFuture.get() }
-            }
-            group.addTask {
-                try? await Task.sleep(for: grace)
-                guard !Task.isCancelled else { return }
-                logger.warning("closing connections whose requests outlived the shutdown grace period")
-                for connection in channels { connection.close(promise: nil) }
-            }
-            // Whichever ends first: all connections closed (the timer is cancelled), or the grace period ran out
-            // (the rest are closed, which ends the first task too).
-            await group.next()
-            group.cancelAll()
-        }
-        logger.info("stopped", metadata: ["handled": "\(open.count)", "late": "\(connections.open.count)"])
     }
 }
