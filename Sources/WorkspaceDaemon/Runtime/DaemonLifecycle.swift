@@ -36,11 +36,10 @@ package final class DaemonLifecycle: Sendable {
     /// The serial queue every event is handled on (``SignalSources/queue`` in production).
     package let queue: DispatchQueue
     let phase = Mutex<Phase>(.loading)
-    let waiters = Mutex<(status: ExitStatus?, continuations: [CheckedContinuation<ExitStatus, Never>])>((nil, []))
-    let startWaiters = Mutex<
-        (done: Bool, running: RunningDaemon?, continuations: [CheckedContinuation<RunningDaemon?, Never>])
-    >(
-        (false, nil, []))
+    /// The status of the stop, once one was handled.
+    let stopStatus = OnceValue<ExitStatus>()
+    /// The running daemon once ``run(_:)`` has it, or `nil` when it did not start.
+    let startOutcome = OnceValue<RunningDaemon?>()
     let exitNow: @Sendable (ExitStatus) -> Void
     /// The daemon ``run(_:)`` is starting, for a stop that comes while it loads.
     let starting = Mutex<Daemon?>(nil)
@@ -147,44 +146,19 @@ package final class DaemonLifecycle: Sendable {
 
     /// Returns the running daemon once ``run(_:)`` has it, or `nil` when it did not start.
     package func whenRunning() async -> RunningDaemon? {
-        await withCheckedContinuation { continuation in
-            let known = startWaiters.withLock { waiters -> RunningDaemon?? in
-                if waiters.done { return .some(waiters.running) }
-                waiters.continuations.append(continuation)
-                return .none
-            }
-            if let known { continuation.resume(returning: known) }
-        }
+        await startOutcome.value
     }
 
     private func started(_ running: RunningDaemon?) {
-        let continuations = startWaiters.withLock { waiters in
-            defer { waiters.continuations = [] }
-            waiters.done = true
-            waiters.running = running
-            return waiters.continuations
-        }
-        for continuation in continuations { continuation.resume(returning: running) }
+        startOutcome.set(running)
     }
 
     /// Returns once a stop was handled, with its status.
     package func stopped() async -> ExitStatus {
-        await withCheckedContinuation { continuation in
-            let done = waiters.withLock { waiters -> ExitStatus? in
-                if let status = waiters.status { return status }
-                waiters.continuations.append(continuation)
-                return nil
-            }
-            if let done { continuation.resume(returning: done) }
-        }
+        await stopStatus.value
     }
 
     private func finish(_ status: ExitStatus) {
-        let continuations = waiters.withLock { waiters in
-            defer { waiters.continuations = [] }
-            if waiters.status == nil { waiters.status = status }
-            return waiters.continuations
-        }
-        for continuation in continuations { continuation.resume(returning: status) }
+        stopStatus.set(status)
     }
 }
