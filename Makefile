@@ -10,9 +10,10 @@ BUILD_FLAGS  ?=
 RELEASE_FLAGS ?= -c release --static-swift-stdlib
 # Everything `make test` runs besides swift itself: the build (libsystemd-dev, pkg-config, binutils, git for the
 # package mirror), the tests (strace, curl, socat, util-linux, mount, systemd), the API fuzzing (python3 with
-# venv), the system tests (python3, man-db and groff-base for the man page scenario, dpkg-dev for `make deb`).
+# venv), the system tests (python3, man-db and groff-base for the man page scenario, dpkg-dev for `make deb`),
+# the lint's check of the generated API routes (python3-yaml).
 APT_PACKAGES := libsystemd-dev pkg-config binutils git strace systemd curl socat util-linux mount python3 python3-venv \
-                man-db groff-base dpkg-dev
+                python3-yaml man-db groff-base dpkg-dev
 
 PREFIX       ?= /usr/local
 DESTDIR      ?=
@@ -66,6 +67,7 @@ build: deps
 
 lint:
 	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests Benchmarks/Package.swift Benchmarks/Sources
+	python3 Scripts/api-routes.py --check
 
 # Every `make X` the README names must be a rule here (and .PHONY when a file of that name exists, as docs/ does):
 # a promised target that does not exist fails `make test` instead of a reader.
