@@ -99,6 +99,24 @@ struct PersistentStateConditionalApplyTests {
         #expect(try harness.storedNoteIDs() == ["n1"])
         #expect(harness.events.savedRevisions == [1, 1])
     }
+
+    @Test func aFailedSaveSynchronouslyLeavesTheStateDirtyAndIsRetried() throws {
+        let harness = try PersistenceHarness(
+            configuration: PersistenceConfiguration(
+                retryBackoff: RetryBackoff(initial: .seconds(1), maximum: .seconds(1))))
+        defer { harness.remove() }
+        harness.fileSystem.inject(.fsync, errno: EIO)
+        #expect(throws: PersistenceError.self) { try harness.state.saveSynchronously() }
+        var status = harness.state.status
+        #expect(status.isDirty && status.fileNeedsRewrite && status.revision == 0)
+        // The retry is scheduled like any failed save's, and its success clears the need.
+        #expect(harness.scheduler.nextTimerDelay == .seconds(1))
+        harness.scheduler.advance(by: .seconds(1))
+        harness.waitUntilIdle()
+        status = harness.state.status
+        #expect(!status.isDirty && !status.fileNeedsRewrite && status.savesPerformed == 1)
+        #expect(harness.events.savedRevisions == [0])
+    }
 }
 
 /// Revisions a callback saw, in the order it saw them.

@@ -52,6 +52,9 @@ struct SaveJob<Model: Sendable>: Sendable {
     var snapshot: Model
     /// The revision the snapshot includes.
     var revision: UInt64
+    /// Whether the snapshot was taken while the file needed a rewrite (``PersistenceStatus/fileNeedsRewrite``),
+    /// which its success then clears.
+    var rewrites: Bool
     /// The engine's `dirtySince` when the snapshot was taken, restored if the save fails.
     var dirtySince: ContinuousClock.Instant?
     /// When the snapshot was taken, by the real clock: save durations are measured work, not scheduled time.

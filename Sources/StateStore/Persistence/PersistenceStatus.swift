@@ -6,8 +6,13 @@ public struct PersistenceStatus: Sendable, Equatable {
     public var revision: UInt64
     /// The latest revision known to be on disk (after the directory fsync).
     public var durableRevision: UInt64
-    /// Whether accepted changes are not yet durable.
-    public var isDirty: Bool { revision > durableRevision }
+    /// Whether accepted changes are not yet durable, or the file must be written again though no change was
+    /// applied (``fileNeedsRewrite``).
+    public var isDirty: Bool { revision > durableRevision || fileNeedsRewrite }
+    /// Whether the file does not yet hold the state as this program writes it, though every revision is counted
+    /// durable: ``PersistentState/saveSynchronously()`` was asked for (after a load that migrated, repaired or
+    /// salvaged the state) and no save has succeeded since. Saves are retried until one does.
+    public var fileNeedsRewrite = false
     /// The revision the save running now writes, or nil when no save is running.
     public var savingRevision: UInt64?
     /// Whether a save is running now.

@@ -9,21 +9,6 @@ extension PersistentState {
     /// blocks, so call it from a Dispatch signal source handler or another plain thread, never from a change,
     /// a read, an observer or a durability callback.
     public func flushSynchronously() throws(PersistenceError) {
-        try flush(evenIfClean: false)
-    }
-
-    /// Writes the whole current state now, even when every revision is already durable, and returns once it is
-    /// durable: for a state whose file is not what it would write, though no change was applied (a load that
-    /// migrated, repaired or salvaged it), so that the file holds it before the program reports itself ready.
-    /// The revision does not change. Blocks like ``flushSynchronously()``.
-    public func saveSynchronously() throws(PersistenceError) {
-        try flush(evenIfClean: true)
-    }
-
-    /// Waits for a save in flight, then saves on the calling thread when something is not durable or when
-    /// `evenIfClean`.
-    private func flush(evenIfClean: Bool) throws(PersistenceError) {
-        var mustSave = evenIfClean
         let pending = state.withLock { engine -> (any PersistenceTimer)? in
             engine.flushDepth += 1
             defer { engine.timer = nil }
@@ -44,7 +29,7 @@ extension PersistentState {
                     engine.idleWaiters.append(semaphore)
                     return .wait(semaphore)
                 }
-                guard engine.status.isDirty || mustSave else { return .done }
+                guard engine.status.isDirty else { return .done }
                 return .save(takeSnapshot(&engine))
             }
             switch step {
@@ -53,7 +38,6 @@ extension PersistentState {
             case .wait(let semaphore):
                 semaphore.wait()
             case .save(let job):
-                mustSave = false
                 let outcome = perform(job)
                 finish(job, outcome: outcome)
                 if case .failure(let underlying) = outcome {
@@ -62,6 +46,22 @@ extension PersistentState {
                 return
             }
         }
+    }
+
+    /// Writes the whole current state now, even when every revision is already durable, and returns once it is
+    /// durable: for a state whose file is not what it would write, though no change was applied (a load that
+    /// migrated, repaired or salvaged it), so that the file holds it before the program reports itself ready.
+    /// The revision does not change. Until a save succeeds the state is dirty
+    /// (``PersistenceStatus/fileNeedsRewrite``): when this one fails, the save is retried in the background like
+    /// any other. Blocks like ``flushSynchronously()``.
+    public func saveSynchronously() throws(PersistenceError) {
+        let now = scheduler.now
+        state.withLock { engine in
+            engine.status.fileNeedsRewrite = true
+            engine.lastChangeAt = now
+            if engine.dirtySince == nil { engine.dirtySince = now }
+        }
+        try flushSynchronously()
     }
 
     /// Refuses every later change (``PersistenceError/closed(path:)``), then flushes. No background save runs

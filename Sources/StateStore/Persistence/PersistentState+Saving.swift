@@ -36,7 +36,8 @@ extension PersistentState {
         engine.savingOutcomeRecorded = false
         engine.urgent = false
         let job = SaveJob(
-            snapshot: engine.model, revision: engine.status.revision, dirtySince: engine.dirtySince, startedAt: start)
+            snapshot: engine.model, revision: engine.status.revision, rewrites: engine.status.fileNeedsRewrite,
+            dirtySince: engine.dirtySince, startedAt: start)
         engine.dirtySince = nil
         engine.status.lastSnapshotDuration = ContinuousClock.now - start
         return job
@@ -105,6 +106,7 @@ extension PersistentState {
                 engine.status.durableRevision = job.revision
                 engine.status.changesCoalesced += job.revision - previous - 1
             }
+            if job.rewrites { engine.status.fileNeedsRewrite = false }
             engine.status.savesPerformed += 1
             engine.status.lastSaveDate = date
             engine.status.lastSaveDuration = duration
