@@ -1,0 +1,55 @@
+import Foundation
+
+extension LoadReport: CustomStringConvertible {
+    /// The report for a person, one fact per line: the ``summary``, then the steps (`1 → 2 → 3`), the fields
+    /// defaulted and taken back, the unknown fields kept, warnings, repairs, the salvage, the quarantine, the
+    /// lineage and the time. Lines with nothing to say are left out.
+    ///
+    /// ```text
+    /// migrated version 1 to 2 (38 bytes)
+    ///   steps: 1 → 2
+    ///   defaulted: fontSize (1)
+    ///   lineage: 3f2a9c0d1e4b5a6f, revision 0
+    ///   took: 0.4 ms
+    /// ```
+    public var description: String {
+        var lines = [summary]
+        if !stepsApplied.isEmpty {
+            let versions = [stepsApplied[0].lowerBound] + stepsApplied.map(\.upperBound)
+            lines.append("steps: " + versions.map(String.init).joined(separator: " → "))
+        }
+        if !fieldsDefaulted.isEmpty { lines.append("defaulted: " + Self.counted(fieldsDefaulted)) }
+        if !fieldsTakenBack.isEmpty { lines.append("taken back: " + Self.counted(fieldsTakenBack)) }
+        if !unknownKeysKept.isEmpty { lines.append("unknown fields kept: " + Self.counted(unknownKeysKept)) }
+        lines += warnings.map { "warning: " + $0 }
+        lines += repairs.map { "repair: " + $0 }
+        if let salvage {
+            lines.append("salvage: \(salvage.reason)")
+            lines += salvage.details.map { "  " + $0 }
+        }
+        if let quarantine {
+            lines.append(
+                "quarantined (\(quarantine.policy.rawValue)): \(quarantine.reason); moved to \(quarantine.movedTo)")
+        }
+        if let importResult { lines.append("imported from \(importResult.sourcePath)") }
+        if !temporaryFilesRemoved.isEmpty {
+            lines.append("temporary files removed: " + temporaryFilesRemoved.joined(separator: ", "))
+        }
+        if let crashGuardProblem { lines.append("crash-loop guard off for this load: \(crashGuardProblem)") }
+        let lineageLine = "lineage: \(lineage.rawValue), revision \(revision)"
+        lines.append(lineageBreak.map { lineageLine + " (new: \($0))" } ?? lineageLine)
+        lines.append("took: \(Self.milliseconds(timings.total)) ms")
+        return ([lines[0]] + lines.dropFirst().map { "  " + $0 }).joined(separator: "\n")
+    }
+
+    /// `a (2), b.c (1)`, sorted by path.
+    private static func counted(_ counts: [String: Int]) -> String {
+        counts.sorted { $0.key < $1.key }.map { "\($0.key) (\($0.value))" }.joined(separator: ", ")
+    }
+
+    /// A duration in milliseconds with one decimal.
+    private static func milliseconds(_ duration: Duration) -> String {
+        let value = Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
+        return String(format: "%.1f", value)
+    }
+}
