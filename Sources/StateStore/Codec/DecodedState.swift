@@ -13,7 +13,7 @@ public struct DecodedState<Model: Sendable>: Sendable {
     /// The steps that ran, in order, as `from...to`.
     public var stepsApplied: [ClosedRange<Int>]
     /// Fields filled with a default, by path, with how many records got it: by the steps, and while decoding
-    /// when a field with a default was missing (``Swift/KeyedDecodingContainer/decode(_:forKey:defaultingTo:in:)``).
+    /// when a field with a default was missing (`KeyedDecodingContainer.decode(_:forKey:defaultingTo:in:)`, from StateCoding).
     public var fieldsDefaulted: [String: Int]
     /// Fields the steps took back from the unknown fields a rollback had set them aside in, by path, with how
     /// many records had one (``MigrationContext/takeBack(_:_:from:at:)``).

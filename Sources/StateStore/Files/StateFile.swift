@@ -232,8 +232,10 @@ public final class StateFile<Model: Codable & Sendable>: Sendable {
     /// Encodes `model` as this file will be written (deterministic bytes), stamped with the file's lineage and
     /// `revision`.
     ///
-    /// - Parameter revision: The revision `model` is at; by default the one the file holds (the loaded one, or
-    ///   the last one encoded).
+    /// - Parameters:
+    ///   - model: The state to encode.
+    ///   - revision: The revision `model` is at; by default the one the file holds (the loaded one, or the last one
+    ///     encoded).
     public func encode(_ model: Model, revision: UInt64? = nil) throws(StateStoreError) -> Data {
         let (version, minReader, lastSize, lineage, stamped) = state.withLock {
             if let revision { $0.revision = revision }

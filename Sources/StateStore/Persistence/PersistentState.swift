@@ -177,7 +177,7 @@ public final class PersistentState<Model: Codable & Sendable>: Sendable {
     }
 }
 
-/// What happened to one call of ``PersistentState/apply(_:)``.
+/// What happened to one call of `PersistentState.apply`.
 enum ApplyOutcome<Value, Model: Sendable> {
     case refused
     case failed(any Error)
