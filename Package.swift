@@ -177,12 +177,15 @@ let package = Package(
         ),
         .testTarget(name: "UnixHTTPTests", dependencies: ["UnixHTTP", "TestSupport"]),
         // The service the StateStore getting-started guide quotes (StateStore.docc): built by every test build, run
-        // and checked against the guide by StateStoreTests, so the guide cannot drift from the API; not shipped.
-        .executableTarget(
+        // and checked against the guide by StateStoreTests, so the guide cannot drift from the API; not shipped. A
+        // library, so that its tests import it (a test importing an executable's module failed to find it now and
+        // then in a clean build); `starts-example` is the executable.
+        .target(
             name: "StateStoreExample",
             dependencies: ["StateStore", "Systemd", .product(name: "Logging", package: "swift-log")],
             exclude: ["Fixtures"]
         ),
+        .executableTarget(name: "starts-example", dependencies: ["StateStoreExample"]),
         .testTarget(
             name: "StateStoreTests",
             dependencies: [

@@ -6,10 +6,10 @@ import Systemd
 
 /// A service that counts its own starts in a versioned state file: the smallest complete use of StateStore under
 /// systemd. Run it with `Type=notify` and `StateDirectory=`; outside systemd it keeps `starts.json` in the
-/// current directory. SIGTERM or SIGINT flushes the state and exits.
-@main
-struct StartsExample {
-    static func main() {
+/// current directory. SIGTERM or SIGINT flushes the state and exits. The `starts-example` executable calls
+/// ``main()``.
+package struct StartsExample {
+    package static func main() {
         JournalLogging(configuration: JournalLoggingConfiguration(identifier: "starts-example")).bootstrap()
         let logger = Logger(label: "starts-example")
         let notifier = LibsystemdNotifier()

@@ -96,7 +96,7 @@ struct StateStoreExampleTests {
         let notify = try NotifyListener(path: directory.file("notify.sock"))
         for (signal, start) in [(SIGTERM, 4), (SIGINT, 5)] {
             let process = try RunningProcess(
-                ProductPaths.executable("StateStoreExample"), [],
+                ProductPaths.executable("starts-example"), [],
                 environment: ["STATE_DIRECTORY": directory.path, "NOTIFY_SOCKET": notify.path],
                 outputPath: directory.file("output-\(start).log"))
             var datagrams = await Self.datagrams(from: notify) { $0.contains("READY=1") }
