@@ -3,6 +3,23 @@ import CompilerPluginSupport
 import PackageDescription
 
 // Every dependency costs CI build time on a 2-core machine; each one is listed with the reason it earns its place.
+
+/// The trait each package dependency is built with. StateStore, StateStoreTesting and StateModel need none of them (only
+/// swift-syntax, for the macro): a package that depends on this one with `traits: []` resolves and compiles only
+/// those, and one with `traits: ["Systemd"]` adds the Systemd library and swift-log. The default trait, `Daemon`,
+/// is everything: the daemon, its client, transport and secret store.
+let traitOfPackage = [
+    "swift-log": "Systemd", "swift-configuration": "Daemon", "swift-argument-parser": "Daemon",
+    "swift-system": "Daemon", "swift-nio": "Daemon", "swift-nio-extras": "Daemon", "swift-crypto": "Daemon",
+]
+
+/// `package`'s product `name`, built only with the package's trait (``traitOfPackage``): a condition on every use is
+/// what lets SwiftPM leave the package unresolved when the trait is off.
+func traitProduct(_ name: String, _ package: String) -> Target.Dependency {
+    guard let trait = traitOfPackage[package] else { fatalError("\(package) has no trait in traitOfPackage") }
+    return .product(name: name, package: package, condition: .when(traits: [trait]))
+}
+
 let package = Package(
     name: "workspaced",
     platforms: [.macOS(.v15)],
@@ -23,6 +40,18 @@ let package = Package(
         // (Benchmarks/, which `make test` never builds) can measure the library on it; not an API to build on.
         .library(name: "StateStoreSample", targets: ["StateStoreSample"]),
     ],
+    traits: [
+        .trait(
+            name: "Systemd",
+            description:
+                "The Systemd library (notify, watchdog, journald, socket activation, credentials) and swift-log."),
+        .trait(
+            name: "Daemon",
+            description:
+                "The daemon, workspacectl, the control API's contract, client and transport, the secret store.",
+            enabledTraits: ["Systemd"]),
+        .default(enabledTraits: ["Daemon"]),
+    ],
     dependencies: [
         // The logging API every Swift server library speaks; the journald handler plugs into it.
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
@@ -40,8 +69,9 @@ let package = Package(
         // build (19 files, compiled for the target and for the host). Resolution clones 7 more packages that its
         // other products name (swift-nio-http2, swift-nio-ssl, swift-http-types...); none of them is compiled.
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
-        // SHA-256 for StateStore's import markers, AES-GCM and SHA-256 for the secret store and API tokens: vetted
-        // BoringSSL-backed primitives instead of hand-written cryptography (about a minute of CI build time).
+        // AES-GCM and SHA-256 for the secret store and API tokens: vetted BoringSSL-backed primitives instead of
+        // hand-written cryptography (about a minute of CI build time). Not StateStore's: its import marker's SHA-256
+        // is its own, so that a program using StateStore compiles no BoringSSL.
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
         // The @StateModel macro's implementation (a compiler plug-in): parsing the declaration and building its
         // Codable code. Built once per clean build, for the host only (about two minutes of CI build time); it is
@@ -55,12 +85,13 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
-        // Versioned, migrating, durably written state files. Foundation and swift-crypto's SHA-256 (import
-        // markers); the few syscalls it needs (fsync, flock) are not all in swift-system, so it calls Glibc behind
-        // its own seam.
+        // Versioned, migrating, durably written state files, and the flush on a stop signal. Foundation only, and
+        // no package: a program using it resolves and compiles nothing else (its import marker's SHA-256 is its
+        // own); the few syscalls it needs (fsync, flock) are not all in swift-system, so it calls Glibc behind its
+        // own seam.
         .target(
             name: "StateStore",
-            dependencies: ["StateCoding", "StateJSON", .product(name: "Crypto", package: "swift-crypto")]),
+            dependencies: ["StateCoding", "StateJSON", "CSignalLatch"]),
         // The Codable runtime of a versioned record, apart from the engine: unknown fields kept, defaults and
         // salvage repairs recorded, extensible enums, JSONValue. What @StateModel's generated code calls, so that
         // a program that only reads and writes records (a client of an API built on them) links no file engine
@@ -100,13 +131,13 @@ let package = Package(
         ),
         .target(
             name: "Systemd",
-            dependencies: ["CSystemd", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["CSystemd", traitProduct("Logging", "swift-log")]
         ),
         // Runs the Systemd API in a child process (own pid, own environment, inherited fds, private journald)
         // for SystemdTests; not shipped.
         .executableTarget(
             name: "SystemdTestHelper",
-            dependencies: ["Systemd", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["Systemd", traitProduct("Logging", "swift-log")]
         ),
         // A four-version sample model shared by the tests and the benchmarks (not a product).
         .target(name: "StateStoreSample", dependencies: ["StateStore", "StateModel"]),
@@ -118,11 +149,11 @@ let package = Package(
             name: "WorkspaceDaemon",
             dependencies: [
                 "StateStore", "Systemd", "WorkspaceModel", "WorkspaceStorage", "WorkspaceAPI", "UnixHTTP",
-                "WorkspaceSecrets", "CSignalLatch",
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "Configuration", package: "swift-configuration"),
-                .product(name: "SystemPackage", package: "swift-system"),
+                "WorkspaceSecrets",
+                traitProduct("Logging", "swift-log"),
+                traitProduct("NIOHTTP1", "swift-nio"),
+                traitProduct("Configuration", "swift-configuration"),
+                traitProduct("SystemPackage", "swift-system"),
             ]
         ),
         // The control API's contract, shared by the daemon's routes, the client and workspacectl: routes,
@@ -130,21 +161,21 @@ let package = Package(
         // engine (StateStore, the daemon) and no macro, so a client links neither (ContractImportTests checks).
         .target(
             name: "WorkspaceAPI",
-            dependencies: ["WorkspaceModel", "UnixHTTP", .product(name: "NIOHTTP1", package: "swift-nio")]
+            dependencies: ["WorkspaceModel", "UnixHTTP", traitProduct("NIOHTTP1", "swift-nio")]
         ),
         // A Swift client of the control API on the Unix socket, for workspacectl and any Swift program that talks
         // to workspaced.
         .target(
             name: "WorkspaceClient",
             dependencies: [
-                "WorkspaceAPI", "WorkspaceModel", "UnixHTTP", .product(name: "NIOHTTP1", package: "swift-nio"),
+                "WorkspaceAPI", "WorkspaceModel", "UnixHTTP", traitProduct("NIOHTTP1", "swift-nio"),
             ]
         ),
         // A load-time constructor that makes a SIGTERM before `main` a clean exit and ignores an early SIGHUP, for
         // `workspaced run` only (Sources/CEarlySignals/early_signals.c).
         .target(name: "CEarlySignals"),
-        // Holds SIGTERM, SIGINT and SIGHUP while libdispatch registers their sources, which it does some time after
-        // `resume()` (Sources/CSignalLatch/signal_latch.c); used by SignalSources.
+        // Holds a signal while libdispatch registers its source, which it does some time after
+        // `resume()` (Sources/CSignalLatch/signal_latch.c); used by StateStore's SignalSources.
         .target(name: "CSignalLatch"),
         // The daemon binary: argument parsing only; everything else is in WorkspaceDaemon.
         .executableTarget(
@@ -152,8 +183,8 @@ let package = Package(
             dependencies: [
                 "WorkspaceDaemon", "WorkspaceAPI", "WorkspaceModel", "WorkspaceStorage", "StateStore", "Systemd",
                 "CEarlySignals", "CSignalLatch",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
+                traitProduct("ArgumentParser", "swift-argument-parser"),
+                traitProduct("Logging", "swift-log"),
             ]
         ),
         .testTarget(
@@ -161,18 +192,18 @@ let package = Package(
             dependencies: [
                 "WorkspaceDaemon", "StateStore", "StateStoreTesting", "Systemd", "WorkspaceModel", "WorkspaceStorage",
                 "TestSupport", "UnixHTTP", "WorkspaceSecrets", "WorkspaceAPI", "WorkspaceClient",
-                .product(name: "NIOHTTP1", package: "swift-nio"),
+                traitProduct("NIOHTTP1", "swift-nio"),
             ]
         ),
         // HTTP/1.1 server and client over Unix domain sockets; transport only, it knows nothing of workspaces.
         .target(
             name: "UnixHTTP",
             dependencies: [
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOExtras", package: "swift-nio-extras"),
-                .product(name: "Logging", package: "swift-log"),
+                traitProduct("NIOCore", "swift-nio"),
+                traitProduct("NIOPosix", "swift-nio"),
+                traitProduct("NIOHTTP1", "swift-nio"),
+                traitProduct("NIOExtras", "swift-nio-extras"),
+                traitProduct("Logging", "swift-log"),
             ]
         ),
         .testTarget(name: "UnixHTTPTests", dependencies: ["UnixHTTP", "TestSupport"]),
@@ -182,7 +213,7 @@ let package = Package(
         // then in a clean build); `starts-example` is the executable.
         .target(
             name: "StateStoreExample",
-            dependencies: ["StateStore", "Systemd", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["StateStore", "Systemd", traitProduct("Logging", "swift-log")],
             exclude: ["Fixtures"]
         ),
         .executableTarget(name: "starts-example", dependencies: ["StateStoreExample"]),
@@ -190,6 +221,8 @@ let package = Package(
             name: "StateStoreTests",
             dependencies: [
                 "StateStore", "StateStoreTesting", "StateStoreSample", "StateModel", "StateStoreExample", "TestSupport",
+                // SHA256Tests checks StateStore's own SHA-256 against it.
+                traitProduct("Crypto", "swift-crypto"),
             ],
             resources: [.copy("Fixtures")]
         ),
@@ -211,7 +244,7 @@ let package = Package(
         // and the random key.
         .target(
             name: "WorkspaceSecrets",
-            dependencies: ["StateStore", "StateModel", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["StateStore", "StateModel", traitProduct("Crypto", "swift-crypto")]
         ),
         // The secret store's fixtures of every shipped version, every way it cannot be opened, tokens, keys, the
         // deletion-resistance rules and rekey.
@@ -231,7 +264,7 @@ let package = Package(
             name: "WorkspacectlCommands",
             dependencies: [
                 "WorkspaceAPI", "WorkspaceClient", "WorkspaceModel",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                traitProduct("ArgumentParser", "swift-argument-parser"),
             ]
         ),
         // The thin `workspacectl` executable over WorkspacectlCommands.
@@ -242,9 +275,9 @@ let package = Package(
             name: "WorkspaceClientTests",
             dependencies: [
                 "WorkspaceAPI", "WorkspaceClient", "TestSupport", "UnixHTTP", "WorkspaceModel", "WorkspacectlCommands",
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                traitProduct("NIOHTTP1", "swift-nio"),
+                traitProduct("Logging", "swift-log"),
+                traitProduct("ArgumentParser", "swift-argument-parser"),
             ]
         ),
         // End-to-end tests of the control API against the real workspaced binary: workspacectl, curl, durability,
@@ -253,7 +286,7 @@ let package = Package(
             name: "ControlAPITests",
             dependencies: [
                 "WorkspaceAPI", "WorkspaceClient", "TestSupport", "UnixHTTP", "WorkspaceModel",
-                .product(name: "NIOHTTP1", package: "swift-nio"),
+                traitProduct("NIOHTTP1", "swift-nio"),
             ]
         ),
         // The fuzz targets (workspace file, control API, secrets file) and the promise each input must keep; built
@@ -263,8 +296,8 @@ let package = Package(
             dependencies: [
                 "StateStore", "StateStoreTesting", "WorkspaceModel", "WorkspaceStorage", "WorkspaceSecrets",
                 "WorkspaceDaemon", "WorkspaceAPI", "WorkspaceClient", "UnixHTTP",
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
+                traitProduct("Logging", "swift-log"),
+                traitProduct("NIOHTTP1", "swift-nio"),
             ]
         ),
         // Every seed and every crash libFuzzer found, through the same checks, in the ordinary build.
@@ -303,3 +336,4 @@ if Context.environment["WSD_FUZZ"] == "1" {
         ),
     ]
 }
+

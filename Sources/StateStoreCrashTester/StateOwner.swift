@@ -1,43 +1,33 @@
 import Foundation
 import StateStore
 import StateStoreSample
-import Synchronization
 
-/// Holds the state for the SIGTERM handler, which is installed before the state exists.
-final class StateOwner: Sendable {
-    private let state = Mutex<PersistentState<Notebook>?>(nil)
-
-    /// Ignores SIGTERM's default action and delivers it to a Dispatch source that shuts down; keep the source.
-    func installTerminationSource() -> any DispatchSourceSignal {
-        signal(SIGTERM, SIG_IGN)
-        let source = DispatchSource.makeSignalSource(signal: SIGTERM, queue: DispatchQueue(label: "sigterm"))
-        source.setEventHandler { [self] in shutDown() }
-        source.resume()
-        return source
-    }
-
-    func set(_ value: PersistentState<Notebook>) {
-        state.withLock { $0 = value }
-    }
-
-    /// Closes (refusing later changes) and flushes, prints the last accepted stored revision, exits.
-    func shutDown() {
-        guard let state = state.withLock({ $0 }) else {
+/// The tester's stop: SIGTERM before the state is loaded exits at once ("accepted none"); once it is, the state's
+/// own ``PersistentState/flushOnStop(using:exitsProcess:observer:)`` closes, flushes and exits.
+enum StateOwner {
+    /// Takes SIGTERM from its default action before anything else; keep the sources.
+    static func installTerminationSources() -> SignalSources {
+        SignalSources([SIGTERM], label: "sigterm") { _ in
             Output.line("accepted none")
             exit(0)
         }
-        do {
-            try state.close()
-            let stored = state.read { CrashTesterChange.storedRevision(of: $0) }
-            Output.line("accepted \(stored)")
-            exit(0)
-        } catch {
-            Output.line("flush-failed \(error)")
-            exit(1)
+    }
+
+    /// Hands SIGTERM to `state`: close (refusing later changes) and flush, print the last accepted stored revision
+    /// or why the flush failed, exit (0, or 74 after a failed flush).
+    static func flushOnStop(_ state: PersistentState<Notebook>, using sources: SignalSources) {
+        state.flushOnStop(using: sources) { event in
+            switch event {
+            case .stopping:
+                break
+            case .flushed:
+                Output.line("accepted \(state.read { CrashTesterChange.storedRevision(of: $0) })")
+            case .flushFailed(_, let error):
+                Output.line("flush-failed \(error)")
+            }
         }
     }
 }
-
 /// Unbuffered line output, so a parent sees every line written before a SIGKILL.
 enum Output {
     static func line(_ text: String) {

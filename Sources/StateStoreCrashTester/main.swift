@@ -9,7 +9,7 @@
 //   ready <base>       the SIGTERM source is installed and the state is loaded (stored revision <base>)
 //   durable <r>        stored revision r is on disk (after the directory fsync)
 //   accepted <r>       on SIGTERM: the state is closed and flushed; r is the last accepted stored revision
-//   flush-failed <e>   on SIGTERM: the final flush failed (exit status 1)
+//   flush-failed <e>   on SIGTERM: the final flush failed (exit status 74)
 // stderr gets how long each save took.
 // The stored revision lives in the root's unknown fields under "crashTesterRevision" and grows by one with
 // every change, so the file itself tells which change it holds.
@@ -17,11 +17,9 @@ import Dispatch
 import Foundation
 import StateStore
 import StateStoreSample
-import Synchronization
 
 // The SIGTERM source comes first: until it is registered, SIGTERM would kill the process without a flush.
-let owner = StateOwner()
-let termination = owner.installTerminationSource()
+let termination = StateOwner.installTerminationSources()
 
 let options = CrashTesterOptions.parse(CommandLine.arguments)
 do {
@@ -39,7 +37,7 @@ do {
             Output.line("durable \(base + revision - first)")
             Output.diagnostic("saved \(base + revision - first) in \(duration)")
         })
-    owner.set(state)
+    StateOwner.flushOnStop(state, using: termination)
     if options.flushFirst {
         try state.apply(CrashTesterChange.apply)
         try state.flushSynchronously()

@@ -15,14 +15,14 @@ package struct StartsExample {
         let notifier = LibsystemdNotifier()
         do {
             let state = try openState(logger: logger)
-            let signals = flushOnStop(state, logger: logger, notifier: notifier)
+            flushOnStop(state, logger: logger, notifier: notifier)
             let count = try state.apply { starts in
                 starts.starts += 1
                 starts.lastStartedAt = Date()
                 return starts.starts
             }.value
             try? notifier.ready(status: "start number \(count)")
-            withExtendedLifetime(signals) { dispatchMain() }
+            dispatchMain()
         } catch {
             logger.critical("cannot start: \(error)")
             try? notifier.status("cannot start: \(error)")
@@ -49,35 +49,20 @@ package struct StartsExample {
     }
 
     /// On SIGTERM (systemd's stop) or SIGINT (Ctrl-C): refuse further changes, save what is not on disk yet, and
-    /// exit. The handler runs on a Dispatch queue, a plain thread where the flush may block. Returns once both
-    /// sources are registered: a signal sent from then on reaches them.
+    /// exit (status 0, or 74 when the save failed). Installed before the first change.
     static func flushOnStop(
         _ state: PersistentState<Starts>, logger: Logger, notifier: some ServiceNotifier
-    ) -> [any DispatchSourceSignal] {
-        let queue = DispatchQueue(label: "starts-example.signals")
-        let registered = DispatchGroup()
-        let sources = [SIGTERM, SIGINT].map { number in
-            signal(number, SIG_IGN)  // until its source is registered, the signal is ignored instead of fatal
-            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-            source.setEventHandler {
+    ) {
+        state.flushOnStop { event in
+            switch event {
+            case .stopping:
                 try? notifier.stopping(status: "flushing")
-                do {
-                    try state.close()
-                    logger.notice(
-                        "flushed on stop: revision \(state.status.durableRevision) is on disk",
-                        metadata: ExampleEvent.flushedOnStop.metadata())
-                    exit(EXIT_SUCCESS)
-                } catch {
-                    logger.error("flush on stop failed: \(error)", metadata: ExampleEvent.flushFailed.metadata())
-                    exit(74)  // EX_IOERR
-                }
+            case .flushed(_, let revision):
+                logger.notice(
+                    "flushed on stop: revision \(revision) is on disk", metadata: ExampleEvent.flushedOnStop.metadata())
+            case .flushFailed(_, let error):
+                logger.error("flush on stop failed: \(error)", metadata: ExampleEvent.flushFailed.metadata())
             }
-            registered.enter()
-            source.setRegistrationHandler { registered.leave() }
-            source.resume()
-            return source
         }
-        registered.wait()
-        return sources
     }
 }

@@ -16,10 +16,15 @@ struct Run: AsyncParsableCommand {
     func run() async throws {
         // First, before anything can take time: until these exist a SIGTERM would kill the process unflushed.
         // (Before these, the load-time handlers of CEarlySignals made a SIGTERM a clean exit.)
+        // Until the lifecycle's handler is set, a SIGTERM or SIGINT exits at once with status 0 (nothing was
+        // accepted yet) and a SIGHUP is ignored.
         #if DEBUG
-        let signals = SignalSources(afterArming: TestHooks.signalWindow)
+        let signals = SignalSources(
+            LifecycleEvent.signals, label: "workspaced.signals", afterArming: TestHooks.signalWindow,
+            handler: LifecycleEvent.beforeStart)
         #else
-        let signals = SignalSources()
+        let signals = SignalSources(
+            LifecycleEvent.signals, label: "workspaced.signals", handler: LifecycleEvent.beforeStart)
         #endif
         let logLevel = DaemonLogging.bootstrap(level: .info)
         let logger = Logger(label: "workspaced")
@@ -48,7 +53,7 @@ struct Run: AsyncParsableCommand {
                 notifier: notifier, logger: logger, logLevel: logLevel, fileSystem: fileSystem,
                 memoryLimit: { memoryLimit.bytes() }, schema: processSchema()))
         let lifecycle = DaemonLifecycle(queue: signals.queue)
-        signals.setHandler { event in lifecycle.handle(event) }
+        signals.setHandler { number in lifecycle.handle(LifecycleEvent(signal: number)) }
         #if DEBUG
         let testHooks = TestHooks.installedIfAsked(lifecycle: lifecycle)
         defer { withExtendedLifetime(testHooks) {} }

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import StateJSON
 
@@ -181,9 +180,6 @@ extension StateFile {
 
     /// Lowercase hex SHA-256 of `bytes`.
     static func sha256(_ bytes: Data) -> String {
-        SHA256.hash(data: bytes).map { byte in
-            let hex = String(byte, radix: 16)
-            return byte < 16 ? "0" + hex : hex
-        }.joined()
+        SHA256Digest.hex(bytes)
     }
 }

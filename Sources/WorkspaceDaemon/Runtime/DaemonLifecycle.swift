@@ -12,9 +12,10 @@ import Glibc
 /// nothing.
 ///
 /// ```swift
-/// let signals = SignalSources()                 // first: from here on no signal can kill the process unflushed
+/// // First: from here on no signal can kill the process unflushed.
+/// let signals = SignalSources(LifecycleEvent.signals, handler: LifecycleEvent.beforeStart)
 /// let lifecycle = DaemonLifecycle(queue: signals.queue)
-/// signals.setHandler { lifecycle.handle($0) }
+/// signals.setHandler { lifecycle.handle(LifecycleEvent(signal: $0)) }
 /// let status = await lifecycle.run(daemon)      // start, serve until a stop, then close the server
 /// ```
 ///
