@@ -74,8 +74,9 @@ lint:
 check-readme:
 	python3 Scripts/check-readme-targets.py README.md
 
-# The DocC documentation of StateStore and Systemd with swift-docc-plugin into .build-docs/docs/ (its own scratch
-# path); fails on any DocC warning (Scripts/build-docs.sh). Phony: the docs/ directory would satisfy it otherwise.
+# The DocC documentation of StateStore, StateStoreTesting, StateModel and Systemd with swift-docc-plugin into
+# .build-docs/docs/ (its own scratch path); fails on any DocC warning (Scripts/build-docs.sh). Phony: the docs/
+# directory would satisfy it otherwise.
 docs: deps
 	SWIFT="$(SWIFT)" Scripts/build-docs.sh
 
@@ -96,16 +97,26 @@ unit-tests: deps
 # The system tests run next to last, then the libFuzzer targets; the reliability summary table (test, rounds,
 # failures, duration) ends the output.
 test: deps lint check-readme unit-tests
+	$(MAKE) newcomer
 	$(MAKE) fuzz-api
 	$(MAKE) system-test
 	$(MAKE) fuzz
 	@python3 Scripts/reliability-summary.py "$(RELIABILITY_ROWS)"
 
+# The newcomer's package (Tests/Newcomer: the settings service of the StateStore getting-started guide, built from
+# the guides only) as a package of its own with `traits: []`: builds it, runs its tests and the service, and fails
+# when it resolves more than swift-syntax or compiles a module its three products do not need
+# (Scripts/check-newcomer.sh). About three minutes, most of them swift-syntax.
+.PHONY: newcomer
+newcomer: deps
+	SWIFT="$(SWIFT)" Scripts/check-newcomer.sh
+
 # libFuzzer on the workspace file, the control API's requests and the secrets file (Sources/WorkspaceFuzzing,
-# docs/reliability.md), FUZZ_SECONDS each (60 in `make test`; `make fuzz FUZZ_SECONDS=3600` for an hour). WSD_FUZZ=1
-# makes Package.swift declare the driver and compile this package's modules with -sanitize=fuzzer,address into the
-# debug build directory (about a minute: the dependencies are not rebuilt); the next ordinary build compiles them
-# back. A finding stops with its input in .build/fuzz/artifacts/ and says how to keep it as a regression fixture.
+# docs/reliability.md), FUZZ_SECONDS each, all three at once (60 in `make test`; `make fuzz FUZZ_SECONDS=3600` for
+# an hour). WSD_FUZZ=1 makes Package.swift declare the driver and compile this package's modules with
+# -sanitize=fuzzer,address into the debug build directory (about a minute: the dependencies are not rebuilt); the
+# next ordinary build compiles them back. A finding stops with its input in .build/fuzz/artifacts/ and says how to
+# keep it as a regression fixture.
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS ?= workspace-file control-api secrets-file
 .PHONY: fuzz

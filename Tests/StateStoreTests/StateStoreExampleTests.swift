@@ -19,29 +19,47 @@ struct StateStoreExampleTests {
     static let example = root.appendingPathComponent("Sources/StateStoreExample")
     static let fixtures = example.appendingPathComponent("Fixtures")
 
-    /// The articles whose Swift code blocks are all quoted from the example's sources or from this file.
+    /// The newcomer's package (Tests/Newcomer): the settings service the getting-started guide builds.
+    static let newcomer = root.appendingPathComponent("Tests/Newcomer")
+
+    /// The articles whose Swift code blocks are all quoted from compiled sources: the example, the newcomer's
+    /// package (built and tested as a package of its own by `make newcomer`), or the test files below.
     static let quotingArticles = [
         "Sources/StateStore/StateStore.docc/GettingStarted.md",
         "Sources/StateStore/StateStore.docc/TestingMigrations.md",
+        "Sources/StateModel/StateModel.docc/StateModel.md",
+        "Sources/StateStoreTesting/StateStoreTesting.docc/StateStoreTesting.md",
         "Sources/Systemd/Systemd.docc/JournalFields.md",
     ]
 
     @Test(arguments: quotingArticles)
-    func everySwiftBlockOfTheArticleIsTextOfTheExample(article: String) throws {
+    func everySwiftBlockOfTheArticleIsTextOfCompiledSources(article: String) throws {
         let text = try String(contentsOf: Self.root.appendingPathComponent(article), encoding: .utf8)
         let blocks = Self.swiftBlocks(in: text)
         #expect(!blocks.isEmpty, "\(article) quotes no Swift code")
-        let names = try FileManager.default.contentsOfDirectory(atPath: Self.example.path)
-            .filter { $0.hasSuffix(".swift") }
-        #expect(names.count >= 3)
-        let sources =
-            try names.map { try String(contentsOf: Self.example.appendingPathComponent($0), encoding: .utf8) }
-            + [try String(contentsOfFile: #filePath, encoding: .utf8)]
+        let sources = try Self.quotableSources()
+        #expect(sources.count >= 8)
         for block in blocks {
             #expect(
                 sources.contains { $0.contains(block) },
-                "\(article) quotes code that is not in Sources/StateStoreExample or \(#fileID):\n\(block)")
+                "\(article) quotes code that is not in Sources/StateStoreExample, Tests/Newcomer or \(#fileID):\n\(block)"
+            )
         }
+    }
+
+    /// The text of every Swift file of the example and of the newcomer's package (its manifest included), of this
+    /// file and of MissingDefaultTrapTests.swift.
+    static func quotableSources() throws -> [String] {
+        let here = URL(fileURLWithPath: #filePath)
+        var files = [here, here.deletingLastPathComponent().appendingPathComponent("MissingDefaultTrapTests.swift")]
+        for directory in [Self.example, Self.newcomer] {
+            let enumerator = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: nil)
+            while let url = enumerator?.nextObject() as? URL {
+                if url.lastPathComponent == ".build" { enumerator?.skipDescendants() }
+                if url.pathExtension == "swift" { files.append(url) }
+            }
+        }
+        return try files.map { try String(contentsOf: $0, encoding: .utf8) }
     }
 
     /// The text of every ```` ```swift ```` fenced block, its lines joined with newlines.

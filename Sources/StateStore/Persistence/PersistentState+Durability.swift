@@ -59,6 +59,20 @@ extension PersistentState {
     /// Blocks the calling thread until `revision` is durable, the save that included it fails, or `timeout`
     /// passes (``PersistenceError/timedOut(path:revision:)``). Never call it from a change, a read, an observer
     /// or the thread a save finishes on.
+    ///
+    /// ```swift
+    /// let applied = try state.apply { $0.theme = "dark" }
+    /// try state.waitUntilDurableBlocking(applied.revision, timeout: .seconds(5))
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - revision: The revision to wait for, from ``Applied/revision``.
+    ///   - timeout: How long to wait at most, a Swift `Duration` such as `.seconds(5)` or `.milliseconds(250)`; an
+    ///     hour by default.
+    /// - Throws: ``PersistenceError/saveFailed(path:revision:underlying:)`` when the save failed,
+    ///   ``PersistenceError/timedOut(path:revision:)`` when `timeout` passed first, ``PersistenceError/closed(path:)``
+    ///   or ``PersistenceError/closedBeforeDurable(path:revision:)`` when the state was closed first,
+    ///   ``PersistenceError/unknownRevision(path:requested:latest:)`` for a revision not handed out yet.
     public func waitUntilDurableBlocking(
         _ revision: UInt64, timeout: Duration = .seconds(3600)
     ) throws(PersistenceError) {
