@@ -337,3 +337,24 @@ if Context.environment["WSD_FUZZ"] == "1" {
     ]
 }
 
+// WSD_MACRO_PLUGIN=PATH (the system tests set it to the debug build's `StateModelMacros-tool`): the @StateModel
+// macro comes from that already-built plug-in instead of being built again. A release build otherwise compiles
+// swift-syntax with whole-module optimization, one module after another (SwiftSyntax alone takes more than six
+// minutes of one core here), for a plug-in whose optimization changes nothing in the binaries: it only writes
+// source code. The macro target is dropped, so swift-syntax is not compiled, and every module is compiled with
+// `-load-plugin-executable PATH#StateModelMacros`, which is how SwiftPM hands the compiler a macro it built.
+if let plugin = Context.environment["WSD_MACRO_PLUGIN"], !plugin.isEmpty {
+    package.targets.removeAll { $0.name == "StateModelMacros" || $0.name == "StateModelMacrosTests" }
+    let load = SwiftSetting.unsafeFlags(["-load-plugin-executable", "\(plugin)#StateModelMacros"])
+    for target in package.targets where target.type != .system {
+        target.dependencies.removeAll {
+            switch $0 {
+            case .byNameItem(name: "StateModelMacros", _), .targetItem(name: "StateModelMacros", _): true
+            default: false
+            }
+        }
+        if target.name != "CSignalLatch" && target.name != "CEarlySignals" && target.name != "CLibFuzzer" {
+            target.swiftSettings = (target.swiftSettings ?? []) + [load]
+        }
+    }
+}

@@ -1152,15 +1152,35 @@ def unavailable() -> str | None:
     return None
 
 
+def reuse_macro_plugin() -> None:
+    """Has every release build of the suite (`make install`, `make deb`) take the @StateModel macro from the debug
+    build's plug-in (WSD_MACRO_PLUGIN, Package.swift) when `make unit-tests` built it from the current sources:
+    the release build then compiles no swift-syntax, which it would otherwise optimize module by module for a
+    plug-in that only writes source code. Without a current plug-in the release build is the ordinary one."""
+    if os.environ.get("WSD_MACRO_PLUGIN") is not None:
+        return
+    plugin = REPO / ".build" / "debug" / "StateModelMacros-tool"
+    sources = list((REPO / "Sources" / "StateModelMacros").rglob("*.swift"))
+    if plugin.exists() and all(source.stat().st_mtime <= plugin.stat().st_mtime for source in sources):
+        os.environ["WSD_MACRO_PLUGIN"] = str(plugin)
+        print(f"system tests: the release build takes the macro from {plugin}", flush=True)
+
+
 def build(work: Path, hooks: bool) -> None:
     """The release build installed into a staging tree, and (for the watchdog and downgrade scenarios) the debug
-    build, which has the test hooks (Sources/workspaced/TestHooks.swift; `make unit-tests` has built it)."""
+    build, which has the test hooks (Sources/workspaced/TestHooks.swift; `make unit-tests` has built it). The debug
+    build runs without WSD_MACRO_PLUGIN, as `make unit-tests` did, so that it is the same build and nothing is
+    compiled again."""
+    reuse_macro_plugin()
     steps = [["make", "-s", "-C", str(REPO), "install", f"DESTDIR={work / 'stage'}", "PREFIX=/usr/local"]]
     if hooks:
         steps.append(["swift", "build", "--product", "workspaced", "--package-path", str(REPO)])
     for step in steps:
         started = time.monotonic()
-        result = subprocess.run(step, capture_output=True, text=True, check=False, cwd=REPO)
+        env = dict(os.environ)
+        if step[0] == "swift":
+            env.pop("WSD_MACRO_PLUGIN", None)
+        result = subprocess.run(step, capture_output=True, text=True, check=False, cwd=REPO, env=env)
         if result.returncode != 0:
             raise SystemExit(f"system tests: build step failed: {' '.join(step)}\n{result.stdout}{result.stderr}")
         print(f"system tests: {' '.join(step[:4])} … ({time.monotonic() - started:.1f} s)", flush=True)
