@@ -14,6 +14,7 @@ struct LoadReportDescriptionTests {
         let lines = report.description.split(separator: "\n").map(String.init)
         #expect(lines.first == report.summary)
         #expect(lines.contains("  steps: 1 → 2 → 3 → 4"), "\(report.description)")
+        #expect(lines.contains("  backup: the version 1 bytes go to notebook.json.v1.bak at the first save"))
         #expect(lines.contains { $0.hasPrefix("  lineage: \(report.lineage.rawValue), revision ") })
         #expect(lines.last?.hasPrefix("  took: ") == true && lines.last?.hasSuffix(" ms") == true)
         if !report.fieldsDefaulted.isEmpty {
@@ -27,7 +28,7 @@ struct LoadReportDescriptionTests {
         defer { directory.remove() }
         try directory.write("notebook.json", try Fixtures.data("notebook/v4.json"))
         let report = try notebookFile(directory).load().report
-        #expect(!report.description.contains("steps:"))
+        #expect(!report.description.contains("steps:") && !report.description.contains("backup:"))
         #expect(report.description.hasPrefix("loaded version 4"))
     }
 }

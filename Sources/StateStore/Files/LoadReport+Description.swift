@@ -3,13 +3,15 @@ import Foundation
 extension LoadReport: CustomStringConvertible {
     /// The report for a person, one fact per line: the ``summary``, then the steps (`1 → 2 → 3`), the fields
     /// defaulted and taken back, the unknown fields kept, warnings, repairs, the salvage, the quarantine, the
-    /// lineage and the time. Lines with nothing to say are left out.
+    /// import, the backup a migrated file gets at its first save, the lineage and the time. Lines with nothing to
+    /// say are left out.
     ///
     /// ```text
-    /// migrated version 1 to 2 (38 bytes)
+    /// migrated version 1 to 2 (50 bytes)
     ///   steps: 1 → 2
     ///   defaulted: fontSize (1)
-    ///   lineage: 3f2a9c0d1e4b5a6f, revision 0
+    ///   backup: the version 1 bytes go to settings.json.v1.bak at the first save
+    ///   lineage: 3f2a9c0d1e4b5a6f, revision 0 (new: the file stores no lineage)
     ///   took: 0.4 ms
     /// ```
     public var description: String {
@@ -32,6 +34,11 @@ extension LoadReport: CustomStringConvertible {
                 "quarantined (\(quarantine.policy.rawValue)): \(quarantine.reason); moved to \(quarantine.movedTo)")
         }
         if let importResult { lines.append("imported from \(importResult.sourcePath)") }
+        if !stepsApplied.isEmpty, salvage == nil, let storedVersion {
+            let name = (path as NSString).lastPathComponent
+            lines.append(
+                "backup: the version \(storedVersion) bytes go to \(name).v\(storedVersion).bak at the first save")
+        }
         if !temporaryFilesRemoved.isEmpty {
             lines.append("temporary files removed: " + temporaryFilesRemoved.joined(separator: ", "))
         }
