@@ -21,8 +21,8 @@ import StateCoding
 /// - an optional is read with `decodeIfPresent` and left out of the file when `nil` (write it as `null` with
 ///   ``StateWritesNull()``); any other property is required;
 /// - a property named differently from its key says so with ``StateKey(_:)``; one stored with a rule of its own
-///   (a UUID as lower-case text, say) names a ``StateFieldCoder`` with ``StateCoder(_:)``;
-/// - with an ``UnknownFields`` property, the object's keys are read in one pass over one container: declared keys
+///   (a UUID as lower-case text, say) names a `StateFieldCoder` with ``StateCoder(_:)``;
+/// - with an `UnknownFields` property, the object's keys are read in one pass over one container: declared keys
 ///   are decoded and every other key is kept; on encode the kept keys are written first, so a declared key wins;
 /// - a memberwise `init` (defaults as declared, optionals `nil`, unknown fields empty) unless the struct declares
 ///   an initializer of its own, as Swift does; its access level is the struct's.
@@ -30,7 +30,7 @@ import StateCoding
 /// The struct gets `Codable` unless it names `Decodable` or `Encodable` itself, in which case only that half is
 /// generated (a frozen, read-only version type is `Decodable`).
 ///
-/// A struct that decodes also gets ``StateSalvageable``: an `init(salvaging:)` that the load uses only when the
+/// A struct that decodes also gets `StateSalvageable`: an `init(salvaging:)` that the load uses only when the
 /// strict decode of a file failed and the corrupt-file policy is `CorruptFilePolicy.salvage`. It reads every field
 /// as `init(from:)` does, except that a field with a default (or an optional) takes it when its value cannot be
 /// read, a number is read as a `String` and a string of digits as an `Int`, and an array marked ``StateRecords()``
@@ -58,7 +58,7 @@ public macro StateKey(_ key: String) = #externalMacro(module: "StateModelMacros"
 @attached(peer)
 public macro StateWritesNull() = #externalMacro(module: "StateModelMacros", type: "StateFieldAttributeMacro")
 
-/// Reads and writes a ``StateModel()`` property with a ``StateFieldCoder`` instead of its own `Codable`.
+/// Reads and writes a ``StateModel()`` property with a `StateFieldCoder` instead of its own `Codable`.
 ///
 /// ```swift
 /// @StateCoder(LowercaseUUIDCoder.self) var id: UUID

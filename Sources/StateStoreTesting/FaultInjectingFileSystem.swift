@@ -2,7 +2,7 @@ import Foundation
 import StateStore
 import Synchronization
 
-/// A ``StateStore/FileSystem`` that passes calls to a real one and fails chosen calls on demand, so tests can
+/// A `FileSystem` that passes calls to a real one and fails chosen calls on demand, so tests can
 /// check what a store does when open, write, fsync, close, rename or a directory fsync fails.
 ///
 /// ```swift
@@ -15,29 +15,29 @@ import Synchronization
 public final class FaultInjectingFileSystem: FileSystem {
     /// The calls that can fail.
     public enum Operation: String, Sendable, CaseIterable {
-        /// ``FileSystem/readFile(at:)``.
+        /// `FileSystem.readFile(at:)`.
         case read
-        /// ``FileSystem/createFile(in:prefix:mode:)`` (the open of a temporary file).
+        /// `FileSystem.createFile(in:prefix:mode:)` (the open of a temporary file).
         case create
-        /// ``FileSystem/write(_:_:path:)``.
+        /// `FileSystem.write(_:_:path:)`.
         case write
-        /// ``FileSystem/fsync(_:path:)``.
+        /// `FileSystem.fsync(_:path:)`.
         case fsync
-        /// ``FileSystem/close(_:path:)``; the descriptor is still closed, as on Linux.
+        /// `FileSystem.close(_:path:)`; the descriptor is still closed, as on Linux.
         case close
-        /// ``FileSystem/rename(_:to:)``.
+        /// `FileSystem.rename(_:to:)`.
         case rename
-        /// ``FileSystem/link(_:to:)``.
+        /// `FileSystem.link(_:to:)`.
         case link
-        /// ``FileSystem/unlink(_:)``.
+        /// `FileSystem.unlink(_:)`.
         case unlink
-        /// ``FileSystem/fsyncDirectory(_:)``.
+        /// `FileSystem.fsyncDirectory(_:)`.
         case fsyncDirectory
-        /// ``FileSystem/contentsOfDirectory(_:)``.
+        /// `FileSystem.contentsOfDirectory(_:)`.
         case list
-        /// ``FileSystem/attributes(of:)``.
+        /// `FileSystem.attributes(of:)`.
         case attributes
-        /// ``FileSystem/lockFile(_:mode:)``.
+        /// `FileSystem.lockFile(_:mode:)`.
         case lock
     }
 

@@ -6,7 +6,7 @@ extension FixtureVerifier {
     /// that version and migrates up to the same model, and saving it gives the same bytes as saving the state
     /// itself. ``verify(_:name:)`` runs it on every fixture; call it directly for a state built in a test.
     ///
-    /// - Returns: The state written as each version from ``StateSchema/lowestReachableVersion`` up to the one
+    /// - Returns: The state written as each version from `StateSchema.lowestReachableVersion` up to the one
     ///   below the current version, lowest first.
     @discardableResult
     public func verifyWayDown(_ model: Model, name: String) throws -> [DowngradedState] {
@@ -55,8 +55,14 @@ extension FixtureVerifier {
     /// Checks a down fixture: `model` written as `version` gives exactly `expected` (the bytes the older release
     /// will read), and those bytes load back as `model`.
     ///
-    /// - Parameter prettyPrinted: Whether the fixture is indented (readable in review) rather than compact, as
-    ///   state files are written by default.
+    /// - Parameters:
+    ///   - model: The current-version state to write down.
+    ///   - version: The older version to write it as.
+    ///   - expected: The fixture: the bytes that version must get.
+    ///   - name: The fixture's name, for the failure's sentence.
+    ///   - prettyPrinted: Whether the fixture is indented (readable in review) rather than compact, as state files
+    ///     are written by default.
+    /// - Throws: ``FixtureFailure`` naming the check that failed.
     public func verifyDown(
         _ model: Model, to version: Int, expected: Data, name: String, prettyPrinted: Bool = false
     ) throws {

@@ -10,7 +10,7 @@ extension FixtureVerifier {
     /// #expect(result.salvage.droppedRecords.map(\.path) == ["projects[0].panes[1]"])
     /// ```
     ///
-    /// - Returns: The salvaged load and its ``SalvageReport``, for assertions on what was dropped, coerced and
+    /// - Returns: The salvaged load and its `SalvageReport`, for assertions on what was dropped, coerced and
     ///   defaulted.
     public func verifySalvage(_ url: URL) throws -> SalvageResult<Model> {
         let name = url.lastPathComponent

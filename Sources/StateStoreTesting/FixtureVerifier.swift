@@ -23,9 +23,13 @@ public struct FixtureVerifier<Model: Codable & Sendable & Equatable>: Sendable {
 
     /// Verifies every `*.json` file in `directory` (not recursive), in name order.
     ///
-    /// - Parameter requireEveryVersion: also fail unless the folder holds a file for every version from the
-    ///   schema's first to its current one (the rule: one fixture per schema change).
+    /// - Parameters:
+    ///   - directory: The fixtures folder, such as `Bundle.module.url(forResource: "Fixtures", withExtension: nil)!`
+    ///     for a folder the test target copies as a resource.
+    ///   - requireEveryVersion: Also fail unless the folder holds a file for every version from the schema's first
+    ///     to its current one (the rule: one fixture per schema change).
     /// - Returns: One result per file.
+    /// - Throws: ``FixtureFailure`` naming the first file and check that failed.
     @discardableResult
     public func verifyDirectory(_ directory: URL, requireEveryVersion: Bool = true) throws -> [FixtureResult<Model>] {
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
@@ -96,7 +100,7 @@ public struct FixtureVerifier<Model: Codable & Sendable & Equatable>: Sendable {
         return FixtureResult(name: name, decoded: first, savedBytes: written)
     }
 
-    /// Saves `decoded` as a ``StateStore/StateFile`` does, with a revision and a lineage at the root, and checks
+    /// Saves `decoded` as a `StateFile` does, with a revision and a lineage at the root, and checks
     /// that both read back and change nothing else: a model whose root declares the schema's revision or lineage
     /// key fails here, not on a user's disk.
     private func verifyStamp(_ decoded: DecodedState<Model>, name: String) throws {

@@ -2,7 +2,7 @@ import Foundation
 import StateStore
 import Synchronization
 
-/// A ``StateStore/PersistenceScheduler`` whose time moves only when a test calls ``advance(by:)``, which runs
+/// A `PersistenceScheduler` whose time moves only when a test calls ``advance(by:)``, which runs
 /// the timers that fall due, in deadline order, on the caller's thread.
 ///
 /// ```swift
@@ -13,7 +13,7 @@ import Synchronization
 /// scheduler.advance(by: .milliseconds(1))     // the debounce timer fires and the save starts
 /// ```
 ///
-/// Use it to test services built on ``StateStore/PersistentState`` without sleeping.
+/// Use it to test services built on `PersistentState` without sleeping.
 public final class ManualPersistenceScheduler: PersistenceScheduler {
     private struct Entry {
         var id: UInt64

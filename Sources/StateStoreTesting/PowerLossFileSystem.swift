@@ -2,7 +2,7 @@ import Foundation
 import StateStore
 import Synchronization
 
-/// An in-memory ``StateStore/FileSystem`` that keeps what is durable apart from what was only written, so a test can
+/// An in-memory `FileSystem` that keeps what is durable apart from what was only written, so a test can
 /// cut the power at any call and ask which disks the machine may come back with.
 ///
 /// The model (issue 15, "power loss"): a file's bytes are durable once it is fsynced; a name (a creation, a rename,
@@ -18,7 +18,7 @@ import Synchronization
 ///
 /// Mutating calls are counted (``mutatingCalls``): create, write, fsync, close, rename, link, unlink and the
 /// directory fsync. Reads are not. The lock is always granted; a lock file's text (its holder and a clean stop's
-/// marker, ``StateStore/StateFile/recordCleanStop(revision:)``) is kept apart from the files, durable once its
+/// marker, `StateFile.recordCleanStop(revision:)`) is kept apart from the files, durable once its
 /// descriptor is fsynced, and never part of a disk after the crash (the next start finds no marker).
 public final class PowerLossFileSystem: FileSystem, Sendable {
     /// One of the disks the machine may come back with after the crash.
