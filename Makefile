@@ -106,7 +106,7 @@ test: deps lint check-readme unit-tests
 # The newcomer's package (Tests/Newcomer: the settings service of the StateStore getting-started guide, built from
 # the guides only) as a package of its own with `traits: []`: builds it, runs its tests and the service, and fails
 # when it resolves more than swift-syntax or compiles a module its three products do not need
-# (Scripts/check-newcomer.sh). About three minutes, most of them swift-syntax.
+# (Scripts/check-newcomer.sh). About three minutes, most of them swift-syntax for the macro.
 .PHONY: newcomer
 newcomer: deps
 	SWIFT="$(SWIFT)" Scripts/check-newcomer.sh
