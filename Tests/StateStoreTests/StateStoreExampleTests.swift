@@ -22,36 +22,66 @@ struct StateStoreExampleTests {
     /// The newcomer's package (Tests/Newcomer): the settings service the getting-started guide builds.
     static let newcomer = root.appendingPathComponent("Tests/Newcomer")
 
-    /// The articles whose Swift code blocks are all quoted from compiled sources: the example, the newcomer's
-    /// package (built and tested as a package of its own by `make newcomer`), or the test files below.
+    /// Every DocC article of the libraries: each Swift code block is quoted from compiled sources, the example,
+    /// the newcomer's package (built and tested as a package of its own by `make newcomer`), or the snippet tests.
     static let quotingArticles = [
         "Sources/StateStore/StateStore.docc/GettingStarted.md",
+        "Sources/StateStore/StateStore.docc/WritingAMigrationStep.md",
         "Sources/StateStore/StateStore.docc/TestingMigrations.md",
+        "Sources/StateStore/StateStore.docc/DurableAcknowledgements.md",
         "Sources/StateModel/StateModel.docc/StateModel.md",
         "Sources/StateStoreTesting/StateStoreTesting.docc/StateStoreTesting.md",
         "Sources/Systemd/Systemd.docc/JournalFields.md",
+        "Sources/Systemd/Systemd.docc/ServiceManagerIntegration.md",
     ]
+
+    @Test func everyArticleWithSwiftCodeIsChecked() throws {
+        let catalogs = ["StateStore", "StateModel", "StateStoreTesting", "Systemd"]
+        for catalog in catalogs {
+            let directory = Self.root.appendingPathComponent("Sources/\(catalog)/\(catalog).docc")
+            for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) where name.hasSuffix(".md")
+            {
+                let text = try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)
+                let article = "Sources/\(catalog)/\(catalog).docc/\(name)"
+                #expect(
+                    Self.swiftBlocks(in: text).isEmpty || Self.quotingArticles.contains(article),
+                    "\(article) has Swift code that no test checks: add it to quotingArticles")
+            }
+        }
+    }
 
     @Test(arguments: quotingArticles)
     func everySwiftBlockOfTheArticleIsTextOfCompiledSources(article: String) throws {
         let text = try String(contentsOf: Self.root.appendingPathComponent(article), encoding: .utf8)
         let blocks = Self.swiftBlocks(in: text)
         #expect(!blocks.isEmpty, "\(article) quotes no Swift code")
-        let sources = try Self.quotableSources()
-        #expect(sources.count >= 8)
+        let sources = try Self.quotableSources().map(Self.unindented)
+        #expect(sources.count >= 10)
         for block in blocks {
             #expect(
-                sources.contains { $0.contains(block) },
-                "\(article) quotes code that is not in Sources/StateStoreExample, Tests/Newcomer or \(#fileID):\n\(block)"
-            )
+                sources.contains { $0.contains(Self.unindented(block)) },
+                "\(article) quotes code that is in none of the checked sources (indentation aside):\n\(block)")
         }
     }
 
+    /// `text` with every line's leading spaces removed: a block quoted from inside a type or a function is
+    /// indented less in the article.
+    static func unindented(_ text: String) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { $0.drop { $0 == " " } }.joined(separator: "\n")
+    }
+
     /// The text of every Swift file of the example and of the newcomer's package (its manifest included), of this
-    /// file and of MissingDefaultTrapTests.swift.
+    /// file and of the snippet tests.
     static func quotableSources() throws -> [String] {
         let here = URL(fileURLWithPath: #filePath)
-        var files = [here, here.deletingLastPathComponent().appendingPathComponent("MissingDefaultTrapTests.swift")]
+        let tests = here.deletingLastPathComponent()
+        var files = [
+            here, tests.appendingPathComponent("MissingDefaultTrapTests.swift"),
+            tests.appendingPathComponent("WritingAMigrationStepTests.swift"),
+            tests.deletingLastPathComponent().appendingPathComponent(
+                "SystemdTests/ServiceManagerIntegrationSnippetTests.swift"),
+        ]
         for directory in [Self.example, Self.newcomer] {
             let enumerator = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: nil)
             while let url = enumerator?.nextObject() as? URL {
