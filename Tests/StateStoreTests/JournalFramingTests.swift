@@ -1,0 +1,75 @@
+import Foundation
+import StateStore
+import Testing
+
+/// The change journal's record framing (issue 28's first piece): whole records read back, and a tail cut or
+/// damaged at any byte is cut at the last whole record with what went wrong.
+@Suite("Change journal: record framing")
+struct JournalFramingTests {
+    static let payloads: [[UInt8]] = [
+        Array(#"{"op":"addProject","id":"p1"}"#.utf8), [0x00], Array(repeating: 0xff, count: 300),
+        Array(#"{"op":"removeProject","id":"p1"}"#.utf8),
+    ]
+    static let journal = payloads.flatMap { JournalFraming.frame($0) }
+
+    @Test func crc32cCheckValue() {
+        #expect(CRC32C.checksum(Array("123456789".utf8)) == 0xE306_9283)
+        #expect(CRC32C.checksum([UInt8]()) == 0)
+        let whole = CRC32C.checksum(Array("123456789".utf8))
+        #expect(CRC32C.checksum(Array("6789".utf8), continuing: CRC32C.checksum(Array("12345".utf8))) == whole)
+    }
+
+    @Test func wholeRecordsReadBackInOrder() {
+        let scan = JournalFraming.scan(Self.journal)
+        #expect(scan.payloads.map { Array(Self.journal[$0]) } == Self.payloads)
+        #expect(scan.validLength == Self.journal.count && scan.damage == nil && scan.damageOffset == nil)
+    }
+
+    /// A crash can end the file anywhere in the last append: every cut keeps exactly the records before it.
+    @Test func aTailCutAtEveryByteOfTheLastRecordKeepsTheRecordsBefore() {
+        let lastStart = Self.journal.count - JournalFraming.frame(Self.payloads.last!).count
+        for end in lastStart..<Self.journal.count {
+            let scan = JournalFraming.scan(Array(Self.journal[..<end]))
+            #expect(scan.payloads.count == Self.payloads.count - 1, "cut at \(end)")
+            #expect(scan.validLength == lastStart)
+            if end > lastStart {
+                #expect(scan.damageOffset == lastStart)
+                guard case .truncated = scan.damage else {
+                    Issue.record("cut at \(end): \(String(describing: scan.damage))")
+                    continue
+                }
+            } else {
+                #expect(scan.damage == nil)
+            }
+        }
+    }
+
+    /// A flipped bit anywhere in a record (its length, checksum or payload) stops the scan at that record.
+    @Test func aFlippedBitAnywhereStopsAtItsRecord() {
+        var starts: [Int] = [0]
+        for payload in Self.payloads { starts.append(starts.last! + JournalFraming.frame(payload).count) }
+        for offset in 0..<Self.journal.count {
+            for bit in [0, 3, 7] {
+                var damaged = Self.journal
+                damaged[offset] ^= 1 << bit
+                let record = starts.lastIndex { $0 <= offset }!
+                let scan = JournalFraming.scan(damaged)
+                #expect(scan.payloads.count == record, "bit \(bit) of byte \(offset)")
+                #expect(scan.validLength == starts[record] && scan.damageOffset == starts[record])
+                #expect(scan.damage != nil)
+            }
+        }
+    }
+
+    @Test func aTailOfZerosIsDamageNotRecords() {
+        let scan = JournalFraming.scan(Self.journal + Array(repeating: 0, count: 4096))
+        #expect(scan.payloads.count == Self.payloads.count)
+        #expect(scan.validLength == Self.journal.count && scan.damage == .invalidLength(0))
+    }
+
+    @Test func anImpossibleLengthIsDamage() {
+        let scan = JournalFraming.scan([0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0, 1])
+        #expect(scan.payloads.isEmpty && scan.validLength == 0 && scan.damage == .invalidLength(0xffff_ffff))
+        #expect(scan.damage?.description.contains("4294967295 bytes") == true)
+    }
+}
