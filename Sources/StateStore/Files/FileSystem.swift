@@ -17,6 +17,9 @@ public protocol FileSystem: Sendable {
     func write(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws(FileSystemError) -> Int
     /// Flushes the file's data and metadata to the device.
     func fsync(_ descriptor: Int32, path: String) throws(FileSystemError)
+    /// Flushes the file's data and its size to the device, not its timestamps (an append made durable). Has a
+    /// default: ``fsync(_:path:)``.
+    func fdatasync(_ descriptor: Int32, path: String) throws(FileSystemError)
     /// Closes the descriptor.
     func close(_ descriptor: Int32, path: String) throws(FileSystemError)
     /// Atomically replaces `destination` with `source`.
@@ -56,6 +59,13 @@ public struct FileAttributes: Sendable, Equatable {
 }
 
 extension FileSystem {
+    /// Flushes the file's data, and the metadata needed to read it back (its size), to the device: what makes an
+    /// append durable. This default calls ``fsync(_:path:)``; ``PosixFileSystem`` uses `fdatasync(2)`, which skips
+    /// the timestamps.
+    public func fdatasync(_ descriptor: Int32, path: String) throws(FileSystemError) {
+        try fsync(descriptor, path: path)
+    }
+
     /// Whether there is a file (or anything else) at `path`; a path that cannot be examined counts as absent.
     public func exists(_ path: String) -> Bool {
         ((try? attributes(of: path)) ?? nil) != nil

@@ -61,6 +61,9 @@ public struct LoadReport: Sendable, Equatable {
     public var revision: UInt64 = 0
     /// Why ``lineage`` is new instead of the stored one continued; `nil` when the history continues.
     public var lineageBreak: LineageBreak?
+    /// The lineage the file stored, whether or not the load continued it; `nil` without a file or a stored
+    /// lineage. A change journal continues this one (``JournalReplay``).
+    public var storedLineage: Lineage?
     /// Timings of each part.
     public var timings = Timings()
 

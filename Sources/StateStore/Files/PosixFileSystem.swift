@@ -90,6 +90,13 @@ public struct PosixFileSystem: FileSystem {
         guard Glibc.fsync(descriptor) == 0 else { throw FileSystemError(operation: "fsync", path: path, errno: errno) }
     }
 
+    /// `fdatasync(2)`.
+    public func fdatasync(_ descriptor: Int32, path: String) throws(FileSystemError) {
+        guard Glibc.fdatasync(descriptor) == 0 else {
+            throw FileSystemError(operation: "fdatasync", path: path, errno: errno)
+        }
+    }
+
     /// `close(2)`; never retried, as Linux frees the descriptor even when close fails.
     public func close(_ descriptor: Int32, path: String) throws(FileSystemError) {
         guard Glibc.close(descriptor) == 0 else { throw FileSystemError(operation: "close", path: path, errno: errno) }

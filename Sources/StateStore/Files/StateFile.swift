@@ -177,6 +177,7 @@ public final class StateFile<Model: Codable & Sendable>: Sendable {
             }
         }
         report.record(decoded)
+        report.storedLineage = decoded.storedLineage
         // The room the first save makes up front: only a file whose state is used says how large the next is.
         state.withLock { $0.lastJSONByteCount = bytes.count }
         if var salvage = decoded.salvage {

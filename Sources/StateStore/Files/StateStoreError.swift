@@ -37,6 +37,9 @@ public enum StateStoreError: Error, Equatable, Sendable, CustomStringConvertible
     case loadRecordFailed(path: String, description: String)
     /// The state cannot be written as an older version (``StateFile/writeDown(_:to:)``); nothing was written.
     case downgradeRefused(path: String, DowngradeError)
+    /// The change journal beside the state file cannot be read, kept aside or started (``JournalReplay``); the
+    /// state was not used, and the journal's files are as they were.
+    case journalFailed(path: String, reason: String, underlying: FileSystemError)
 
     /// A sentence an operator can act on.
     public var description: String {
@@ -77,6 +80,8 @@ public enum StateStoreError: Error, Equatable, Sendable, CustomStringConvertible
             return "cannot update the record of loads in progress \(path): \(description)"
         case .downgradeRefused(let path, let error):
             return "cannot write \(path) as an older version: \(error); the file was not changed"
+        case .journalFailed(let path, let reason, let underlying):
+            return "change journal \(path): \(reason): \(underlying)"
         }
     }
 }

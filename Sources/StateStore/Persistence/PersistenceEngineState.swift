@@ -27,6 +27,8 @@ struct PersistenceEngineState<Model: Sendable>: Sendable {
     /// The save in flight has recorded its outcome (its waiters are settled) and is only telling the observer
     /// before it ends; a waiter that comes now gets that outcome instead of waiting for the next save.
     var savingOutcomeRecorded = false
+    /// The change journal of a journaled state; `nil` without one.
+    var journal: JournalEngineState?
 
     init(model: Model, revision: UInt64) {
         self.model = model

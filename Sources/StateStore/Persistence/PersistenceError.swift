@@ -14,6 +14,13 @@ public enum PersistenceError: Error, Equatable, Sendable, CustomStringConvertibl
     /// A change expected another revision than `current` (``PersistentState/apply(validatesBeforeMutating:expecting:_:applied:)``);
     /// nothing changed.
     case revisionMismatch(path: String, current: UInt64)
+    /// The change was applied as `revision` but the change journal could not record it (`underlying` says why,
+    /// or why the journal stopped earlier): it is not acknowledged, and is saved with the next snapshot, which
+    /// is taken at once.
+    case journalFailed(path: String, revision: UInt64, underlying: String)
+    /// The state keeps a change journal, so a change must be a ``StateChange`` value of the journal's type
+    /// (``PersistentState/apply(_:expecting:returning:applied:)``), not a closure; nothing changed.
+    case notJournaled(path: String, changeType: String)
 
     /// A sentence an operator can act on.
     public var description: String {
@@ -30,6 +37,12 @@ public enum PersistenceError: Error, Equatable, Sendable, CustomStringConvertibl
             return "timed out waiting for revision \(revision) of \(path) to be durable"
         case .revisionMismatch(let path, let current):
             return "the state for \(path) is at revision \(current), not the one the change expected; nothing changed"
+        case .journalFailed(let path, let revision, let underlying):
+            return "revision \(revision) of \(path) was applied but the change journal could not record it "
+                + "(\(underlying)); it is saved with the next snapshot"
+        case .notJournaled(let path, let changeType):
+            return "the state for \(path) journals its changes: apply a \(changeType) value, not a closure; "
+                + "nothing changed"
         }
     }
 }

@@ -4,11 +4,17 @@ import Foundation
 public struct PersistenceStatus: Sendable, Equatable {
     /// The revision of the latest accepted change (0 is the state as loaded).
     public var revision: UInt64
-    /// The latest revision known to be on disk (after the directory fsync).
+    /// The latest revision known to be on disk: in the state file (after its directory fsync), or in the change
+    /// journal (after its fdatasync) for a journaled state.
     public var durableRevision: UInt64
-    /// Whether accepted changes are not yet durable, or the file must be written again though no change was
-    /// applied (``fileNeedsRewrite``).
-    public var isDirty: Bool { revision > durableRevision || fileNeedsRewrite }
+    /// The revision the state file holds on disk (its last durable snapshot); the same as ``durableRevision``
+    /// without a change journal.
+    public var savedRevision: UInt64
+    /// Whether accepted changes are not yet in the state file, or the file must be written again though no change
+    /// was applied (``fileNeedsRewrite``): a snapshot is due.
+    public var isDirty: Bool { revision > savedRevision || fileNeedsRewrite }
+    /// The change journal, for a journaled state; `nil` without one.
+    public var journal: JournalStatus?
     /// Whether the file does not yet hold the state as this program writes it, though every revision is counted
     /// durable: ``PersistentState/saveSynchronously()`` was asked for (after a load that migrated, repaired or
     /// salvaged the state) and no save has succeeded since. Saves are retried until one does.
@@ -43,13 +49,15 @@ public struct PersistenceStatus: Sendable, Equatable {
 
     /// A status with every field given; the engine builds these.
     public init(
-        revision: UInt64 = 0, durableRevision: UInt64 = 0, savingRevision: UInt64? = nil, isClosed: Bool = false,
+        revision: UInt64 = 0, durableRevision: UInt64 = 0, savedRevision: UInt64? = nil, savingRevision: UInt64? = nil,
+        isClosed: Bool = false,
         lastSaveDate: Date? = nil, lastSaveDuration: Duration? = nil, lastSaveByteCount: Int? = nil,
         lastError: PersistenceError? = nil, lastErrorDate: Date? = nil, consecutiveFailures: Int = 0,
         savesPerformed: Int = 0, savesFailed: Int = 0, changesCoalesced: UInt64 = 0
     ) {
         self.revision = revision
         self.durableRevision = durableRevision
+        self.savedRevision = savedRevision ?? durableRevision
         self.savingRevision = savingRevision
         self.isClosed = isClosed
         self.lastSaveDate = lastSaveDate

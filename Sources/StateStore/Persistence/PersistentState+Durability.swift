@@ -12,11 +12,20 @@ extension PersistentState {
     public func whenDurable(
         _ revision: UInt64, _ callback: @escaping @Sendable (Result<Void, PersistenceError>) -> Void
     ) {
+        var syncJournal = false
         let immediate = state.withLock { engine -> Result<Void, PersistenceError>? in
             if revision <= engine.status.durableRevision { return .success(()) }
             if revision > engine.status.revision {
                 return .failure(
                     .unknownRevision(path: file.path, requested: revision, latest: engine.status.revision))
+            }
+            if var journal = engine.journal, journal.failure == nil, revision <= journal.appendedRevision {
+                // The journal's next group sync makes it durable.
+                engine.waiters.append(DurabilityWaiter(revision: revision, resume: callback))
+                syncJournal = !journal.syncScheduled
+                journal.syncScheduled = true
+                engine.journal = journal
+                return nil
             }
             if engine.status.isClosed, !engine.status.isSaving, engine.flushDepth == 0 {
                 return .failure(.closedBeforeDurable(path: file.path, revision: revision))
@@ -31,13 +40,18 @@ extension PersistentState {
             return nil
         }
         if let immediate { callback(immediate) }
+        if syncJournal { journalQueue.async { [self] in runJournalSync() } }
     }
 
     /// Asks for the pending changes to be saved now rather than after the debounce (a save in flight finishes
-    /// first; a failure backoff still applies). For callers that are about to wait for durability.
+    /// first; a failure backoff still applies). For callers that are about to wait for durability. A journaled
+    /// state whose journal works does nothing here: waiting syncs the journal, which is cheaper than a snapshot.
     public func saveSoon() {
         let job = state.withLock { engine -> SaveJob<Model>? in
             guard engine.status.isDirty, !engine.status.isClosed else { return nil }
+            // A working journal makes changes durable by itself (``whenDurable(_:_:)`` syncs it): a snapshot
+            // would cost the whole state.
+            if let journal = engine.journal, journal.failure == nil { return nil }
             engine.urgent = true
             engine.timer?.handle.cancel()
             engine.timer = nil

@@ -81,7 +81,7 @@ extension PersistentState {
         let status = self.status
         guard !status.isDirty else { return }
         do {
-            try file.recordCleanStop(revision: status.durableRevision)
+            try file.recordCleanStop(revision: status.savedRevision)
         } catch {
             // Without the marker the next load starts a new lineage: a client's ETag is refused once more than
             // needed, never accepted wrongly. The state itself is durable.

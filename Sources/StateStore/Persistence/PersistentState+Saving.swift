@@ -39,6 +39,7 @@ extension PersistentState {
             snapshot: engine.model, revision: engine.status.revision, rewrites: engine.status.fileNeedsRewrite,
             dirtySince: engine.dirtySince, startedAt: start)
         engine.dirtySince = nil
+        rotateJournal(&engine)
         engine.status.lastSnapshotDuration = ContinuousClock.now - start
         return job
     }
@@ -82,6 +83,7 @@ extension PersistentState {
             return record(job, outcome: outcome, in: &engine, end: end, date: date, duration: duration)
         }
         for waiter in settled { waiter.resume(result) }
+        if case .success = outcome { compactJournal(upTo: job.revision) }
         if let observer { for event in events { observer(event) } }
         let (next, idle) = state.withLock { engine in
             engine.status.savingRevision = nil
@@ -101,11 +103,13 @@ extension PersistentState {
         let result: Result<Void, PersistenceError>
         switch outcome {
         case .success(let byteCount):
-            let previous = engine.status.durableRevision
+            let previous = engine.status.savedRevision
             if job.revision > previous {
-                engine.status.durableRevision = job.revision
+                engine.status.savedRevision = job.revision
                 engine.status.changesCoalesced += job.revision - previous - 1
             }
+            engine.status.durableRevision = max(engine.status.durableRevision, job.revision)
+            journalSnapshotSaved(job.revision, in: &engine)
             if job.rewrites { engine.status.fileNeedsRewrite = false }
             engine.status.savesPerformed += 1
             engine.status.lastSaveDate = date
@@ -136,6 +140,10 @@ extension PersistentState {
                     error: error, consecutiveFailures: engine.status.consecutiveFailures,
                     retryIn: engine.status.isClosed ? nil : delay))
             result = .failure(error)
+        }
+        if case .failure = result, let journal = engine.journal, journal.failure == nil {
+            // The journal, not this snapshot, makes these revisions durable: its sync settles their waiters.
+            return ([], result, events)
         }
         let settled = engine.waiters.filter { $0.revision <= job.revision }
         engine.waiters.removeAll { $0.revision <= job.revision }

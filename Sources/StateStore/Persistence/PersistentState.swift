@@ -30,6 +30,12 @@ public final class PersistentState<Model: Codable & Sendable>: Sendable {
     let observer: (@Sendable (PersistenceEvent) -> Void)?
     let saveQueue: DispatchQueue
     let state: Mutex<PersistenceEngineState<Model>>
+    /// Where the journal's group syncs and the closing of its segments run, one at a time.
+    let journalQueue: DispatchQueue
+    /// The name of the journal's change type, for ``PersistenceError/notJournaled(path:changeType:)``.
+    let journalChangeTypeName: String
+    /// What the start replayed from the journal.
+    let replay: JournalReplay?
 
     /// Takes ownership of `model`, freshly loaded from `file`: at the revision the file holds
     /// (``StateFile/revision``), considered durable, in the file's ``StateFile/lineage``. The first change gets
@@ -41,20 +47,42 @@ public final class PersistentState<Model: Codable & Sendable>: Sendable {
     ///   - configuration: The debounce, maximum delay and retry backoff of the saves.
     ///   - scheduler: The clock and timers; tests pass a manual one.
     ///   - observer: Told about saves, failures and recoveries, one event at a time in save order.
-    public init(
+    public convenience init(
         file: StateFile<Model>,
         model: Model,
         configuration: PersistenceConfiguration = PersistenceConfiguration(),
         scheduler: any PersistenceScheduler = DispatchPersistenceScheduler(),
         observer: (@Sendable (PersistenceEvent) -> Void)? = nil
     ) {
+        self.init(
+            file: file, model: model, revision: file.revision, journal: nil, changeTypeName: "", replay: nil,
+            configuration: configuration, scheduler: scheduler, observer: observer)
+    }
+
+    /// The state at `revision`, of which the file holds `file.revision`, with the journal's part when it keeps one.
+    init(
+        file: StateFile<Model>, model: Model, revision: UInt64, journal: JournalEngineState?, changeTypeName: String,
+        replay: JournalReplay?, configuration: PersistenceConfiguration, scheduler: any PersistenceScheduler,
+        observer: (@Sendable (PersistenceEvent) -> Void)?
+    ) {
         self.file = file
         self.configurationStore = Mutex(configuration)
         self.scheduler = scheduler
         self.observer = observer
         self.saveQueue = DispatchQueue(label: "StateStore.persistence.save")
-        let revision = file.revision
-        self.state = Mutex(PersistenceEngineState(model: model, revision: revision))
+        self.journalQueue = DispatchQueue(label: "StateStore.persistence.journal")
+        self.journalChangeTypeName = changeTypeName
+        self.replay = replay
+        var engine = PersistenceEngineState(model: model, revision: file.revision)
+        engine.status.revision = revision
+        engine.journal = journal
+        if revision > file.revision {
+            // Replayed changes: in memory, not yet in the state file.
+            let now = scheduler.now
+            engine.lastChangeAt = now
+            engine.dirtySince = now
+        }
+        self.state = Mutex(engine)
     }
 
     /// The lineage of the state (``Lineage``): with a revision, it names one state forever.
@@ -78,7 +106,11 @@ public final class PersistentState<Model: Codable & Sendable>: Sendable {
     }
 
     deinit {
-        state.withLock { $0.timer?.handle.cancel() }
+        let segments = state.withLock { engine in
+            engine.timer?.handle.cancel()
+            return engine.journal?.segments ?? []
+        }
+        for segment in segments { try? file.fileSystem.close(segment.descriptor, path: segment.path) }
     }
 
     /// Applies `change` to the state and gives it the next revision; a save is scheduled.
@@ -113,6 +145,9 @@ public final class PersistentState<Model: Codable & Sendable>: Sendable {
     ) throws -> Applied<Value> {
         let outcome: ApplyOutcome<Value, Model> = state.withLock { engine in
             guard !engine.status.isClosed else { return .refused }
+            if engine.journal != nil {
+                return .failed(PersistenceError.notJournaled(path: file.path, changeType: journalChangeTypeName))
+            }
             if let expecting, !expecting(engine.status.revision) {
                 return .failed(PersistenceError.revisionMismatch(path: file.path, current: engine.status.revision))
             }
@@ -148,6 +183,9 @@ public final class PersistentState<Model: Codable & Sendable>: Sendable {
         case .accepted(let applied, let job):
             if let job { startInBackground(job) }
             return applied
+        case .notJournaled(_, let job, let error):
+            if let job { startInBackground(job) }
+            throw error
         }
     }
 
@@ -182,4 +220,6 @@ enum ApplyOutcome<Value, Model: Sendable> {
     case refused
     case failed(any Error)
     case accepted(Applied<Value>, SaveJob<Model>?)
+    /// Applied, but the journal did not record it: not acknowledged.
+    case notJournaled(Applied<Value>, SaveJob<Model>?, PersistenceError)
 }

@@ -1,0 +1,67 @@
+import Foundation
+
+/// The change journal's part of a journaled ``PersistentState``'s state, guarded by the same lock as the model, so
+/// that records are appended in revision order.
+struct JournalEngineState: Sendable {
+    /// A segment this owner appends to or appended to, until a durable snapshot holds all of its records.
+    struct Segment: Sendable {
+        var path: String
+        var baseRevision: UInt64
+        /// The open descriptor; closed (on the journal's queue, never while a sync uses it) when removed.
+        var descriptor: Int32
+        /// The revision of its last record (its base while it has none).
+        var lastRevision: UInt64
+        var byteCount: Int
+        /// Records were written since its last fdatasync.
+        var unsynced = false
+        /// Its name may not be durable yet: a sync also fsyncs the directory (a snapshot's own does it too).
+        var needsDirectorySync = true
+    }
+
+    /// The type of the changes this journal records: apply(_:) refuses any other.
+    let changeType: ObjectIdentifier
+    let configuration: JournalConfiguration
+    /// Segments oldest first; appends go to the last one.
+    var segments: [Segment] = []
+    /// Segments found at the start whose changes the replayed state holds: removed after the first durable
+    /// snapshot.
+    var leftFromStart: [String] = []
+    /// The revision of the last record appended.
+    var appendedRevision: UInt64
+    /// The revision up to which the journal is known to be on the device.
+    var syncedRevision: UInt64
+    /// Why changes are not acknowledged now (an append or a sync failed, or no segment could be started): they are
+    /// applied, answered with ``PersistenceError/journalFailed(path:revision:underlying:)``, and saved with the next
+    /// snapshot. `nil` while the journal works.
+    var failure: PersistenceError?
+    /// While ``failure`` is set: the base of the segment started after it; once a snapshot that includes this
+    /// revision is durable, that segment holds every later change and acknowledgements resume.
+    var resumesAt: UInt64?
+    /// A group sync is queued and has not started yet.
+    var syncScheduled = false
+    var syncsPerformed = 0
+    var recordsAppended = 0
+    var lastCompactionDate: Date?
+
+    init(changeType: ObjectIdentifier, configuration: JournalConfiguration, revision: UInt64) {
+        self.changeType = changeType
+        self.configuration = configuration
+        self.appendedRevision = revision
+        self.syncedRevision = revision
+    }
+
+    /// Bytes of every segment still kept.
+    var byteCount: Int { segments.reduce(0) { $0 + $1.byteCount } }
+
+    /// Whether appending more would pass the configured bound: a snapshot is then taken at once.
+    var isFull: Bool { byteCount >= configuration.maximumByteCount }
+
+    /// The status for ``PersistenceStatus/journal``.
+    var status: JournalStatus {
+        JournalStatus(
+            segmentCount: segments.count, byteCount: byteCount,
+            recordCount: segments.last.map { Int($0.lastRevision - $0.baseRevision) } ?? 0,
+            appendedRevision: appendedRevision, syncedRevision: syncedRevision, syncsPerformed: syncsPerformed,
+            recordsAppended: recordsAppended, lastCompactionDate: lastCompactionDate, failure: failure)
+    }
+}

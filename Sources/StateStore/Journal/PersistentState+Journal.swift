@@ -1,0 +1,225 @@
+import Dispatch
+import Foundation
+
+extension PersistentState {
+    /// Takes ownership of the result of `file.load()` with a change journal: replays the changes a crash left in
+    /// the journal onto the loaded (migrated) state, then records every later change in it before acknowledging
+    /// it. Changes are then ``StateChange`` values of `changeType` (``apply(_:expecting:returning:applied:)``).
+    ///
+    /// ```swift
+    /// let file = StateFile(path: "/var/lib/app/settings.json", schema: schema)
+    /// let state = try PersistentState(file: file, loaded: try file.load(), journaling: SettingsChange.self)
+    /// logger.info("\(state.journalReplay!)")             // what a crash left, replayed
+    /// let applied = try state.apply(SettingsChange.setTheme("dark"))
+    /// try await state.waitUntilDurable(applied.revision) // one fdatasync of the journal, shared
+    /// ```
+    ///
+    /// What it promises: a change acknowledged (`apply` returned) is in the journal's file, so a process crash
+    /// (SIGKILL, a crash, the OOM killer) loses none; a revision ``waitUntilDurable(_:)`` returned for is on the
+    /// device (an fdatasync of the journal, which concurrent waiters share). The background snapshots (the state
+    /// file, written with the debounce as without a journal) drop the records they hold; a clean stop
+    /// (``close()``) leaves the state file whole and the journal empty.
+    ///
+    /// When the replay found changes, or the state's lineage is new (after a crash, or without a file), the
+    /// state file is written first, before any change is accepted: a journal always continues the lineage the
+    /// state file holds. If that write fails, the state works but answers every change with
+    /// ``PersistenceError/journalFailed(path:revision:underlying:)`` until a snapshot succeeds.
+    ///
+    /// - Parameters:
+    ///   - file: The file the state was loaded from and is saved to.
+    ///   - loaded: What `file.load()` returned.
+    ///   - changeType: The changes the journal records.
+    ///   - journal: The journal's size bound.
+    ///   - configuration: The debounce, maximum delay and retry backoff of the snapshots.
+    ///   - scheduler: The clock and timers; tests pass a manual one.
+    ///   - observer: Told about saves, failures and recoveries, one event at a time in save order.
+    /// - Throws: ``StateStoreError/journalFailed(path:reason:underlying:)`` when the journal cannot be read or a
+    ///   segment that is not replayed cannot be kept aside; nothing was changed.
+    public convenience init<Change: StateChange>(
+        file: StateFile<Model>,
+        loaded: LoadedState<Model>,
+        journaling changeType: Change.Type,
+        journal journalConfiguration: JournalConfiguration = JournalConfiguration(),
+        configuration: PersistenceConfiguration = PersistenceConfiguration(),
+        scheduler: any PersistenceScheduler = DispatchPersistenceScheduler(),
+        observer: (@Sendable (PersistenceEvent) -> Void)? = nil
+    ) throws(StateStoreError) where Change.Model == Model {
+        var model = loaded.model
+        let outcome = try file.replayJournal(Change.self, onto: &model, report: loaded.report)
+        var journal = JournalEngineState(
+            changeType: ObjectIdentifier(Change.self), configuration: journalConfiguration,
+            revision: outcome.replay.revision)
+        journal.leftFromStart = outcome.replayedSegments.map(\.path)
+        let needsSnapshot = outcome.replay.recordsReplayed > 0 || loaded.report.lineageBreak != nil
+        if needsSnapshot {
+            journal.failure = .journalFailed(
+                path: file.path, revision: outcome.replay.revision,
+                underlying: "the journal starts once the state file holds the state's lineage")
+        }
+        self.init(
+            file: file, model: model, revision: outcome.replay.revision, journal: journal,
+            changeTypeName: String(describing: Change.self), replay: outcome.replay, configuration: configuration,
+            scheduler: scheduler, observer: observer)
+        if needsSnapshot {
+            // The snapshot starts the first segment (``rotateJournal(_:)``) and, once durable, resumes acknowledgements.
+            try? saveSynchronously()
+        } else {
+            startJournalInPlace()
+        }
+    }
+
+    /// Applies `change`, records it in the change journal and gives it the next revision; returns what `returning`
+    /// reads from the changed model.
+    ///
+    /// - Parameters:
+    ///   - change: The change; it must be of the journal's change type.
+    ///   - expecting: Applies the change only while the state is at a revision this accepts (an HTTP `If-Match`),
+    ///     as in ``apply(validatesBeforeMutating:expecting:_:applied:)``.
+    ///   - returning: Reads the answer from the changed model, under the lock.
+    ///   - applied: Runs under the lock once the change has its revision (publishing an event).
+    /// - Throws: The change's own error (nothing changed); ``PersistenceError/closed(path:)``,
+    ///   ``PersistenceError/revisionMismatch(path:current:)`` or ``PersistenceError/notJournaled(path:changeType:)``
+    ///   (nothing changed); `EncodingError` when the change does not encode (nothing changed);
+    ///   ``PersistenceError/journalFailed(path:revision:underlying:)`` when the change was applied but the journal
+    ///   could not record it (not acknowledged: it is saved with the next snapshot).
+    @discardableResult
+    public func apply<Change: StateChange, Value: Sendable>(
+        _ change: Change,
+        expecting: ((_ revision: UInt64) -> Bool)? = nil,
+        returning: (Model) -> Value,
+        applied: ((Applied<Value>) -> Void)? = nil
+    ) throws -> Applied<Value> where Change.Model == Model {
+        let encoded = Array(try JSONEncoder().encode(change))
+        let outcome: ApplyOutcome<Value, Model> = state.withLock { engine in
+            guard !engine.status.isClosed else { return .refused }
+            guard let journal = engine.journal, journal.changeType == ObjectIdentifier(Change.self) else {
+                return .failed(PersistenceError.notJournaled(path: file.path, changeType: journalChangeTypeName))
+            }
+            if let expecting, !expecting(engine.status.revision) {
+                return .failed(PersistenceError.revisionMismatch(path: file.path, current: engine.status.revision))
+            }
+            do {
+                if change.validatesBeforeMutating {
+                    try change.apply(to: &engine.model)
+                } else {
+                    var working = engine.model
+                    try change.apply(to: &working)
+                    engine.model = working
+                }
+            } catch {
+                return .failed(error)
+            }
+            let now = scheduler.now
+            engine.status.revision += 1
+            engine.lastChangeAt = now
+            if engine.dirtySince == nil { engine.dirtySince = now }
+            let notRecorded = appendToJournal(revision: engine.status.revision, change: encoded, &engine)
+            let result = Applied(value: returning(engine.model), revision: engine.status.revision)
+            applied?(result)
+            let job = scheduleOrStartSave(&engine)
+            if let notRecorded { return .notJournaled(result, job, notRecorded) }
+            return .accepted(result, job)
+        }
+        switch outcome {
+        case .refused:
+            throw PersistenceError.closed(path: file.path)
+        case .failed(let error):
+            throw error
+        case .accepted(let applied, let job):
+            if let job { startInBackground(job) }
+            return applied
+        case .notJournaled(_, let job, let error):
+            if let job { startInBackground(job) }
+            throw error
+        }
+    }
+
+    /// Applies `change` as ``apply(_:expecting:returning:applied:)`` does, answering nothing but the revision.
+    @discardableResult
+    public func apply<Change: StateChange>(
+        _ change: Change, expecting: ((_ revision: UInt64) -> Bool)? = nil
+    ) throws -> Applied<Void> where Change.Model == Model {
+        try apply(change, expecting: expecting, returning: { _ in () })
+    }
+
+    /// What the start found in the change journal and replayed; `nil` for a state without a journal.
+    public var journalReplay: JournalReplay? { replay }
+
+    /// Appends the record of `revision` to the current segment; returns why the change is not acknowledged, or
+    /// `nil`. Runs under the lock, so records are in revision order.
+    func appendToJournal(
+        revision: UInt64, change: [UInt8], _ engine: inout PersistenceEngineState<Model>
+    ) -> PersistenceError? {
+        guard var journal = engine.journal else { return nil }
+        defer { engine.journal = journal }
+        // While the journal has failed, a segment started since (``JournalEngineState/resumesAt``) still gets the
+        // record, so that it holds every change after its base once the snapshot it continues is durable.
+        guard let index = journal.segments.indices.last, journal.failure == nil || journal.resumesAt != nil else {
+            makeSnapshotDue(&engine)
+            return .journalFailed(path: file.path, revision: revision, underlying: Self.reason(journal.failure))
+        }
+        let payload = JournalSegmentFormat.changePayload(revision: revision, change: change)
+        guard payload.count <= JournalFraming.maximumPayloadLength else {
+            let failure = PersistenceError.journalFailed(
+                path: file.path, revision: revision, underlying: "a change of \(payload.count) bytes is too large")
+            journal.failure = failure
+            journal.resumesAt = nil
+            makeSnapshotDue(&engine)
+            return failure
+        }
+        let segment = journal.segments[index]
+        do {
+            try writeAll(JournalFraming.frame(payload), to: segment.descriptor, path: segment.path)
+        } catch {
+            let failure = PersistenceError.journalFailed(path: file.path, revision: revision, underlying: "\(error)")
+            journal.failure = failure
+            journal.resumesAt = nil
+            makeSnapshotDue(&engine)
+            return failure
+        }
+        journal.segments[index].lastRevision = revision
+        journal.segments[index].byteCount += JournalFraming.frameLength + payload.count
+        journal.segments[index].unsynced = true
+        journal.appendedRevision = revision
+        journal.recordsAppended += 1
+        if journal.isFull { makeSnapshotDue(&engine) }
+        if let failure = journal.failure {
+            return .journalFailed(path: file.path, revision: revision, underlying: Self.reason(failure))
+        }
+        return nil
+    }
+
+    /// Makes a snapshot due at once (the journal failed or is full): without the debounce, and without the timer
+    /// armed for it, whose deadline is later.
+    func makeSnapshotDue(_ engine: inout PersistenceEngineState<Model>) {
+        engine.urgent = true
+        engine.timer?.handle.cancel()
+        engine.timer = nil
+    }
+
+    private static func reason(_ failure: PersistenceError?) -> String {
+        guard case .journalFailed(_, _, let underlying) = failure else { return "the journal is not working" }
+        return underlying
+    }
+
+    /// Writes every byte, looping on short writes.
+    private func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String) throws(FileSystemError) {
+        let fileSystem = file.fileSystem
+        let failure: FileSystemError? = bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let count: Int
+                do throws(FileSystemError) {
+                    count = try fileSystem.write(
+                        descriptor, UnsafeRawBufferPointer(rebasing: buffer[offset...]), path: path)
+                } catch {
+                    return error
+                }
+                guard count > 0 else { return FileSystemError(operation: "write", path: path, errno: EIO) }
+                offset += count
+            }
+            return nil
+        }
+        if let failure { throw failure }
+    }
+}

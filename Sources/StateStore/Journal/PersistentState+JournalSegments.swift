@@ -1,0 +1,209 @@
+import Dispatch
+import Foundation
+
+extension PersistentState {
+    /// Starts the journal's first segment at the loaded revision, when the state file already holds the state's
+    /// lineage and revision (a start after a clean stop): segments left from the start hold no change the file
+    /// lacks, so they go first. When that fails, changes are answered with
+    /// ``PersistenceError/journalFailed(path:revision:underlying:)`` and a snapshot is taken at once.
+    func startJournalInPlace() {
+        let job = state.withLock { engine -> SaveJob<Model>? in
+            guard var journal = engine.journal else { return nil }
+            for path in journal.leftFromStart { try? file.fileSystem.unlink(path) }
+            journal.leftFromStart = []
+            engine.journal = journal
+            guard startSegment(baseRevision: engine.status.revision, &engine) else {
+                makeSnapshotDue(&engine)
+                return scheduleOrStartSave(&engine)
+            }
+            return nil
+        }
+        if let job { startInBackground(job) }
+    }
+
+    /// Starts a new segment for the changes after the snapshot being taken now, at `engine.status.revision`; called
+    /// under the lock by every snapshot. A segment that holds no change yet is kept instead. When a new one cannot
+    /// be started, appends go on in the current one.
+    func rotateJournal(_ engine: inout PersistenceEngineState<Model>) {
+        guard let journal = engine.journal else { return }
+        if journal.failure == nil, let current = journal.segments.last, current.lastRevision == current.baseRevision {
+            return
+        }
+        _ = startSegment(baseRevision: engine.status.revision, &engine)
+    }
+
+    /// Creates `<name>.journal.<base>` holding its header and makes it the segment appended to; returns whether it
+    /// did. The file is written under a temporary name and linked to its own, so no start ever reads a segment
+    /// without its header.
+    private func startSegment(baseRevision: UInt64, _ engine: inout PersistenceEngineState<Model>) -> Bool {
+        guard var journal = engine.journal else { return false }
+        defer { engine.journal = journal }
+        let fileSystem = file.fileSystem
+        let path = file.journalSegmentPath(baseRevision: baseRevision)
+        if journal.segments.contains(where: { $0.path == path }) { return false }
+        if let stale = journal.leftFromStart.firstIndex(of: path) {
+            // A segment left from the start with this base holds no change after it: it makes room.
+            try? fileSystem.unlink(path)
+            journal.leftFromStart.remove(at: stale)
+        }
+        let header = JournalFraming.frame(
+            JournalSegmentFormat.Header(lineage: file.lineage, baseRevision: baseRevision).payload)
+        let created: (descriptor: Int32, path: String)
+        do {
+            created = try fileSystem.createFile(
+                in: file.directory, prefix: DurableWriter.temporaryPrefix(for: file.path),
+                mode: file.configuration.fileMode)
+        } catch {
+            return false
+        }
+        do {
+            let written = try header.withUnsafeBytes { buffer throws(FileSystemError) in
+                try fileSystem.write(created.descriptor, buffer, path: created.path)
+            }
+            guard written == header.count else {
+                throw FileSystemError(operation: "write", path: created.path, errno: EIO)
+            }
+            try fileSystem.link(created.path, to: path)
+        } catch {
+            try? fileSystem.close(created.descriptor, path: created.path)
+            try? fileSystem.unlink(created.path)
+            return false
+        }
+        try? fileSystem.unlink(created.path)
+        journal.segments.append(
+            JournalEngineState.Segment(
+                path: path, baseRevision: baseRevision, descriptor: created.descriptor, lastRevision: baseRevision,
+                byteCount: header.count, unsynced: true))
+        journal.appendedRevision = baseRevision
+        if journal.failure != nil { journal.resumesAt = baseRevision }
+        return true
+    }
+
+    /// A snapshot of `revision` is durable (under the lock): the segments started before it have durable names
+    /// (its directory fsync), and a journal that failed works again once the snapshot its new segment continues
+    /// is durable.
+    func journalSnapshotSaved(_ revision: UInt64, in engine: inout PersistenceEngineState<Model>) {
+        guard var journal = engine.journal else { return }
+        defer { engine.journal = journal }
+        for index in journal.segments.indices where journal.segments[index].baseRevision <= revision {
+            journal.segments[index].needsDirectorySync = false
+        }
+        if journal.failure != nil, let resumesAt = journal.resumesAt, resumesAt <= revision {
+            journal.failure = nil
+            journal.resumesAt = nil
+            journal.syncedRevision = max(journal.syncedRevision, revision)
+        }
+    }
+
+    /// Drops the segments whose every change a durable snapshot of `revision` holds: closes and removes them on
+    /// the journal's queue, after any sync that uses their descriptors. A removal that fails leaves a segment a
+    /// later start skips (its records are in the snapshot).
+    func compactJournal(upTo revision: UInt64) {
+        let date = scheduler.date
+        let removed = state.withLock { engine -> [(descriptor: Int32?, path: String)] in
+            guard var journal = engine.journal else { return [] }
+            defer { engine.journal = journal }
+            var removed: [(descriptor: Int32?, path: String)] = journal.leftFromStart.map { (nil, $0) }
+            journal.leftFromStart = []
+            let current = journal.segments.count - 1
+            for (index, segment) in journal.segments.enumerated().reversed()
+            where index != current && segment.lastRevision <= revision {
+                removed.append((segment.descriptor, segment.path))
+                journal.segments.remove(at: index)
+            }
+            if !removed.isEmpty { journal.lastCompactionDate = date }
+            return removed
+        }
+        guard !removed.isEmpty else { return }
+        let fileSystem = file.fileSystem
+        journalQueue.sync {
+            for segment in removed {
+                if let descriptor = segment.descriptor { try? fileSystem.close(descriptor, path: segment.path) }
+                try? fileSystem.unlink(segment.path)
+            }
+        }
+    }
+
+    /// One group sync, on the journal's queue: fdatasyncs every segment written since its last sync (and the
+    /// directory while a segment's name may not be durable), then settles every waiter the synced records cover.
+    /// Waiters that come during the fdatasync queue the next pass, which covers them all at once.
+    func runJournalSync() {
+        let work = state.withLock { engine -> JournalSyncWork? in
+            guard var journal = engine.journal else { return nil }
+            defer { engine.journal = journal }
+            journal.syncScheduled = false
+            guard journal.syncedRevision < journal.appendedRevision else { return nil }
+            var work = JournalSyncWork(target: journal.appendedRevision)
+            for index in journal.segments.indices {
+                if journal.segments[index].unsynced {
+                    work.files.append((journal.segments[index].descriptor, journal.segments[index].path))
+                    journal.segments[index].unsynced = false
+                }
+                if journal.segments[index].needsDirectorySync { work.directory = true }
+            }
+            return work
+        }
+        guard let work else { return settleJournalWaiters(failure: nil) }
+        let fileSystem = file.fileSystem
+        var failure: FileSystemError?
+        do {
+            for (descriptor, path) in work.files { try fileSystem.fdatasync(descriptor, path: path) }
+            if work.directory { try fileSystem.fsyncDirectory(file.directory) }
+        } catch {
+            failure = error
+        }
+        state.withLock { engine in
+            guard var journal = engine.journal else { return }
+            defer { engine.journal = journal }
+            if failure != nil { return }
+            journal.syncsPerformed += 1
+            if work.directory {
+                for index in journal.segments.indices { journal.segments[index].needsDirectorySync = false }
+            }
+            // While the journal has failed and a new segment waits for its snapshot, the records do not continue
+            // the state file on their own: the snapshot settles them.
+            guard journal.failure == nil || journal.resumesAt == nil else { return }
+            journal.syncedRevision = max(journal.syncedRevision, work.target)
+            engine.status.durableRevision = max(engine.status.durableRevision, work.target)
+        }
+        settleJournalWaiters(
+            failure: failure.map { .journalFailed(path: file.path, revision: work.target, underlying: "\($0)") })
+    }
+
+    /// Resumes the waiters the journal made durable; after a failed sync, fails every waiter not durable yet and
+    /// takes a snapshot at once.
+    private func settleJournalWaiters(failure: PersistenceError?) {
+        let (settled, job) = state.withLock { engine -> ([DurabilityWaiter], SaveJob<Model>?) in
+            let durable = engine.status.durableRevision
+            var settled = engine.waiters.filter { $0.revision <= durable }
+            engine.waiters.removeAll { $0.revision <= durable }
+            guard let failure, var journal = engine.journal else { return (settled, nil) }
+            // An fdatasync that failed may have lost the pages it reported on: those records are never trusted.
+            journal.failure = failure
+            journal.resumesAt = nil
+            engine.journal = journal
+            settled += engine.waiters
+            engine.waiters.removeAll()
+            makeSnapshotDue(&engine)
+            return (settled, scheduleOrStartSave(&engine))
+        }
+        for waiter in settled {
+            if let failure, waiter.revision > state.withLock({ $0.status.durableRevision }) {
+                waiter.resume(.failure(failure))
+            } else {
+                waiter.resume(.success(()))
+            }
+        }
+        if let job { startInBackground(job) }
+    }
+
+    /// The change journal now; `nil` for a state without one.
+    public var journalStatus: JournalStatus? { state.withLock { $0.journal?.status } }
+}
+
+/// What one group sync does outside the lock.
+struct JournalSyncWork {
+    var target: UInt64
+    var files: [(descriptor: Int32, path: String)] = []
+    var directory = false
+}

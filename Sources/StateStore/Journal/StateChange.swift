@@ -1,0 +1,41 @@
+/// A change to a model that a journaled ``PersistentState`` records in its change journal before the change is
+/// acknowledged, and replays after a crash onto the state file's snapshot.
+///
+/// A change is a value, not a closure: it is encoded (`Codable`) into the journal and decoded again by the next
+/// start, possibly of a later release, so it describes what was asked at the level of meaning an API gives it
+/// ("rename project X to Y"), never bytes of the model. It must carry everything it needs to apply identically a
+/// second time: generated ids and timestamps are chosen before it is applied and stored in it.
+///
+/// ```swift
+/// enum SettingsChange: StateChange {
+///     case setTheme(String)
+///     case addNote(id: UUID, text: String, at: Date)
+///
+///     func apply(to settings: inout Settings) throws(SettingsError) {
+///         switch self {
+///         case .setTheme(let theme): settings.theme = theme
+///         case .addNote(let id, let text, let at): try settings.addNote(id: id, text: text, at: at)
+///         }
+///     }
+/// }
+/// ```
+public protocol StateChange<Model>: Codable, Sendable {
+    /// The model the change applies to.
+    associatedtype Model
+    /// What ``apply(to:)`` throws when the change does not apply (a validation error).
+    associatedtype Failure: Error
+
+    /// Applies the change to `model`. When it throws, the change is refused: at run time nothing changes and the
+    /// caller gets the error; at replay the replay stops there and the journal is kept aside.
+    func apply(to model: inout Model) throws(Failure)
+
+    /// Whether ``apply(to:)`` throws only before it modifies anything (it validates first), so that it can run in
+    /// place instead of on a copy of the model. `false` by default: a change made of several steps that can each
+    /// fail must run on a copy to change nothing when one fails.
+    var validatesBeforeMutating: Bool { get }
+}
+
+extension StateChange {
+    /// `false`: the change runs on a copy of the model, so a failure changes nothing.
+    public var validatesBeforeMutating: Bool { false }
+}
