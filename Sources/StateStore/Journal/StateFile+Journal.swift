@@ -50,11 +50,26 @@ extension StateFile {
         let clock = ContinuousClock()
         let start = clock.now
         var replay = JournalReplay(snapshotRevision: report.revision)
-        let segments = try journalSegments()
+        var segments: [(segment: FoundSegment, bytes: [UInt8])] = []
         var replayed: [FoundSegment] = []
+        for segment in try journalSegments() {
+            let bytes: [UInt8]
+            do {
+                bytes = try fileSystem.readFile(at: segment.path).map { [UInt8]($0) } ?? []
+            } catch {
+                throw .journalFailed(path: segment.path, reason: "cannot read the segment", underlying: error)
+            }
+            // A segment without a change (a header, or a header a crash cut short) loses nothing wherever it is:
+            // it is removed with the others once the state is saved.
+            if Self.holdsNoChange(bytes) {
+                replayed.append(segment)
+            } else {
+                segments.append((segment, bytes))
+            }
+        }
         var notReplayed: [(FoundSegment, String)] = []
         let continuesFile = replayRefusal(report)
-        for (index, segment) in segments.enumerated() {
+        for (index, (segment, bytes)) in segments.enumerated() {
             if let refusal = continuesFile {
                 notReplayed.append((segment, refusal))
                 continue
@@ -63,22 +78,32 @@ extension StateFile {
                 notReplayed.append((segment, "it comes after where the replay stopped"))
                 continue
             }
-            let bytes: [UInt8]
-            do {
-                bytes = try fileSystem.readFile(at: segment.path).map { [UInt8]($0) } ?? []
-            } catch {
-                throw .journalFailed(path: segment.path, reason: "cannot read the segment", underlying: error)
-            }
             replay.segmentsRead += 1
             replay.byteCount += bytes.count
             let verdict = replaySegment(
-                Change.self, bytes, segment: segment, isLast: index == segments.count - 1,
-                storedLineage: report.storedLineage, onto: &model, replay: &replay)
-            if let reason = verdict {
-                notReplayed.append((segment, reason))
-                if replay.stopReason == nil { replay.stopReason = reason }
-            } else {
+                Change.self, bytes, segment: segment, storedLineage: report.storedLineage, onto: &model,
+                replay: &replay)
+            switch verdict {
+            case .used:
                 replayed.append(segment)
+            case .stopped(let reason):
+                notReplayed.append((segment, reason))
+                replay.stopReason = reason
+            case .damagedTail(let damage, let offset, let byteCount):
+                // The records after the damage were never synced when a later segment continues without them
+                // (its base is a snapshot that holds them), or when this is the last one: a crash tore them.
+                let next = segments.indices.contains(index + 1) ? segments[index + 1].segment : nil
+                let continued = next.map { $0.baseRevision <= replay.revision } ?? true
+                if continued, Self.isTornTail(damage, bytes[offset...]) {
+                    replay.tornTailByteCount += byteCount
+                    replayed.append(segment)
+                } else if continued, next != nil {
+                    notReplayed.append((segment, "\(damage) at byte \(offset), after the records replayed"))
+                } else {
+                    let reason = "\(damage) at byte \(offset)"
+                    notReplayed.append((segment, reason))
+                    replay.stopReason = reason
+                }
             }
         }
         for (segment, reason) in notReplayed {
@@ -104,49 +129,60 @@ extension StateFile {
         }
     }
 
-    /// Replays one segment's records; returns why the replay stops in it, or `nil` when all of it was used.
+    /// How one segment's replay ended.
+    enum SegmentVerdict {
+        /// Every record was read.
+        case used
+        /// The replay stops in this segment.
+        case stopped(String)
+        /// The records before `offset` were read; the `byteCount` bytes from there are damaged.
+        case damagedTail(JournalFraming.Damage, offset: Int, byteCount: Int)
+    }
+
+    /// Replays one segment's records.
     private func replaySegment<Change: StateChange>(
-        _ changeType: Change.Type, _ bytes: [UInt8], segment: FoundSegment, isLast: Bool, storedLineage: Lineage?,
+        _ changeType: Change.Type, _ bytes: [UInt8], segment: FoundSegment, storedLineage: Lineage?,
         onto model: inout Model, replay: inout JournalReplay
-    ) -> String? where Change.Model == Model {
+    ) -> SegmentVerdict where Change.Model == Model {
         let scan = JournalFraming.scan(bytes)
         guard let headerRange = scan.payloads.first else {
-            // A segment created by a crash before its header was written holds no change.
-            if bytes.isEmpty || (isLast && Self.isTruncation(scan.damage)) {
-                replay.tornTailByteCount += bytes.count
-                return nil
-            }
-            return "the segment has no readable header (\(scan.damage.map { "\($0)" } ?? "no record"))"
+            // A segment whose header a crash cut short holds no change.
+            if let damage = scan.damage { return .damagedTail(damage, offset: 0, byteCount: bytes.count) }
+            return .used
         }
         guard let header = JournalSegmentFormat.Header(payload: bytes[headerRange]) else {
-            return "the segment's first record is not a journal header this release reads"
+            return .stopped("the segment's first record is not a journal header this release reads")
         }
         guard header.lineage == storedLineage else {
-            return "the segment continues lineage \(header.lineage), not the state file's "
-                + (storedLineage.map { "\($0)" } ?? "(none)")
+            return .stopped(
+                "the segment continues lineage \(header.lineage), not the state file's "
+                    + (storedLineage.map { "\($0)" } ?? "(none)"))
         }
         guard header.baseRevision <= replay.revision else {
-            return "the segment continues revision \(header.baseRevision), after the state's \(replay.revision): "
-                + "the changes between are missing"
+            return .stopped(
+                "the segment continues revision \(header.baseRevision), after the state's \(replay.revision): "
+                    + "the changes between are missing")
         }
         let decoder = JSONDecoder()
         for range in scan.payloads.dropFirst() {
             guard let (revision, changeBytes) = JournalSegmentFormat.splitChange(bytes[range]) else {
-                return "a record at byte \(range.lowerBound - JournalFraming.frameLength) is too short to be a change"
+                return .stopped(
+                    "a record at byte \(range.lowerBound - JournalFraming.frameLength) is too short to be a change")
             }
             if revision <= replay.revision {
                 replay.recordsAlreadyInSnapshot += 1
                 continue
             }
             guard revision == replay.revision + 1 else {
-                return "the record after revision \(replay.revision) is revision \(revision): the changes between are "
-                    + "missing"
+                return .stopped(
+                    "the record after revision \(replay.revision) is revision \(revision): the changes between are "
+                        + "missing")
             }
             let change: Change
             do {
                 change = try decoder.decode(Change.self, from: Data(changeBytes))
             } catch {
-                return "the change of revision \(revision) does not decode: \(error)"
+                return .stopped("the change of revision \(revision) does not decode: \(error)")
             }
             do {
                 if change.validatesBeforeMutating {
@@ -157,24 +193,33 @@ extension StateFile {
                     model = working
                 }
             } catch {
-                return "the change of revision \(revision) does not apply: \(error)"
+                return .stopped("the change of revision \(revision) does not apply: \(error)")
             }
             replay.recordsReplayed += 1
             replay.revision = revision
         }
         if let damage = scan.damage {
-            if isLast, Self.isTruncation(damage) {
-                replay.tornTailByteCount += bytes.count - scan.validLength
-                return nil
-            }
-            return "\(damage) at byte \(scan.damageOffset ?? scan.validLength)"
+            return .damagedTail(damage, offset: scan.validLength, byteCount: bytes.count - scan.validLength)
         }
-        return nil
+        return .used
     }
 
-    private static func isTruncation(_ damage: JournalFraming.Damage?) -> Bool {
-        if case .truncated = damage { return true }
-        return false
+    /// Whether a segment's bytes hold no change record: nothing, or its header, whole or cut short.
+    private static func holdsNoChange(_ bytes: [UInt8]) -> Bool {
+        let scan = JournalFraming.scan(bytes)
+        guard scan.payloads.count <= 1 else { return false }
+        guard let damage = scan.damage else { return true }
+        return scan.payloads.isEmpty && isTornTail(damage, bytes[...])
+    }
+
+    /// Whether damage at the end of a segment is what a crash during an append leaves: a record cut short, or the
+    /// zeros of blocks allocated but never written.
+    private static func isTornTail(_ damage: JournalFraming.Damage, _ tail: ArraySlice<UInt8>) -> Bool {
+        switch damage {
+        case .truncated: true
+        case .invalidLength(0): tail.allSatisfy { $0 == 0 }
+        default: false
+        }
     }
 
     /// Renames a segment that is not replayed to `<segment>.aside-<UTC time>[-N]`, durably, so that no start
