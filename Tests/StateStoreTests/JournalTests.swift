@@ -34,13 +34,50 @@ import Testing
         #expect(reopened.lineage != lineageBefore, "after a crash the state gets a new lineage")
         #expect(reopened.read { $0.notes.map(\.id) } == ["n1", "n2", "n3", "n5"])
         #expect(reopened.read { $0.notes[1].title } == "second")
-        // The start wrote the replayed state as a snapshot before accepting changes, and dropped the old segment.
-        #expect(reopened.status.savedRevision == 7)
-        #expect(try storedNotes(directory) == ["n1", "n2", "n3", "n5"])
-        #expect(try journalNames(directory) == ["notebook.json.journal.7"])
+        // The start wrote nothing: a new segment continues the replayed one under the new lineage, which stays
+        // until a snapshot holds its changes.
+        #expect(reopened.status.savedRevision == 0)
+        #expect(try journalNames(directory) == ["notebook.json.journal.0", "notebook.json.journal.7"])
         #expect(reopened.journalStatus?.failure == nil)
         try reopened.apply(NoteChange.add(id: "n6", title: "after"))
         #expect(reopened.status.revision == 8)
+        // A second crash replays both segments across the change of lineage.
+        let secondLineage = reopened.lineage
+        reopenedFile.unlock()
+        let third = try openJournaled(try notebookFile(directory))
+        #expect(third.journalReplay?.recordsReplayed == 8, "\(third.journalReplay!)")
+        #expect(third.read { $0.notes.map(\.id) } == ["n1", "n2", "n3", "n5", "n6"])
+        #expect(third.lineage != secondLineage)
+        try third.flushSynchronously()
+        #expect(try storedNotes(directory) == ["n1", "n2", "n3", "n5", "n6"])
+        #expect(try journalNames(directory) == ["notebook.json.journal.8"])
+    }
+
+    @Test func segmentsLeftFromBeforeACrashAreHistoryOnceASnapshotHoldsThem() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        var file: StateFile<Notebook>? = try notebookFile(directory)
+        var state: PersistentState<Notebook>? = try openJournaled(file!)
+        for index in 1...3 { try state!.apply(NoteChange.add(id: "n\(index)", title: "t")) }
+        file!.unlock()
+        state = nil
+        file = nil
+        let crashed = try directory.read("notebook.json.journal.0")
+        let reopenedFile = try notebookFile(directory)
+        let reopened = try openJournaled(reopenedFile)
+        try reopened.apply(NoteChange.add(id: "n4", title: "t"))
+        let relabeling = try directory.read("notebook.json.journal.3")
+        try reopened.flushSynchronously()
+        #expect(try journalNames(directory) == ["notebook.json.journal.4"])
+        // A crash between the snapshot and the removal of the segments it holds: they are still there.
+        try directory.write("notebook.json.journal.0", crashed)
+        try directory.write("notebook.json.journal.3", relabeling)
+        reopenedFile.unlock()
+        let third = try openJournaled(try notebookFile(directory))
+        let replay = try #require(third.journalReplay)
+        #expect(replay.keptAside.isEmpty && replay.stopReason == nil, "\(replay)")
+        #expect(replay.recordsReplayed == 0 && replay.recordsAlreadyInSnapshot == 4)
+        #expect(third.read { $0.notes.map(\.id) } == ["n1", "n2", "n3", "n4"])
     }
 
     @Test func aCleanStopLeavesTheStateFileWholeAndTheJournalEmpty() throws {
@@ -139,6 +176,7 @@ import Testing
     private func journalOfThreeChanges(_ directory: TemporaryDirectory) throws -> (segment: String, bytes: [UInt8]) {
         let file = try notebookFile(directory)
         let state = try openJournaled(file)
+        try state.saveSynchronously()  // the state file at revision 0, which the journal continues
         try state.apply(NoteChange.add(id: "n1", title: "one"))
         try state.apply(NoteChange.add(id: "n2", title: "two"))
         try state.apply(NoteChange.add(id: "n3", title: "three"))

@@ -26,6 +26,9 @@ struct JournalEngineState: Sendable {
     /// Segments found at the start whose changes the replayed state holds: removed after the first durable
     /// snapshot.
     var leftFromStart: [String] = []
+    /// While set, the next segment starts the state's lineage without a snapshot: it relabels this lineage (the
+    /// one the replayed state is in, `nil` without a state file) at its base.
+    var relabels: Lineage??
     /// The revision of the last record appended.
     var appendedRevision: UInt64
     /// The revision up to which the journal is known to be on the device.

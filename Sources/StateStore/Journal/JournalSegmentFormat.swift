@@ -6,7 +6,8 @@ import Foundation
 /// the revision of the snapshot the segment continues. Each snapshot starts a new segment, so the records a
 /// durable snapshot contains are dropped by removing whole files: nothing is ever truncated or rewritten.
 ///
-/// A segment's first record is its header, JSON: `{"journal":1,"lineage":"…","baseRevision":N}`. Every later
+/// A segment's first record is its header, JSON: `{"journal":1,"lineage":"…","baseRevision":N}`, plus
+/// `"relabels":"…"` (or `null`) in a segment that starts a new lineage without a snapshot. Every later
 /// record is one change: its revision as 8 bytes little-endian, then the change's JSON. Revisions follow one
 /// another without gaps from `baseRevision + 1`.
 package enum JournalSegmentFormat {
@@ -19,17 +20,26 @@ package enum JournalSegmentFormat {
         package var lineage: Lineage
         /// The revision of the snapshot the segment continues; its first change is the next revision.
         package var baseRevision: UInt64
+        /// When the segment starts a new lineage without a snapshot (the first segment after a crash, or without a
+        /// state file): the lineage the state at ``baseRevision`` had before, `nil` for none (no state file). A
+        /// replay whose state is in this lineage at exactly ``baseRevision`` continues with this segment.
+        package var relabels: Lineage?
+        /// Whether the segment starts a new lineage: ``relabels`` is meaningful (it may be `nil`: no state file).
+        package var startsLineage: Bool
 
-        package init(lineage: Lineage, baseRevision: UInt64) {
+        package init(lineage: Lineage, baseRevision: UInt64, relabels: Lineage?? = .none) {
             self.lineage = lineage
             self.baseRevision = baseRevision
+            self.startsLineage = relabels != nil
+            self.relabels = relabels ?? nil
         }
 
         /// The header's payload.
         package var payload: [UInt8] {
-            Array(
-                "{\"journal\":\(JournalSegmentFormat.version),\"lineage\":\"\(lineage.rawValue)\",\"baseRevision\":\(baseRevision)}"
-                    .utf8)
+            var text = "{\"journal\":\(JournalSegmentFormat.version),\"lineage\":\"\(lineage.rawValue)\","
+            text += "\"baseRevision\":\(baseRevision)"
+            if startsLineage { text += ",\"relabels\":" + (relabels.map { "\"\($0.rawValue)\"" } ?? "null") }
+            return Array((text + "}").utf8)
         }
 
         /// The header in `payload`, or `nil` when it is not one this release reads.
@@ -37,7 +47,14 @@ package enum JournalSegmentFormat {
             guard let stored = try? JSONDecoder().decode(StoredHeader.self, from: Data(payload)),
                 stored.journal == JournalSegmentFormat.version, let lineage = Lineage(rawValue: stored.lineage)
             else { return nil }
-            self.init(lineage: lineage, baseRevision: stored.baseRevision)
+            let object = (try? JSONSerialization.jsonObject(with: Data(payload))) as? [String: Any]
+            guard let relabelsValue = object?["relabels"] else {
+                self.init(lineage: lineage, baseRevision: stored.baseRevision)
+                return
+            }
+            let relabels = (relabelsValue as? String).flatMap(Lineage.init(rawValue:))
+            guard relabels != nil || relabelsValue is NSNull else { return nil }
+            self.init(lineage: lineage, baseRevision: stored.baseRevision, relabels: .some(relabels))
         }
     }
 

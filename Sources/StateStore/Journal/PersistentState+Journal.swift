@@ -20,10 +20,11 @@ extension PersistentState {
     /// file, written with the debounce as without a journal) drop the records they hold; a clean stop
     /// (``close()``) leaves the state file whole and the journal empty.
     ///
-    /// When the replay found changes, or the state's lineage is new (after a crash, or without a file), the
-    /// state file is written first, before any change is accepted: a journal always continues the lineage the
-    /// state file holds. If that write fails, the state works but answers every change with
-    /// ``PersistenceError/journalFailed(path:revision:underlying:)`` until a snapshot succeeds.
+    /// The journal continues the state file as it was loaded, or no file; a state that is not what the file holds
+    /// (salvaged, imported, quarantined, or restored by the crash-loop guard) is written first, before any change
+    /// is accepted. If that write fails, the state works but answers every change with
+    /// ``PersistenceError/journalFailed(path:revision:underlying:)`` until a snapshot succeeds. After a crash the
+    /// replayed changes stay in their segments until the first snapshot holds them, so the start writes nothing.
     ///
     /// - Parameters:
     ///   - file: The file the state was loaded from and is saved to.
@@ -50,7 +51,8 @@ extension PersistentState {
             changeType: ObjectIdentifier(Change.self), configuration: journalConfiguration,
             revision: outcome.replay.revision)
         journal.leftFromStart = outcome.replayedSegments.map(\.path)
-        let needsSnapshot = outcome.replay.recordsReplayed > 0 || loaded.report.lineageBreak != nil
+        if outcome.continuesFile, outcome.lineage != file.lineage { journal.relabels = .some(outcome.lineage) }
+        let needsSnapshot = !outcome.continuesFile
         if needsSnapshot {
             journal.failure = .journalFailed(
                 path: file.path, revision: outcome.replay.revision,
@@ -69,7 +71,7 @@ extension PersistentState {
     }
 
     /// Applies `change`, records it in the change journal and gives it the next revision; returns what `returning`
-    /// reads from the changed model.
+    /// reads from the changed model. On a state without a journal the change is applied as a closure would be.
     ///
     /// - Parameters:
     ///   - change: The change; it must be of the journal's change type.
@@ -92,7 +94,7 @@ extension PersistentState {
         let encoded = Array(try JSONEncoder().encode(change))
         let outcome: ApplyOutcome<Value, Model> = state.withLock { engine in
             guard !engine.status.isClosed else { return .refused }
-            guard let journal = engine.journal, journal.changeType == ObjectIdentifier(Change.self) else {
+            if let journal = engine.journal, journal.changeType != ObjectIdentifier(Change.self) {
                 return .failed(PersistenceError.notJournaled(path: file.path, changeType: journalChangeTypeName))
             }
             if let expecting, !expecting(engine.status.revision) {
@@ -129,6 +131,7 @@ extension PersistentState {
             if let job { startInBackground(job) }
             return applied
         case .notJournaled(_, let job, let error):
+            deliverJournalEvents()
             if let job { startInBackground(job) }
             throw error
         }
@@ -162,9 +165,7 @@ extension PersistentState {
         guard payload.count <= JournalFraming.maximumPayloadLength else {
             let failure = PersistenceError.journalFailed(
                 path: file.path, revision: revision, underlying: "a change of \(payload.count) bytes is too large")
-            journal.failure = failure
-            journal.resumesAt = nil
-            makeSnapshotDue(&engine)
+            journalFailed(failure, &journal, &engine)
             return failure
         }
         let segment = journal.segments[index]
@@ -172,9 +173,7 @@ extension PersistentState {
             try writeAll(JournalFraming.frame(payload), to: segment.descriptor, path: segment.path)
         } catch {
             let failure = PersistenceError.journalFailed(path: file.path, revision: revision, underlying: "\(error)")
-            journal.failure = failure
-            journal.resumesAt = nil
-            makeSnapshotDue(&engine)
+            journalFailed(failure, &journal, &engine)
             return failure
         }
         journal.segments[index].lastRevision = revision
@@ -191,6 +190,26 @@ extension PersistentState {
 
     /// Makes a snapshot due at once (the journal failed or is full): without the debounce, and without the timer
     /// armed for it, whose deadline is later.
+    /// Records that the journal failed with `failure`, telling the observer when it worked until now, and makes a
+    /// snapshot due at once.
+    func journalFailed(
+        _ failure: PersistenceError, _ journal: inout JournalEngineState, _ engine: inout PersistenceEngineState<Model>
+    ) {
+        if journal.failure == nil { engine.journalEvents.append(.journalFailed(error: failure)) }
+        journal.failure = failure
+        journal.resumesAt = nil
+        makeSnapshotDue(&engine)
+    }
+
+    /// Tells the observer what happened to the journal while the lock was held.
+    func deliverJournalEvents() {
+        let events = state.withLock { engine in
+            defer { engine.journalEvents.removeAll() }
+            return engine.journalEvents
+        }
+        if let observer { for event in events { observer(event) } }
+    }
+
     func makeSnapshotDue(_ engine: inout PersistenceEngineState<Model>) {
         engine.urgent = true
         engine.timer?.handle.cancel()

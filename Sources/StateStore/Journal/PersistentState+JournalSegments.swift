@@ -2,22 +2,23 @@ import Dispatch
 import Foundation
 
 extension PersistentState {
-    /// Starts the journal's first segment at the loaded revision, when the state file already holds the state's
-    /// lineage and revision (a start after a clean stop): segments left from the start hold no change the file
-    /// lacks, so they go first. When that fails, changes are answered with
-    /// ``PersistenceError/journalFailed(path:revision:underlying:)`` and a snapshot is taken at once.
+    /// Starts the journal's first segment at the revision the start reached, continuing the state file and the
+    /// segments replayed onto it (which stay until a snapshot holds their changes). When that fails, changes are
+    /// answered with ``PersistenceError/journalFailed(path:revision:underlying:)`` and a snapshot is taken at once.
     func startJournalInPlace() {
         let job = state.withLock { engine -> SaveJob<Model>? in
-            guard var journal = engine.journal else { return nil }
-            for path in journal.leftFromStart { try? file.fileSystem.unlink(path) }
-            journal.leftFromStart = []
-            engine.journal = journal
             guard startSegment(baseRevision: engine.status.revision, &engine) else {
-                makeSnapshotDue(&engine)
+                guard var journal = engine.journal else { return nil }
+                journalFailed(
+                    .journalFailed(
+                        path: file.path, revision: engine.status.revision, underlying: "cannot start a segment"),
+                    &journal, &engine)
+                engine.journal = journal
                 return scheduleOrStartSave(&engine)
             }
             return nil
         }
+        deliverJournalEvents()
         if let job { startInBackground(job) }
     }
 
@@ -33,8 +34,9 @@ extension PersistentState {
     }
 
     /// Creates `<name>.journal.<base>` holding its header and makes it the segment appended to; returns whether it
-    /// did. The file is written under a temporary name and linked to its own, so no start ever reads a segment
-    /// without its header.
+    /// did. The header is written under a temporary name, which is then renamed, so a segment rarely lacks its
+    /// header (only when the power is cut before the header's bytes reach the device; such a segment holds no
+    /// change, and a start removes it).
     private func startSegment(baseRevision: UInt64, _ engine: inout PersistenceEngineState<Model>) -> Bool {
         guard var journal = engine.journal else { return false }
         defer { engine.journal = journal }
@@ -47,12 +49,12 @@ extension PersistentState {
             journal.leftFromStart.remove(at: stale)
         }
         let header = JournalFraming.frame(
-            JournalSegmentFormat.Header(lineage: file.lineage, baseRevision: baseRevision).payload)
+            JournalSegmentFormat.Header(lineage: file.lineage, baseRevision: baseRevision, relabels: journal.relabels)
+                .payload)
         let created: (descriptor: Int32, path: String)
         do {
             created = try fileSystem.createFile(
-                in: file.directory, prefix: DurableWriter.temporaryPrefix(for: file.path),
-                mode: file.configuration.fileMode)
+                in: file.directory, prefix: file.journalTemporaryPrefix, mode: file.configuration.fileMode)
         } catch {
             return false
         }
@@ -63,18 +65,21 @@ extension PersistentState {
             guard written == header.count else {
                 throw FileSystemError(operation: "write", path: created.path, errno: EIO)
             }
-            try fileSystem.link(created.path, to: path)
+            // Renamed rather than linked, so that the descriptor names the segment (what /proc and lsof show).
+            // Nothing else has this name: segments found at the start were kept aside or are in
+            // ``JournalEngineState/leftFromStart`` (whose namesake was removed above).
+            try fileSystem.rename(created.path, to: path)
         } catch {
             try? fileSystem.close(created.descriptor, path: created.path)
             try? fileSystem.unlink(created.path)
             return false
         }
-        try? fileSystem.unlink(created.path)
         journal.segments.append(
             JournalEngineState.Segment(
                 path: path, baseRevision: baseRevision, descriptor: created.descriptor, lastRevision: baseRevision,
                 byteCount: header.count, unsynced: true))
         journal.appendedRevision = baseRevision
+        journal.relabels = .none
         if journal.failure != nil { journal.resumesAt = baseRevision }
         return true
     }
@@ -92,6 +97,7 @@ extension PersistentState {
             journal.failure = nil
             journal.resumesAt = nil
             journal.syncedRevision = max(journal.syncedRevision, revision)
+            engine.journalEvents.append(.journalResumed(revision: revision))
         }
     }
 
@@ -179,14 +185,13 @@ extension PersistentState {
             engine.waiters.removeAll { $0.revision <= durable }
             guard let failure, var journal = engine.journal else { return (settled, nil) }
             // An fdatasync that failed may have lost the pages it reported on: those records are never trusted.
-            journal.failure = failure
-            journal.resumesAt = nil
+            journalFailed(failure, &journal, &engine)
             engine.journal = journal
             settled += engine.waiters
             engine.waiters.removeAll()
-            makeSnapshotDue(&engine)
             return (settled, scheduleOrStartSave(&engine))
         }
+        deliverJournalEvents()
         for waiter in settled {
             if let failure, waiter.revision > state.withLock({ $0.status.durableRevision }) {
                 waiter.resume(.failure(failure))

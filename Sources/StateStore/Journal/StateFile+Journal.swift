@@ -11,6 +11,12 @@ struct FoundSegment: Sendable, Equatable {
 struct ReplayOutcome: Sendable {
     var replay: JournalReplay
     var replayedSegments: [FoundSegment]
+    /// Whether the journal may continue what the load gave (the file as written, or no file); when not, the state
+    /// file must be written before a journal continues it.
+    var continuesFile: Bool
+    /// The lineage the replayed state is in as the journal knows it: the file's stored one, or the one a replayed
+    /// segment started; `nil` without a file. The next segment relabels it.
+    var lineage: Lineage?
 }
 
 extension StateFile {
@@ -19,13 +25,21 @@ extension StateFile {
         directory + "/" + JournalSegmentFormat.segmentName(fileName: fileName, baseRevision: baseRevision)
     }
 
-    /// The journal's segments in the directory, oldest first.
-    func journalSegments() throws(StateStoreError) -> [FoundSegment] {
+    /// The name prefix of a segment being started, before it is renamed to its own: `.<name>.journal-new-`. Such
+    /// a file holds at most a header; a start removes it.
+    var journalTemporaryPrefix: String { "." + fileName + ".journal-new-" }
+
+    /// The journal's segments in the directory, oldest first; with `removingLeftovers`, removes segments a crash
+    /// left half-started.
+    func journalSegments(removingLeftovers: Bool = false) throws(StateStoreError) -> [FoundSegment] {
         let names: [String]
         do {
             names = try fileSystem.contentsOfDirectory(directory)
         } catch {
             throw .journalFailed(path: directory, reason: "cannot list the journal's segments", underlying: error)
+        }
+        for name in names where removingLeftovers && name.hasPrefix(journalTemporaryPrefix) {
+            try? fileSystem.unlink(directory + "/" + name)
         }
         return names.compactMap { name in
             JournalSegmentFormat.baseRevision(ofSegment: name, fileName: fileName).map {
@@ -33,6 +47,19 @@ extension StateFile {
             }
         }
         .sorted { $0.baseRevision < $1.baseRevision }
+    }
+
+    /// What a start would serve: `loaded` with the change journal's changes replayed, and what the replay found,
+    /// without moving, writing or locking anything (for `check` tools and tests). Load with
+    /// ``StateFileConfiguration/Locking/none`` to look at a state a running owner holds.
+    ///
+    /// - Throws: ``StateStoreError/journalFailed(path:reason:underlying:)`` when a segment cannot be read.
+    public func replayingJournal<Change: StateChange>(
+        _ changeType: Change.Type, onto loaded: LoadedState<Model>
+    ) throws(StateStoreError) -> (model: Model, replay: JournalReplay) where Change.Model == Model {
+        var model = loaded.model
+        let outcome = try replayJournal(Change.self, onto: &model, report: loaded.report, keepingAside: false)
+        return (model, outcome.replay)
     }
 
     /// Replays the journal's changes after the loaded snapshot onto `model`.
@@ -52,7 +79,7 @@ extension StateFile {
         var replay = JournalReplay(snapshotRevision: report.revision)
         var segments: [(segment: FoundSegment, bytes: [UInt8])] = []
         var replayed: [FoundSegment] = []
-        for segment in try journalSegments() {
+        for segment in try journalSegments(removingLeftovers: keepingAside) {
             let bytes: [UInt8]
             do {
                 bytes = try fileSystem.readFile(at: segment.path).map { [UInt8]($0) } ?? []
@@ -69,6 +96,8 @@ extension StateFile {
         }
         var notReplayed: [(FoundSegment, String)] = []
         let continuesFile = replayRefusal(report)
+        var lineage = report.storedLineage
+        let ancestors = Self.ancestorLineages(of: lineage, in: segments.map(\.bytes))
         for (index, (segment, bytes)) in segments.enumerated() {
             if let refusal = continuesFile {
                 notReplayed.append((segment, refusal))
@@ -81,7 +110,7 @@ extension StateFile {
             replay.segmentsRead += 1
             replay.byteCount += bytes.count
             let verdict = replaySegment(
-                Change.self, bytes, segment: segment, storedLineage: report.storedLineage, onto: &model,
+                Change.self, bytes, segment: segment, lineage: &lineage, ancestors: ancestors, onto: &model,
                 replay: &replay)
             switch verdict {
             case .used:
@@ -111,7 +140,8 @@ extension StateFile {
             replay.keptAside.append(JournalReplay.KeptAside(path: segment.path, movedTo: movedTo, reason: reason))
         }
         replay.duration = clock.now - start
-        return ReplayOutcome(replay: replay, replayedSegments: replayed)
+        return ReplayOutcome(
+            replay: replay, replayedSegments: replayed, continuesFile: continuesFile == nil, lineage: lineage)
     }
 
     /// Why no segment may be replayed onto what the load gave, or `nil` when the journal may continue it.
@@ -120,10 +150,10 @@ extension StateFile {
             return "the crash-loop guard set the state file aside, and replaying may be what crashed"
         }
         switch report.source {
-        case .file:
-            return report.storedLineage == nil ? "the state file stores no lineage for a journal to continue" : nil
-        case .noFile:
-            return "there is no state file for the journal to continue"
+        case .file, .noFile:
+            // A file without a stored lineage (written by an older release), like no file, is continued by a journal
+            // whose first segment relabels no lineage at the file's revision.
+            return nil
         default:
             return "the state file was not loaded as it was written (\(report.source))"
         }
@@ -141,8 +171,8 @@ extension StateFile {
 
     /// Replays one segment's records.
     private func replaySegment<Change: StateChange>(
-        _ changeType: Change.Type, _ bytes: [UInt8], segment: FoundSegment, storedLineage: Lineage?,
-        onto model: inout Model, replay: inout JournalReplay
+        _ changeType: Change.Type, _ bytes: [UInt8], segment: FoundSegment, lineage: inout Lineage?,
+        ancestors: [Lineage: UInt64], onto model: inout Model, replay: inout JournalReplay
     ) -> SegmentVerdict where Change.Model == Model {
         let scan = JournalFraming.scan(bytes)
         guard let headerRange = scan.payloads.first else {
@@ -153,10 +183,24 @@ extension StateFile {
         guard let header = JournalSegmentFormat.Header(payload: bytes[headerRange]) else {
             return .stopped("the segment's first record is not a journal header this release reads")
         }
-        guard header.lineage == storedLineage else {
-            return .stopped(
-                "the segment continues lineage \(header.lineage), not the state file's "
-                    + (storedLineage.map { "\($0)" } ?? "(none)"))
+        if header.lineage != lineage, let relabeledAt = ancestors[header.lineage], relabeledAt <= replay.revision,
+            Self.lastRevision(bytes, scan) <= relabeledAt
+        {
+            // History of a lineage the state's own continued (a crash's segments, not yet removed when the
+            // snapshot that holds them was written): every change in it is in the state.
+            replay.recordsAlreadyInSnapshot += scan.payloads.count - 1
+            return .used
+        }
+        if header.lineage != lineage {
+            // A segment that started a new lineage without a snapshot continues the state exactly at its base.
+            guard header.startsLineage, header.relabels == lineage, header.baseRevision == replay.revision else {
+                return .stopped(
+                    "the segment continues lineage \(header.lineage)"
+                        + (header.startsLineage ? " (from \(header.relabels.map { "\($0)" } ?? "no state file"))" : "")
+                        + " at revision \(header.baseRevision), not the state's "
+                        + (lineage.map { "\($0)" } ?? "(no state file)") + " at \(replay.revision)")
+            }
+            lineage = header.lineage
         }
         guard header.baseRevision <= replay.revision else {
             return .stopped(
@@ -202,6 +246,36 @@ extension StateFile {
             return .damagedTail(damage, offset: scan.validLength, byteCount: bytes.count - scan.validLength)
         }
         return .used
+    }
+
+    /// The lineages `lineage` continued, each with the revision where a segment relabeled it into a lineage that
+    /// leads to `lineage` (its history up to there is that of `lineage`).
+    private static func ancestorLineages(of lineage: Lineage?, in segments: [[UInt8]]) -> [Lineage: UInt64] {
+        let headers = segments.compactMap { bytes -> JournalSegmentFormat.Header? in
+            guard let first = JournalFraming.scan(bytes).payloads.first else { return nil }
+            return JournalSegmentFormat.Header(payload: bytes[first])
+        }
+        var ancestors: [Lineage: UInt64] = [:]
+        var known: Set<Lineage> = lineage.map { [$0] } ?? []
+        var grew = true
+        while grew {
+            grew = false
+            for header in headers where header.startsLineage && known.contains(header.lineage) {
+                guard let older = header.relabels, ancestors[older] == nil, !known.contains(older) else { continue }
+                ancestors[older] = header.baseRevision
+                known.insert(older)
+                grew = true
+            }
+        }
+        return ancestors
+    }
+
+    /// The revision of a segment's last whole change record (its base when it has none).
+    private static func lastRevision(_ bytes: [UInt8], _ scan: JournalFraming.Scan) -> UInt64 {
+        for range in scan.payloads.dropFirst().reversed() {
+            if let (revision, _) = JournalSegmentFormat.splitChange(bytes[range]) { return revision }
+        }
+        return 0
     }
 
     /// Whether a segment's bytes hold no change record: nothing, or its header, whole or cut short.

@@ -29,6 +29,8 @@ struct PersistenceEngineState<Model: Sendable>: Sendable {
     var savingOutcomeRecorded = false
     /// The change journal of a journaled state; `nil` without one.
     var journal: JournalEngineState?
+    /// Journal events to deliver to the observer once the lock is released.
+    var journalEvents: [PersistenceEvent] = []
 
     init(model: Model, revision: UInt64) {
         self.model = model

@@ -15,4 +15,10 @@ public enum PersistenceEvent: Sendable, Equatable {
     case saveFailed(error: PersistenceError, consecutiveFailures: Int, retryIn: Duration?)
     /// A save succeeded after `failures` failed ones.
     case saveRecovered(revision: UInt64, failures: Int)
+    /// The change journal could not record a change or make it durable (`error` says which revision and why):
+    /// changes are answered with ``PersistenceError/journalFailed(path:revision:underlying:)`` and a snapshot is
+    /// taken at once. Delivered on the thread that found the failure.
+    case journalFailed(error: PersistenceError)
+    /// The journal works again: the snapshot of `revision`, which its new segment continues, is durable.
+    case journalResumed(revision: UInt64)
 }

@@ -85,6 +85,7 @@ extension PersistentState {
         for waiter in settled { waiter.resume(result) }
         if case .success = outcome { compactJournal(upTo: job.revision) }
         if let observer { for event in events { observer(event) } }
+        deliverJournalEvents()
         let (next, idle) = state.withLock { engine in
             engine.status.savingRevision = nil
             defer { engine.idleWaiters.removeAll() }
