@@ -47,6 +47,9 @@ public struct StatusResponse: Codable, Sendable, Equatable {
     /// What the configuration in force warns about: unknown keys ignored (a key of a newer release, or a typo
     /// with the key it likely means); empty when none, `nil` from a release that does not report it.
     public var configurationWarnings: [String]?
+    /// The change journal: segments, bytes, the revisions appended and synced, what the start replayed (`nil` from a
+    /// release without one).
+    public var journal: JournalStatusResponse?
 
     /// A status with every field.
     public init(
@@ -54,9 +57,11 @@ public struct StatusResponse: Codable, Sendable, Equatable {
         dirty: Bool, lastSaveAt: Date?, lastSaveMilliseconds: Double?, lastError: String?, lastErrorAt: Date?,
         consecutiveFailures: Int, savesPerformed: Int, changesCoalesced: UInt64, uptimeSeconds: Double,
         installation: InstallationStatus? = nil, secrets: SecretsStatus? = nil, load: LoadStatus? = nil,
-        savesFailingSince: Date? = nil, lineage: String? = nil, configurationWarnings: [String]? = nil
+        savesFailingSince: Date? = nil, lineage: String? = nil, configurationWarnings: [String]? = nil,
+        journal: JournalStatusResponse? = nil
     ) {
         self.configurationWarnings = configurationWarnings
+        self.journal = journal
         self.daemonVersion = daemonVersion
         self.schemaVersion = schemaVersion
         self.statePath = statePath

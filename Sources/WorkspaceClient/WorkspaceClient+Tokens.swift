@@ -1,4 +1,5 @@
 import WorkspaceAPI
+
 extension WorkspaceClient {
     /// `GET /v1/tokens`: every token, revoked ones included (root only, by peer credentials).
     public func tokens() async throws(WorkspaceClientError) -> [TokenInfo] {

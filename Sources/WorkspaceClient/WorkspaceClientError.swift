@@ -1,4 +1,5 @@
 import WorkspaceAPI
+
 /// Why a ``WorkspaceClient`` call did not produce its result.
 public enum WorkspaceClientError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The daemon answered with a 4xx or 5xx status and the API's error body; nothing changed.

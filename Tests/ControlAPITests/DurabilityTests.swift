@@ -5,10 +5,9 @@ import WorkspaceModel
 
 @Suite("durable acknowledgements and If-Match against the real daemon")
 struct DurabilityTests {
-    @Test("a durable change returns only once the file holds it; a plain one before")
-    func durableChangeIsOnDisk() async throws {
-        // No timed save within the test (a minute): a plain change stays off disk however slowly this process runs
-        // (a 1.5 s window failed on a loaded machine), until the durable change's save takes it along.
+    @Test("every answered change is served after a SIGKILL; a durable one is answered once it is on the device")
+    func answeredChangesSurviveSigkill() async throws {
+        // No timed snapshot within the test (a minute): only the change journal holds the changes.
         let daemon = try LiveDaemon(debounce: 60_000, maximumDelay: 60_000)
         try await daemon.start()
         let client = daemon.client()
@@ -16,22 +15,29 @@ struct DurabilityTests {
         let plain = try await client.addFavorite(name: "Plain", path: "/plain")
         #expect(plain.durableRevision == nil)
         let plainID = try #require(plain.value?.id.text)
-        #expect(!daemon.idsOnDisk("favorites").contains(plainID))
+        #expect(!daemon.idsOnDisk("favorites").contains(plainID), "no snapshot yet: the journal holds it")
 
         let durable = try await client.createProject(name: "Durable", layout: .split, durable: true)
         let durableID = try #require(durable.value?.id.text)
-        #expect(daemon.idsOnDisk("projects").contains(durableID))
-        #expect(daemon.idsOnDisk("favorites").contains(plainID))
         #expect((durable.durableRevision ?? 0) >= durable.revision)
         let status = try await client.status()
         #expect(status.durableRevision >= durable.revision)
+        #expect((status.journal?.syncedRevision ?? 0) >= durable.revision, "the journal's fdatasync made it durable")
 
         let plainAgain = try await client.addFavorite(name: "Plain again", path: "/plain2")
         let viaCommand = try await workspacectlJSON(daemon, ["favorite", "add", "--durable", "Durable", "/durable"])
         let change = try #require(viaCommand as? [String: Any])
         let favoriteID = try #require((change["value"] as? [String: Any])?["id"] as? String)
-        #expect(daemon.idsOnDisk("favorites").isSuperset(of: [favoriteID.lowercased(), plainAgain.value!.id.text]))
         #expect((change["durableRevision"] as? Int ?? 0) >= (change["revision"] as? Int ?? .max))
+
+        await daemon.kill()
+        try await daemon.start()
+        let restarted = daemon.client()
+        let favorites = Set(try await restarted.favorites().map(\.id.text))
+        #expect(favorites == [plainID, plainAgain.value!.id.text, favoriteID.lowercased()])
+        #expect(try await restarted.projects().map(\.id.text) == [durableID])
+        let after = try await restarted.status()
+        #expect(after.revision == (change["revision"] as? Int).map(UInt64.init), "revisions continue after the replay")
         await daemon.stop()
     }
 

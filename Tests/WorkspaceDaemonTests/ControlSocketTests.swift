@@ -116,7 +116,7 @@ struct ControlSocketTests {
         #expect(FileManager.default.fileExists(atPath: path), "an inherited socket's file is never removed")
     }
 
-    @Test func aChangeAcknowledgedDurableIsOnDiskAndSigtermKeepsTheRest() async throws {
+    @Test func aChangeAcknowledgedDurableIsInTheJournalAndSigtermLeavesTheStateFileWhole() async throws {
         let harness = try DaemonHarness()
         let process = try harness.start()
         #expect(await harness.becomesReady())
@@ -124,20 +124,28 @@ struct ControlSocketTests {
             harness.socketPath, "POST", "/v1/favorites?durable=true", body: #"{"name":"Home","path":"/home"}"#)
         #expect(durable.status == 201)
         #expect(durable.body.contains(#""durableRevision":1"#))
-        #expect(String(decoding: try harness.stateBytes(), as: UTF8.self).contains(#""name":"Home""#))
+        let segment = harness.statePath + ".journal.0"
+        #expect(
+            String(decoding: try Data(contentsOf: URL(fileURLWithPath: segment)), as: UTF8.self).contains(
+                #""name":"Home""#))
+        #expect(!FileManager.default.fileExists(atPath: harness.statePath), "no snapshot was needed")
         let quick = try await curlAsync(
             harness.socketPath, "POST", "/v1/favorites", body: #"{"name":"Tmp","path":"/var/tmp"}"#)
         #expect(quick.status == 201)
         #expect(quick.body.contains(#""durableRevision":null"#))
-        #expect(!String(decoding: try harness.stateBytes(), as: UTF8.self).contains(#""name":"Tmp""#))
+        let lineage = try #require(durable.body.firstMatch(of: #/"etag":"([0-9a-f]+)\.1"/#)?.1)
         let stale = try await curlAsync(
             harness.socketPath, "PATCH", "/v1/owner", body: #"{"alias":"a"}"#,
-            headers: ["If-Match: \"\(try harness.lineage()).1\""])
+            headers: ["If-Match: \"\(lineage).1\""])
         #expect(stale.status == 412)
         process.send(SIGTERM)
         #expect(await exitStatus(of: process, timeout: .seconds(10)) == 0)
         let saved = String(decoding: try harness.stateBytes(), as: UTF8.self)
-        #expect(saved.contains(#""name":"Tmp""#))
+        #expect(saved.contains(#""name":"Home""#) && saved.contains(#""name":"Tmp""#))
         #expect(!saved.contains(#""alias":"a""#))
+        let names = try FileManager.default.contentsOfDirectory(atPath: harness.stateDirectory)
+        #expect(names.filter { $0.hasPrefix("workspace.json.journal.") } == ["workspace.json.journal.2"])
+        let left = try Data(contentsOf: URL(fileURLWithPath: harness.statePath + ".journal.2"))
+        #expect(!String(decoding: left, as: UTF8.self).contains("Tmp"), "a clean stop leaves an empty journal")
     }
 }

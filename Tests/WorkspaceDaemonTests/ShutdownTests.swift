@@ -36,12 +36,19 @@ struct ShutdownTests {
         let process = try harness.start()
         #expect(await harness.becomesReady())
         let folder = String(repeating: "d", count: 3_000)
-        for index in 0..<30 {
+        for index in 0..<4 {
             let created = try await curlAsync(
                 harness.socketPath, "POST", "/v1/favorites",
                 body: #"{"name":"f\#(index)","path":"/srv/\#(folder)/\#(index)"}"#)
             try #require(created.status == 201)
         }
+        // The changes are in the journal; now the file system fills up, so the snapshot of the stop cannot be written.
+        let filler = harness.stateDirectory + "/filler"
+        FileManager.default.createFile(atPath: filler, contents: nil)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: filler))
+        let block = Data(count: 4096)
+        while (try? handle.write(contentsOf: block)) != nil {}
+        try? handle.close()
         process.send(SIGTERM)
         #expect(await exitStatus(of: process, timeout: .seconds(30)) == 74)
         #expect(try harness.stateBytes() == original)

@@ -14,10 +14,11 @@ extension ControlAPI {
                         let id = try self.id(request)
                         let body = try APIJSON.decode(AddPaneRequest.self, from: request.body)
                         let viewMode = ViewMode(rawValue: body.viewMode ?? ViewMode.list.rawValue)
-                        return try await self.change(request, .createPane, status: .created) {
-                            workspace throws(WorkspaceError) in
-                            try workspace.addPane(toProject: id, folder: body.folder, viewMode: viewMode)
-                        }
+                        let paneID = WorkspaceID()
+                        return try await self.change(
+                            request, .createPane, status: .created,
+                            .createPane(id: paneID, projectID: id, folder: body.folder, viewMode: viewMode)
+                        ) { $0.pane(paneID) }
                     }
                 }
             ),
@@ -30,15 +31,11 @@ extension ControlAPI {
                         guard body.folder != nil || body.viewMode != nil else {
                             throw APIFailure(.badRequest, APIErrorCode.invalidField, "give folder or viewMode")
                         }
-                        return try await self.change(request, .updatePane, singleStep: false) {
-                            workspace throws(WorkspaceError) in
-                            if let folder = body.folder { try workspace.setPaneFolder(id, to: folder) }
-                            if let mode = body.viewMode {
-                                try workspace.setViewMode(ViewMode(rawValue: mode), ofPane: id)
-                            }
-                            guard let pane = workspace.pane(id) else { throw .notFound(kind: .pane, id: id) }
-                            return pane
-                        }
+                        return try await self.change(
+                            request, .updatePane,
+                            .updatePane(
+                                id: id, folder: body.folder, viewMode: body.viewMode.map(ViewMode.init(rawValue:)))
+                        ) { $0.pane(id) }
                     }
                 }
             ),
@@ -48,11 +45,7 @@ extension ControlAPI {
                     await self.respond {
                         let id = try self.id(request)
                         try APIJSON.requireNoBody(request.body)
-                        return try await self.change(request, .deletePane) {
-                            workspace throws(WorkspaceError) -> Empty in
-                            try workspace.removePane(id)
-                            return Empty()
-                        }
+                        return try await self.change(request, .deletePane, .deletePane(id: id)) { _ in Empty() }
                     }
                 }
             ),
@@ -62,10 +55,11 @@ extension ControlAPI {
                     await self.respond {
                         let id = try self.id(request)
                         let body = try APIJSON.decode(OpenTabRequest.self, from: request.body)
-                        return try await self.change(request, .createTab, status: .created) {
-                            workspace throws(WorkspaceError) in
-                            try workspace.openTab(inPane: id, folder: body.folder)
-                        }
+                        let tabID = WorkspaceID()
+                        return try await self.change(
+                            request, .createTab, status: .created,
+                            .createTab(id: tabID, paneID: id, folder: body.folder)
+                        ) { $0.tab(tabID) }
                     }
                 }
             ),
@@ -75,10 +69,7 @@ extension ControlAPI {
                     await self.respond {
                         let id = try self.id(request)
                         try APIJSON.requireNoBody(request.body)
-                        return try await self.change(request, .deleteTab) { workspace throws(WorkspaceError) -> Empty in
-                            try workspace.closeTab(id)
-                            return Empty()
-                        }
+                        return try await self.change(request, .deleteTab, .deleteTab(id: id)) { _ in Empty() }
                     }
                 }
             ),
@@ -88,10 +79,7 @@ extension ControlAPI {
                     await self.respond {
                         let id = try self.id(request)
                         try APIJSON.requireNoBody(request.body)
-                        return try await self.change(request, .focusTab) { workspace throws(WorkspaceError) -> Empty in
-                            try workspace.focusTab(id)
-                            return Empty()
-                        }
+                        return try await self.change(request, .focusTab, .focusTab(id: id)) { _ in Empty() }
                     }
                 }
             ),
@@ -107,10 +95,11 @@ extension ControlAPI {
                     await self.respond {
                         let body = try APIJSON.decode(AddFavoriteRequest.self, from: request.body)
                         let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
-                        return try await self.change(request, .addFavorite, status: .created) {
-                            workspace throws(WorkspaceError) in
-                            try workspace.addFavorite(name: body.name, path: body.path, createdAt: now)
-                        }
+                        let favoriteID = WorkspaceID()
+                        return try await self.change(
+                            request, .addFavorite, status: .created,
+                            .addFavorite(id: favoriteID, name: body.name, path: body.path, createdAt: now)
+                        ) { $0.favorite(favoriteID) }
                     }
                 }
             ),
@@ -120,10 +109,8 @@ extension ControlAPI {
                     await self.respond {
                         let id = try self.id(request)
                         try APIJSON.requireNoBody(request.body)
-                        return try await self.change(request, .deleteFavorite) {
-                            workspace throws(WorkspaceError) -> Empty in
-                            try workspace.removeFavorite(id)
-                            return Empty()
+                        return try await self.change(request, .deleteFavorite, .deleteFavorite(id: id)) { _ in
+                            Empty()
                         }
                     }
                 }
@@ -137,12 +124,9 @@ extension ControlAPI {
                         guard body.alias != nil || body.email != nil else {
                             throw APIFailure(.badRequest, APIErrorCode.invalidField, "give alias or email")
                         }
-                        return try await self.change(request, .updateOwner, singleStep: false) {
-                            workspace throws(WorkspaceError) in
-                            if let alias = body.alias { try workspace.setOwnerAlias(alias) }
-                            if let email = body.email { try workspace.setOwnerEmail(email) }
-                            return workspace.owner
-                        }
+                        return try await self.change(
+                            request, .updateOwner, .updateOwner(alias: body.alias, email: body.email)
+                        ) { $0.owner }
                     }
                 }
             ),

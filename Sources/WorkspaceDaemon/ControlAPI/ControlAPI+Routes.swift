@@ -62,11 +62,11 @@ extension ControlAPI {
                 { request in
                     await self.respond {
                         let body = try APIJSON.decode(CreateProjectRequest.self, from: request.body)
-                        let layout = Layout(rawValue: body.layout)
-                        return try await self.change(request, .createProject, status: .created) {
-                            workspace throws(WorkspaceError) in
-                            try workspace.createProject(name: body.name, layout: layout)
-                        }
+                        let id = WorkspaceID()
+                        return try await self.change(
+                            request, .createProject, status: .created,
+                            .createProject(id: id, name: body.name, layout: Layout(rawValue: body.layout))
+                        ) { $0.project(id) }
                     }
                 }
             ),
@@ -91,15 +91,10 @@ extension ControlAPI {
                         guard body.name != nil || body.layout != nil else {
                             throw APIFailure(.badRequest, APIErrorCode.invalidField, "give name or layout")
                         }
-                        return try await self.change(request, .updateProject, singleStep: false) {
-                            workspace throws(WorkspaceError) in
-                            if let name = body.name { try workspace.renameProject(id, to: name) }
-                            if let layout = body.layout {
-                                try workspace.setLayout(Layout(rawValue: layout), ofProject: id)
-                            }
-                            guard let project = workspace.project(id) else { throw .notFound(kind: .project, id: id) }
-                            return project
-                        }
+                        return try await self.change(
+                            request, .updateProject,
+                            .updateProject(id: id, name: body.name, layout: body.layout.map(Layout.init(rawValue:)))
+                        ) { $0.project(id) }
                     }
                 }
             ),
@@ -109,11 +104,7 @@ extension ControlAPI {
                     await self.respond {
                         let id = try self.id(request)
                         try APIJSON.requireNoBody(request.body)
-                        return try await self.change(request, .deleteProject) {
-                            workspace throws(WorkspaceError) -> Empty in
-                            try workspace.deleteProject(id)
-                            return Empty()
-                        }
+                        return try await self.change(request, .deleteProject, .deleteProject(id: id)) { _ in Empty() }
                     }
                 }
             ),
@@ -139,10 +130,8 @@ extension ControlAPI {
                             }
                             id = parsed
                         }
-                        return try await self.change(request, .setActiveProject) {
-                            workspace throws(WorkspaceError) -> Empty in
-                            try workspace.setActiveProject(id)
-                            return Empty()
+                        return try await self.change(request, .setActiveProject, .setActiveProject(id: id)) { _ in
+                            Empty()
                         }
                     }
                 }

@@ -31,7 +31,20 @@ extension ControlAPI {
                 LoadStatus(report: $0.report, loadedAt: $0.loadedAt, backupPath: state.file.preMigrationBackupPath)
             },
             savesFailingSince: status.lastError == nil ? nil : savesFailingSince(),
-            lineage: state.lineage.rawValue, configurationWarnings: configurationWarnings())
+            lineage: state.lineage.rawValue, configurationWarnings: configurationWarnings(),
+            journal: journalStatus(status))
+    }
+
+    /// The change journal's part of the status; `nil` for a state without one.
+    private func journalStatus(_ status: PersistenceStatus) -> JournalStatusResponse? {
+        guard let journal = state.journalStatus else { return nil }
+        let replay = state.journalReplay
+        return JournalStatusResponse(
+            segments: journal.segmentCount, bytes: journal.byteCount, records: journal.recordCount,
+            snapshotRevision: status.savedRevision, appendedRevision: journal.appendedRevision,
+            syncedRevision: journal.syncedRevision, syncs: journal.syncsPerformed,
+            lastCompactionAt: journal.lastCompactionDate, failing: journal.failure.map { "\($0)" },
+            replayedAtStart: replay.map { "\($0)" }, recordsReplayedAtStart: replay?.recordsReplayed ?? 0)
     }
 
     /// Saves now and returns once everything accepted is durable (the flush blocks a Dispatch thread, not the

@@ -7,6 +7,7 @@ import UnixHTTP
 import WorkspaceAPI
 import WorkspaceModel
 import WorkspaceSecrets
+import WorkspaceStorage
 
 /// The control API's behaviour: reads and changes of the workspace through the persistence engine, with
 /// durable acknowledgements, `If-Match` revisions and JSON errors. ``router()`` registers it on a
@@ -91,16 +92,15 @@ package final class ControlAPI: Sendable {
     }
 
     /// Applies a change for a request: applies it only while the workspace is at a state `If-Match` names,
-    /// publishes its `change` event named after `route`, waits for durability when asked, and answers with the
-    /// revision and `value`.
+    /// records it in the change journal (when the state keeps one), publishes its `change` event named after
+    /// `route`, waits for durability when asked, and answers with the revision and what `returning` reads from the
+    /// changed workspace.
     ///
     /// The `If-Match` check and the event run under the engine's lock with the change itself, so the check is
-    /// exact and events come in revision order. `singleStep` marks a change that is one validating `Workspace`
-    /// mutation (it throws before modifying anything), which the engine then applies in place instead of on a
-    /// copy of the collections it touches.
+    /// exact and events come in revision order.
     func change<Value: Codable & Sendable & Equatable>(
-        _ request: HTTPRequest, _ route: APIRoute, status: HTTPResponseStatus = .ok, singleStep: Bool = true,
-        _ body: @escaping (inout Workspace) throws(WorkspaceError) -> Value
+        _ request: HTTPRequest, _ route: APIRoute, status: HTTPResponseStatus = .ok, _ change: WorkspaceChange,
+        returning: @escaping (Workspace) -> Value
     ) async throws -> HTTPResponse {
         let durable = try ChangeOptions.durable(request)
         let expected = try ChangeOptions.expectedTags(request)
@@ -109,14 +109,14 @@ package final class ControlAPI: Sendable {
         let applied: Applied<Value>
         do {
             applied = try state.apply(
-                validatesBeforeMutating: singleStep,
+                change,
                 expecting: expected.map { tags in
                     { revision in
                         let current = WorkspaceETag(lineage: lineage, revision: revision)
                         return tags.contains { $0.matches(current) }
                     }
                 },
-                { (workspace: inout Workspace) throws(WorkspaceError) -> Value in try body(&workspace) },
+                returning: returning,
                 applied: { self.publishChange($0, operation: operation, request: request) })
         } catch let error as WorkspaceError {
             throw APIFailure(error)

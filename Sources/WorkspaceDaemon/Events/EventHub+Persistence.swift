@@ -15,6 +15,9 @@ extension EventHub {
                     retryInMilliseconds: retryIn?.eventMilliseconds))
         case .saveRecovered(let revision, let failures):
             publish(.saveRecovered(revision: revision, failures: failures))
+        case .journalFailed, .journalResumed:
+            // Logged and in /v1/status; the snapshot taken at once reports itself as save_durable or save_failed.
+            break
         }
     }
 }

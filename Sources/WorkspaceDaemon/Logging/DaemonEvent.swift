@@ -20,6 +20,14 @@ package enum DaemonEvent: String, CaseIterable, Sendable {
     /// The state file's loads kept never finishing (crashed, killed, out of memory, timed out): it was moved aside
     /// and the state came from the newest backup that loads, or started empty.
     case crashedLoad
+    /// The start replayed changes a crash left in the change journal onto the loaded state.
+    case journalReplayed
+    /// The start did not replay (all of) the change journal: segments of another lineage, a gap, damage or a change
+    /// that does not apply were kept aside, and the changes in them are not in the state.
+    case journalKeptAside
+    /// The change journal failed (an append or an fdatasync): changes are answered 503 until a snapshot is durable;
+    /// also the notice that it works again.
+    case journalFailed
     /// A corrupt state file was moved aside.
     case quarantined
     /// A state file that did not load as it was was salvaged: records dropped, fields coerced or defaulted; the
@@ -70,6 +78,9 @@ package enum DaemonEvent: String, CaseIterable, Sendable {
         case .repaired: hex = "c267febe84f5476e924f47bade4f6a62"
         case .lineageStarted: hex = "041f00b801eb4365b61d0bd753c8f332"
         case .crashedLoad: hex = "922fbbb61724473cab120b3740fb12c2"
+        case .journalReplayed: hex = "fe846471250743229f92ac63c19293cd"
+        case .journalKeptAside: hex = "0ce4234e79b348d2b1446c48d32af558"
+        case .journalFailed: hex = "4b2508af5fca490ba49988ec12de99c1"
         case .quarantined: hex = "87da9888b6c248ff9d9caee4abe6b974"
         case .salvaged: hex = "77de2393ac96444ab4abfd745fd62bc3"
         case .refusedNewerFile: hex = "edd1498be4804db3a040144b7fc11efc"

@@ -98,6 +98,29 @@ extension Daemon {
     }
 
     /// Logs why a load was refused, before the daemon exits.
+    /// Logs what the start did with the change journal: nothing after a clean stop, the changes a crash left
+    /// (notice), and any segment kept aside (error: its changes are not in the state).
+    func logJournalReplay(_ replay: JournalReplay, path: String) {
+        if replay.recordsReplayed > 0 || replay.tornTailByteCount > 0 {
+            logger.notice(
+                "\(replay)",
+                metadata: DaemonEvent.journalReplayed.metadata([
+                    "state_path": "\(path)", "records": "\(replay.recordsReplayed)",
+                    "from_revision": "\(replay.snapshotRevision)", "revision": "\(replay.revision)",
+                    "torn_bytes": "\(replay.tornTailByteCount)",
+                    "duration_ms": "\(Self.milliseconds(replay.duration))",
+                ]))
+        }
+        for aside in replay.keptAside {
+            logger.error(
+                "change journal segment \(aside.path) not replayed: \(aside.reason); kept as \(aside.movedTo ?? "-")",
+                metadata: DaemonEvent.journalKeptAside.metadata([
+                    "state_path": "\(path)", "segment_path": "\(aside.path)",
+                    "kept_as": "\(aside.movedTo ?? "")", "reason": "\(aside.reason)",
+                ]))
+        }
+    }
+
     func logRefusal(_ error: StateStoreError, path: String) {
         switch error {
         case .newerVersion(_, let stored, let minReader, let current):
@@ -130,6 +153,14 @@ extension Daemon {
                 metadata: DaemonEvent.saveRecovered.metadata([
                     "state_path": "\(path)", "failures": "\(failures)", "revision": "\(revision)",
                 ]))
+        case .journalFailed(let error):
+            logger.error(
+                "change journal failed, changes are answered 503 until a snapshot is durable: \(error)",
+                metadata: DaemonEvent.journalFailed.metadata(["state_path": "\(path)", "error": "\(error)"]))
+        case .journalResumed(let revision):
+            logger.notice(
+                "change journal works again after the snapshot of revision \(revision)",
+                metadata: DaemonEvent.journalFailed.metadata(["state_path": "\(path)", "revision": "\(revision)"]))
         }
     }
 

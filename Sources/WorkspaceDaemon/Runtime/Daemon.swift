@@ -63,17 +63,7 @@ package final class Daemon: Sendable {
         logLoadReport(loaded.report)
         logImport(loaded.report)
         let events = EventHub()
-        let persistent = PersistentState(
-            file: file, loaded: loaded,
-            configuration: PersistenceConfiguration(
-                debounce: configuration.saveDebounce, maximumDelay: configuration.saveMaximumDelay),
-            scheduler: environment.scheduler,
-            observer: { [logger, statusLine] event in
-                Self.log(event, path: file.path, logger: logger)
-                statusLine.observe(event)
-                events.observe(event)
-                if case .saved = event { HeapTrim.releaseFreePages() }
-            })
+        let persistent = try openJournaledState(file, loaded: loaded, events: events)
         if loaded.report.migrated || !loaded.report.repairs.isEmpty || loaded.report.salvage != nil {
             // Bring the file on disk to the current version before READY=1 (the pre-migration backup is made
             // first; a salvaged file's original is already kept), so that a service reported started runs on a
@@ -194,6 +184,37 @@ package final class Daemon: Sendable {
     }
 
     /// Loads while telling systemd what is happening and extending the start timeout every second.
+    /// The state the daemon serves: the loaded workspace with the changes its journal holds replayed (a crash's),
+    /// recording every later change of the control API in the journal before it is acknowledged.
+    private func openJournaledState(
+        _ file: StateFile<Workspace>, loaded: LoadedState<Workspace>, events: EventHub
+    ) throws(DaemonStartError) -> PersistentState<Workspace> {
+        let configuration = self.configuration
+        let persistent: PersistentState<Workspace>
+        do {
+            persistent = try PersistentState(
+                file: file, loaded: loaded, journaling: WorkspaceChange.self,
+                configuration: PersistenceConfiguration(
+                    debounce: configuration.saveDebounce, maximumDelay: configuration.saveMaximumDelay),
+                scheduler: environment.scheduler,
+                observer: { [logger, statusLine] event in
+                    Self.log(event, path: file.path, logger: logger)
+                    statusLine.observe(event)
+                    events.observe(event)
+                    if case .saved = event { HeapTrim.releaseFreePages() }
+                })
+        } catch {
+            logRefusal(error, path: file.path)
+            let failure = DaemonStartError.state(error)
+            send { try notifier.status(failure.description) }
+            throw failure
+        }
+        if let replay = persistent.journalReplay {
+            logJournalReplay(replay, path: file.path)
+        }
+        return persistent
+    }
+
     private func load(_ file: StateFile<Workspace>) throws(DaemonStartError) -> LoadedState<Workspace> {
         let size = (try? environment.fileSystem.attributes(of: file.path))??.size ?? 0
         send {

@@ -59,7 +59,7 @@ final class SaveStatusLine: Sendable {
                 state.failingSince = nil
                 state.failingReason = nil
                 return state.normal
-            case .saved:
+            case .saved, .journalFailed, .journalResumed:
                 return nil
             }
         }

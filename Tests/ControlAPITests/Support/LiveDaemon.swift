@@ -70,6 +70,13 @@ final class LiveDaemon: @unchecked Sendable {
         return await process.waitForExit(timeout: .seconds(30))
     }
 
+    /// Kills the daemon with SIGKILL, as a crash or the OOM killer would, and waits until it is gone.
+    func kill() async {
+        guard let process else { return }
+        process.send(SIGKILL)
+        _ = await process.waitForExit(timeout: .seconds(30))
+    }
+
     /// The daemon's output so far.
     var log: String { (try? String(contentsOfFile: root + "/daemon.log", encoding: .utf8)) ?? "" }
 

@@ -48,7 +48,8 @@ struct EventLifecycleTests {
         }
         #expect(lineage.count == 16, "a generated lineage: \(lineage)")
 
-        world.fileSystem.inject(.fsync, errno: EIO)
+        // The journal's fdatasync fails (the change is answered 503), then the snapshot taken at once fails too.
+        world.fileSystem.inject(.fsync, errno: EIO, repeating: true)
         let failed = await world.request(running, .POST, "/v1/favorites?durable=true", #"{"name": "A", "path": "/a"}"#)
         #expect(failed.status == .serviceUnavailable)
         guard case .change(1, "favorite.create", .some) = try await next().kind else {
@@ -59,6 +60,7 @@ struct EventLifecycleTests {
             Issue.record("no save_failed event")
             return
         }
+        world.fileSystem.clearFaults()
         #expect(error.contains("EIO") || error.contains("Input/output"), "\(error)")
         #expect(await world.request(running, .POST, "/v1/flush").status == .ok)
         guard case .saveDurable(1, _, let bytes) = try await next().kind else {

@@ -1,0 +1,87 @@
+import Foundation
+
+/// One change of the control API (`/v1/`) at the level of meaning it has there: what the change journal records
+/// and a start after a crash replays, possibly in a later release than the one that wrote it.
+///
+/// A change carries everything it needs to apply the same way twice: the ids of the records it creates and the
+/// time of a favorite are chosen before it is applied. Its JSON (the case and argument names, the raw values of
+/// layouts and view modes) is stored in journals: never rename a case or a label; add new cases instead.
+public enum WorkspaceChange: Codable, Sendable, Equatable {
+    /// `POST /v1/projects`.
+    case createProject(id: WorkspaceID, name: String, layout: Layout)
+    /// `PATCH /v1/projects/{id}`: each given field.
+    case updateProject(id: WorkspaceID, name: String?, layout: Layout?)
+    /// `DELETE /v1/projects/{id}`.
+    case deleteProject(id: WorkspaceID)
+    /// `PUT /v1/active-project`.
+    case setActiveProject(id: WorkspaceID?)
+    /// `POST /v1/projects/{id}/panes`.
+    case createPane(id: WorkspaceID, projectID: WorkspaceID, folder: String, viewMode: ViewMode)
+    /// `PATCH /v1/panes/{id}`: each given field.
+    case updatePane(id: WorkspaceID, folder: String?, viewMode: ViewMode?)
+    /// `DELETE /v1/panes/{id}`.
+    case deletePane(id: WorkspaceID)
+    /// `POST /v1/panes/{id}/tabs`.
+    case createTab(id: WorkspaceID, paneID: WorkspaceID, folder: String)
+    /// `DELETE /v1/tabs/{id}`.
+    case deleteTab(id: WorkspaceID)
+    /// `POST /v1/tabs/{id}/focus`.
+    case focusTab(id: WorkspaceID)
+    /// `POST /v1/favorites`.
+    case addFavorite(id: WorkspaceID, name: String, path: String, createdAt: Date)
+    /// `DELETE /v1/favorites/{id}`.
+    case deleteFavorite(id: WorkspaceID)
+    /// `PATCH /v1/owner`: each given field.
+    case updateOwner(alias: String?, email: String?)
+
+    /// Applies the change to `workspace`, validating as the API does.
+    ///
+    /// - Throws: ``WorkspaceError``; the workspace may then be partly changed only for a change made of several
+    ///   steps (``validatesBeforeMutating`` is `false`), which callers apply to a copy.
+    public func apply(to workspace: inout Workspace) throws(WorkspaceError) {
+        switch self {
+        case .createProject(let id, let name, let layout):
+            try workspace.createProject(name: name, layout: layout, id: id)
+        case .updateProject(let id, let name, let layout):
+            if let name { try workspace.renameProject(id, to: name) }
+            if let layout { try workspace.setLayout(layout, ofProject: id) }
+            if name == nil, layout == nil { _ = try workspace.projectIndex(id) }
+        case .deleteProject(let id):
+            try workspace.deleteProject(id)
+        case .setActiveProject(let id):
+            try workspace.setActiveProject(id)
+        case .createPane(let id, let projectID, let folder, let viewMode):
+            try workspace.addPane(toProject: projectID, folder: folder, viewMode: viewMode, id: id)
+        case .updatePane(let id, let folder, let viewMode):
+            if let folder { try workspace.setPaneFolder(id, to: folder) }
+            if let viewMode { try workspace.setViewMode(viewMode, ofPane: id) }
+            if folder == nil, viewMode == nil { _ = try workspace.paneLocation(id) }
+        case .deletePane(let id):
+            try workspace.removePane(id)
+        case .createTab(let id, let paneID, let folder):
+            try workspace.openTab(inPane: paneID, folder: folder, id: id)
+        case .deleteTab(let id):
+            try workspace.closeTab(id)
+        case .focusTab(let id):
+            try workspace.focusTab(id)
+        case .addFavorite(let id, let name, let path, let createdAt):
+            try workspace.addFavorite(name: name, path: path, createdAt: createdAt, id: id)
+        case .deleteFavorite(let id):
+            try workspace.removeFavorite(id)
+        case .updateOwner(let alias, let email):
+            if let alias { try workspace.setOwnerAlias(alias) }
+            if let email { try workspace.setOwnerEmail(email) }
+        }
+    }
+
+    /// Whether the change is one validating step, which throws before modifying anything (so it can be applied in
+    /// place); the updates of several fields are not.
+    public var validatesBeforeMutating: Bool {
+        switch self {
+        case .updateProject(_, let name, let layout): name == nil || layout == nil
+        case .updatePane(_, let folder, let viewMode): folder == nil || viewMode == nil
+        case .updateOwner(let alias, let email): alias == nil || email == nil
+        default: true
+        }
+    }
+}
