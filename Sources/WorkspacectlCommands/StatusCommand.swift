@@ -25,8 +25,9 @@ struct StatusCommand: AsyncParsableCommand {
                 "\(status.revision) (durable \(status.durableRevision))"
                     + (status.lineage.map { ", lineage \($0)" } ?? "")
             ),
-            ("dirty", status.dirty ? "yes, \(unsaved) revision(s) not yet on disk" : "no, everything is on disk"),
+            ("dirty", dirtyLine(status, unsaved: unsaved)),
         ]
+        rows += journalRows(status)
         if let saved = status.lastSaveAt {
             let took = status.lastSaveMilliseconds.map { String(format: ", took %.1f ms", $0) } ?? ""
             rows.append(("last save", Formatting.moment(saved) + took))
@@ -51,6 +52,35 @@ struct StatusCommand: AsyncParsableCommand {
         let width = rows.map(\.0.count).max() ?? 0
         return rows.map { $0.0.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.1 }
             .joined(separator: "\n")
+    }
+
+    /// Whether changes wait for a snapshot, and where they are meanwhile.
+    static func dirtyLine(_ status: StatusResponse, unsaved: UInt64) -> String {
+        guard status.dirty else { return "no, the state file holds everything" }
+        guard let journal = status.journal else { return "yes, \(unsaved) revision(s) not yet on disk" }
+        let pending = status.revision > journal.snapshotRevision ? status.revision - journal.snapshotRevision : 0
+        return "yes, \(pending) change(s) in the journal, not yet in the state file"
+    }
+
+    /// The change journal (absent from a daemon without one).
+    static func journalRows(_ status: StatusResponse) -> [(String, String)] {
+        guard let journal = status.journal else { return [] }
+        var rows: [(String, String)] = []
+        if let failing = journal.failing {
+            rows.append(("journal", "FAILING, changes are answered 503 until a snapshot is durable: \(failing)"))
+        }
+        let compacted = journal.lastCompactionAt.map { ", compacted " + Formatting.moment($0) } ?? ""
+        rows.append(
+            (
+                journal.failing == nil ? "journal" : "",
+                "\(journal.records) change(s) since the snapshot of revision \(journal.snapshotRevision), "
+                    + "\(journal.segments) segment(s), \(journal.bytes) bytes; on the device up to "
+                    + "\(journal.syncedRevision) (\(journal.syncs) sync(s))\(compacted)"
+            ))
+        if journal.recordsReplayedAtStart > 0, let replayed = journal.replayedAtStart {
+            rows.append(("replayed", replayed))
+        }
+        return rows
     }
 
     /// The installation and the secret store (absent from a daemon without them).

@@ -11,6 +11,7 @@ struct WorkspacectlEndToEndTests {
         let status = try await workspacectl(daemon, ["status"])
         #expect(status.status == 0)
         #expect(status.output.contains(daemon.statePath))
+        #expect(status.output.contains("journal  ") && status.output.contains("since the snapshot of revision"))
 
         let created = try await workspacectlJSON(daemon, ["project", "create", "Alpha", "--layout", "split"])
         let project = try #require((created as? [String: Any])?["value"] as? [String: Any])

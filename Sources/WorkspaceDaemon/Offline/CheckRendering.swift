@@ -52,6 +52,18 @@ enum CheckRendering {
         }
         output += report.warnings.map { "warning: \($0)" }
         output += report.repairs.map { "repair: \($0)" }
+        if let journal = report.journal {
+            output.append(
+                journal.changesToReplay == 0
+                    ? "journal: no change to replay (\(journal.segments) segment(s), \(journal.bytes) bytes)"
+                    : "journal: \(journal.changesToReplay) change(s) a start would replay, revision "
+                        + "\(journal.fromRevision) to \(journal.toRevision) (\(journal.segments) segment(s), "
+                        + "\(journal.bytes) bytes)")
+            if journal.tornBytes > 0 {
+                output.append("journal: a last record of \(journal.tornBytes) bytes cut short by a crash (dropped)")
+            }
+            output += journal.wouldKeepAside.map { "journal: a start would keep aside \($0)" }
+        }
         guard let salvage = report.salvage else {
             output.append("problems: none; the file is loadable")
             return output.joined(separator: "\n")

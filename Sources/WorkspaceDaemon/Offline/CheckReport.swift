@@ -65,4 +65,33 @@ package struct CheckReport: Codable, Sendable, Equatable {
     package var repairs: [String]
     /// What a salvage would change, when the file does not load as it is but can be salvaged.
     package var salvage: Salvage?
+    /// What a start would replay from the change journal beside the file (`nil` when the file does not load).
+    package var journal: Journal? = nil
+
+    /// The change journal as a start would replay it.
+    package struct Journal: Codable, Sendable, Equatable {
+        /// Segment files read.
+        package var segments: Int
+        /// Their bytes.
+        package var bytes: Int
+        /// Changes a start would replay onto the file's state.
+        package var changesToReplay: Int
+        /// The revision the file holds, and the one the state would be at after the replay.
+        package var fromRevision: UInt64
+        package var toRevision: UInt64
+        /// Bytes of a last record a crash cut short (dropped: never acknowledged).
+        package var tornBytes: Int
+        /// Segments a start would keep aside without replaying them, each with why.
+        package var wouldKeepAside: [String]
+
+        package init(_ replay: JournalReplay) {
+            segments = replay.segmentsRead
+            bytes = replay.byteCount
+            changesToReplay = replay.recordsReplayed
+            fromRevision = replay.snapshotRevision
+            toRevision = replay.revision
+            tornBytes = replay.tornTailByteCount
+            wouldKeepAside = replay.keptAside.map { "\($0.path): \($0.reason)" }
+        }
+    }
 }

@@ -63,9 +63,9 @@ package enum OfflineTools {
             steps: [], unknownKeysKept: [:], fieldsDefaulted: [:], warnings: [], repairs: [], salvage: nil)
         let file = readOnlyFile(path, schema: schema, policy: .salvage)
         (report.unfinishedLoads, report.lastCrashedLoad) = file.crashGuardRecord()
-        let loaded: LoadReport
+        let state: LoadedState<Workspace>
         do {
-            loaded = try file.load().report
+            state = try file.load()
         } catch {
             switch error {
             case .newerVersion(_, let stored, _, _):
@@ -80,6 +80,7 @@ package enum OfflineTools {
             }
             return (report, nil)
         }
+        let loaded = state.report
         report.storedVersion = loaded.storedVersion
         report.lowestVersion = schema.lowestReachableVersion
         report.steps = loaded.stepsApplied.map { "\($0.lowerBound)→\($0.upperBound)" }
@@ -92,6 +93,11 @@ package enum OfflineTools {
             report.verdict = .salvageable
             report.problem = salvage.reason
             report.salvage = CheckReport.Salvage(salvage)
+        }
+        do {
+            report.journal = CheckReport.Journal(try file.replayingJournal(WorkspaceChange.self, onto: state).replay)
+        } catch {
+            return (nil, "\(path): \(error)")
         }
         return (report, nil)
     }
