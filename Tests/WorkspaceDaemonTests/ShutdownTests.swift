@@ -53,8 +53,21 @@ struct ShutdownTests {
         #expect(await exitStatus(of: process, timeout: .seconds(30)) == 74)
         #expect(try harness.stateBytes() == original)
         #expect(process.output.contains("flush on stop failed"))
+        #expect(process.output.contains("which the next start replays"), "\(process.output)")
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: harness.stateDirectory)
             .filter { $0.contains(".tmp-") }
         #expect(leftovers.isEmpty)
+        // With room again, the next start replays the changes the failed stop could not write.
+        try FileManager.default.removeItem(atPath: filler)
+        let readyBefore = harness.messages().filter { $0.split(separator: "\n").contains("READY=1") }.count
+        let second = try harness.start(output: "second.log")
+        #expect(
+            await eventually(timeout: .seconds(30)) {
+                harness.messages().filter { $0.split(separator: "\n").contains("READY=1") }.count > readyBefore
+            }, "\(second.output)")
+        let favorites = try await curlAsync(harness.socketPath, "GET", "/v1/favorites")
+        for index in 0..<4 { #expect(favorites.body.contains(#""name":"f\#(index)""#), "f\(index) was lost") }
+        second.send(SIGTERM)
+        #expect(await exitStatus(of: second, timeout: .seconds(30)) == 0, "\(second.output)")
     }
 }

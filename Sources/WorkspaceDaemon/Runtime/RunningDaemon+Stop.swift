@@ -31,8 +31,14 @@ extension RunningDaemon {
             try state.close()
         } catch {
             let status = state.status
+            let kept =
+                state.journalStatus.map { journal in
+                    "the state file holds revision \(status.savedRevision), the change journal the changes up to "
+                        + "\(journal.appendedRevision) (\(journal.syncedRevision) on the device), which the next start "
+                        + "replays"
+                } ?? "changes after revision \(status.durableRevision) are lost"
             logger.error(
-                "flush on stop failed: \(error); changes after revision \(status.durableRevision) are lost",
+                "flush on stop failed: \(error); \(kept)",
                 metadata: DaemonEvent.flushFailed.metadata([
                     "error": "\(error)", "revision": "\(status.revision)",
                     "durable_revision": "\(status.durableRevision)",
