@@ -78,19 +78,12 @@ public struct DurableWriter: Sendable {
 
     private func writeAll(_ data: Data, to descriptor: Int32, path: String) throws(FileSystemError) {
         let failure: FileSystemError? = data.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let count: Int
-                do throws(FileSystemError) {
-                    count = try fileSystem.write(
-                        descriptor, UnsafeRawBufferPointer(rebasing: buffer[offset...]), path: path)
-                } catch {
-                    return error
-                }
-                guard count > 0 else { return FileSystemError(operation: "write", path: path, errno: EIO) }
-                offset += count
+            do throws(FileSystemError) {
+                try fileSystem.writeAll(buffer, to: descriptor, path: path)
+                return nil
+            } catch {
+                return error
             }
-            return nil
         }
         if let failure { throw failure }
     }

@@ -66,6 +66,16 @@ extension FileSystem {
         try fsync(descriptor, path: path)
     }
 
+    /// Writes every byte of `bytes`, looping on short writes; a write that makes no progress is `EIO`.
+    func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32, path: String) throws(FileSystemError) {
+        var offset = 0
+        while offset < bytes.count {
+            let count = try write(descriptor, UnsafeRawBufferPointer(rebasing: bytes[offset...]), path: path)
+            guard count > 0 else { throw FileSystemError(operation: "write", path: path, errno: EIO) }
+            offset += count
+        }
+    }
+
     /// Whether there is a file (or anything else) at `path`; a path that cannot be examined counts as absent.
     public func exists(_ path: String) -> Bool {
         ((try? attributes(of: path)) ?? nil) != nil

@@ -122,19 +122,7 @@ extension PersistentState {
             if let notRecorded { return .notJournaled(result, job, notRecorded) }
             return .accepted(result, job)
         }
-        switch outcome {
-        case .refused:
-            throw PersistenceError.closed(path: file.path)
-        case .failed(let error):
-            throw error
-        case .accepted(let applied, let job):
-            if let job { startInBackground(job) }
-            return applied
-        case .notJournaled(_, let job, let error):
-            deliverJournalEvents()
-            if let job { startInBackground(job) }
-            throw error
-        }
+        return try complete(outcome)
     }
 
     /// Applies `change` as ``apply(_:expecting:returning:applied:)`` does, answering nothing but the revision.
@@ -170,7 +158,16 @@ extension PersistentState {
         }
         let segment = journal.segments[index]
         do {
-            try writeAll(JournalFraming.frame(payload), to: segment.descriptor, path: segment.path)
+            let fileSystem = file.fileSystem
+            let failure: FileSystemError? = JournalFraming.frame(payload).withUnsafeBytes { bytes in
+                do throws(FileSystemError) {
+                    try fileSystem.writeAll(bytes, to: segment.descriptor, path: segment.path)
+                    return nil
+                } catch {
+                    return error
+                }
+            }
+            if let failure { throw failure }
         } catch {
             let failure = PersistenceError.journalFailed(path: file.path, revision: revision, underlying: "\(error)")
             journalFailed(failure, &journal, &engine)
@@ -221,24 +218,4 @@ extension PersistentState {
         return underlying
     }
 
-    /// Writes every byte, looping on short writes.
-    private func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String) throws(FileSystemError) {
-        let fileSystem = file.fileSystem
-        let failure: FileSystemError? = bytes.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let count: Int
-                do throws(FileSystemError) {
-                    count = try fileSystem.write(
-                        descriptor, UnsafeRawBufferPointer(rebasing: buffer[offset...]), path: path)
-                } catch {
-                    return error
-                }
-                guard count > 0 else { return FileSystemError(operation: "write", path: path, errno: EIO) }
-                offset += count
-            }
-            return nil
-        }
-        if let failure { throw failure }
-    }
 }

@@ -175,6 +175,12 @@ public final class PersistentState<Model: Codable & Sendable>: Sendable {
             applied?(result)
             return .accepted(result, scheduleOrStartSave(&engine))
         }
+        return try complete(outcome)
+    }
+
+    /// Starts the save an applied change made due and returns its result, or throws why it was refused (or, for a
+    /// change the journal could not record, why it is not acknowledged).
+    func complete<Value>(_ outcome: ApplyOutcome<Value, Model>) throws -> Applied<Value> {
         switch outcome {
         case .refused:
             throw PersistenceError.closed(path: file.path)
@@ -184,6 +190,7 @@ public final class PersistentState<Model: Codable & Sendable>: Sendable {
             if let job { startInBackground(job) }
             return applied
         case .notJournaled(_, let job, let error):
+            deliverJournalEvents()
             if let job { startInBackground(job) }
             throw error
         }
