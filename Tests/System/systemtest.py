@@ -53,6 +53,7 @@ QUARANTINED = "87da9888b6c248ff9d9caee4abe6b974"
 SALVAGED = "77de2393ac96444ab4abfd745fd62bc3"
 REFUSED_NEWER = "edd1498be4804db3a040144b7fc11efc"
 FLUSHED_ON_STOP = "4c6ff2170b2e4dd8801b4fbcd9e2521d"
+JOURNAL_REPLAYED = "fe846471250743229f92ac63c19293cd"
 CONFIG_RELOADED = "164d67d348ec47018b454717a4015a33"
 CONFIG_REJECTED = "205a42ded1ec4c53baa63a3903d005dd"
 STARTED = "4c50677cb1f4416f81dd6b9193f39b72"
@@ -377,8 +378,9 @@ def scenario_3_stop_unsaved(suite: Suite) -> str:
 
 
 def scenario_4_kill(suite: Suite) -> str:
-    """kill -9: Restart=on-failure brings it back with every durably acknowledged change."""
-    with suite.installed() as machine:
+    """systemctl kill -s KILL under a writer: Restart=on-failure brings it back with every acknowledged change,
+    durable or not (the change journal replayed; a minute of debounce, so no snapshot holds them)."""
+    with suite.installed(default_config(debounce=60_000, maximum_delay=600_000)) as machine:
         machine.systemctl("start", UNIT)
         before = active(machine)
         durable = []
@@ -389,7 +391,28 @@ def scenario_4_kill(suite: Suite) -> str:
                   answer.json["durableRevision"] >= answer.json["revision"],
                   f"a durable acknowledgement that is not durable: {answer.json}")
             durable.append(answer.json["value"]["id"])
+        # A writer makes plain changes, one after the other, while the daemon is killed under it.
+        acknowledged: list[str] = []
+        stop = threading.Event()
+
+        def writer():
+            index = 0
+            while not stop.is_set():
+                index += 1
+                try:
+                    answer = machine.http(
+                        "POST", "/v1/favorites", {"name": f"plain {index}", "path": f"/srv/p{index}"}, timeout=2)
+                except OSError:
+                    time.sleep(0.01)
+                    continue
+                if answer.status == 201:
+                    acknowledged.append(answer.json["value"]["id"])
+
+        thread = threading.Thread(target=writer, daemon=True)
+        thread.start()
+        wait_for("plain changes under way", lambda: len(acknowledged) >= 30, timeout=20)
         machine.systemctl("kill", "-s", "KILL", UNIT)
+        answered_before_kill = len(acknowledged)
 
         def restarted():
             state = active(machine)
@@ -397,12 +420,19 @@ def scenario_4_kill(suite: Suite) -> str:
                              and state["MainPID"] != before["MainPID"]) else None
 
         state = wait_for("the restart after SIGKILL", restarted, timeout=20)
+        stop.set()
+        thread.join(timeout=10)
         killed = machine.journal("_PID=1", f"UNIT={UNIT}", "--grep", "status=9/KILL")
         check(killed, "systemd did not log the SIGKILL of the main process")
-        favorites = expect_ok(machine.http("GET", "/v1/favorites")).json
-        missing = [id_ for id_ in durable if id_ not in [favorite["id"] for favorite in favorites]]
-        check(not missing, f"durably acknowledged favorites lost by the kill: {missing}")
-        return f"killed pid {before['MainPID']}, restarted as {state['MainPID']} (NRestarts=1), 5/5 durable changes kept"
+        served = [favorite["id"] for favorite in expect_ok(machine.http("GET", "/v1/favorites")).json]
+        missing = [id_ for id_ in durable + acknowledged if id_ not in served]
+        check(not missing, f"acknowledged favorites lost by the kill: {missing}")
+        replayed = unit_journal(machine, f"MESSAGE_ID={JOURNAL_REPLAYED}")
+        check(replayed and int(replayed[-1].get("RECORDS", "0")) > 0,
+              f"no 'journal replayed' entry after the restart: {replayed}")
+        return (f"killed pid {before['MainPID']} under a writer, restarted as {state['MainPID']} (NRestarts=1): "
+                f"5/5 durable and {len(acknowledged)}/{len(acknowledged)} plain changes served "
+                f"({answered_before_kill} answered before the kill), {replayed[-1].get('RECORDS')} replayed")
 
 
 def scenario_5_reload(suite: Suite) -> str:
