@@ -21,6 +21,8 @@ let package = Package(
             name: "WorkspaceBench",
             dependencies: [
                 .product(name: "WorkspaceModel", package: "workspaced"),
+                // The change journal's record type (WorkspaceChange's StateChange conformance).
+                .product(name: "WorkspaceStorage", package: "workspaced"),
                 .product(name: "StateStore", package: "workspaced"),
                 .product(name: "StateStoreTesting", package: "workspaced"),
                 .product(name: "WorkspaceClient", package: "workspaced"),

@@ -83,6 +83,19 @@ def main():
         row(f"peer: {name}, JSON file ÷ SQLite (GRDB)", "(a comparison)",
             {s: f'{r["json"][key] / r["sqlite"][key]:.2f} ({ms(r["json"][key])} ÷ {ms(r["sqlite"][key])})'
              for s, r in peer.items()})
+    journaled = {s: r for s, r in peer.items() if r["json"].get("journaledChangeSeconds")}
+    row("peer: one durable change through the change journal, JSON file ÷ SQLite", "≤ 2",
+        {s: cell(r["json"]["journaledChangeSeconds"] / r["sqlite"]["journaledChangeSeconds"], 2,
+                 f'{r["json"]["journaledChangeSeconds"] / r["sqlite"]["journaledChangeSeconds"]:.2f} '
+                 f'({ms(r["json"]["journaledChangeSeconds"])} ÷ {ms(r["sqlite"]["journaledChangeSeconds"])})')
+         for s, r in journaled.items()})
+    concurrent = {s: r for s, r in peer.items() if r["json"].get("concurrentChangesSeconds")}
+    row("peer: 16 clients' durable changes/s, JSON file (journal) ÷ SQLite", "≥ 0.5",
+        {s: cell(r["sqlite"]["concurrentChangesSeconds"] / r["json"]["concurrentChangesSeconds"], 0.5,
+                 f'{r["sqlite"]["concurrentChangesSeconds"] / r["json"]["concurrentChangesSeconds"]:.2f} '
+                 f'({320 / r["json"]["concurrentChangesSeconds"]:,.0f} ÷ '
+                 f'{320 / r["sqlite"]["concurrentChangesSeconds"]:,.0f}/s)', at_most=False)
+         for s, r in concurrent.items()})
     row("peer: peak RSS, JSON file ÷ SQLite", "(a comparison)",
         {s: f'{r["json"]["peakBytes"] / r["sqlite"]["peakBytes"]:.2f} ({r["json"]["peakBytes"] / 1e6:.0f} ÷ '
             f'{r["sqlite"]["peakBytes"] / 1e6:.0f} MB)' for s, r in peer.items()})

@@ -1,6 +1,7 @@
 import Foundation
 import StateStore
 import WorkspaceModel
+import WorkspaceStorage
 
 /// A constant stream of 10,000 changes a second for a number of seconds on a loaded workspace, with the real
 /// scheduler and the daemon's default save timing (debounce 500 ms, maximum delay 5 s): how many times the file

@@ -1,6 +1,7 @@
 import Foundation
 import StateStore
 import WorkspaceModel
+import WorkspaceStorage
 
 /// The work a save cannot avoid, the divisor of the save and SIGTERM figures: `StateFile.encode` of a workspace
 /// (as the daemon encodes it) and `DurableWriter.write` of the bytes (write, fsync, rename, directory fsync) to a

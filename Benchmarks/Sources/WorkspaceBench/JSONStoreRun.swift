@@ -1,6 +1,7 @@
 import Foundation
 import StateStore
 import WorkspaceModel
+import WorkspaceStorage
 
 /// The JSON side of `WorkspaceBench peer`: `workspace.json` through `StateStore` with the real `WorkspaceModel`,
 /// opened as the daemon opens it (the schema with its migrations and repairs, the `salvage` policy and three
@@ -51,6 +52,47 @@ struct JSONStoreRun {
             }
             try state.flushSynchronously()
         }
+    }
+
+    /// Seconds for one durable single-record change through the change journal, as the daemon makes it since
+    /// issue 28: the rename recorded in the journal, answered after the journal's fdatasync; the snapshot stays in
+    /// the background (one durable change before it is not timed: ``journaled(projectID:)``).
+    func journaledChange(projectID: String) throws -> Double {
+        let (state, id) = try journaled(projectID: projectID)
+        return try timed {
+            let applied = try state.apply(
+                WorkspaceChange.updateProject(id: id, name: PeerBenchmark.newName, layout: nil))
+            try state.waitUntilDurableBlocking(applied.revision)
+        }
+    }
+
+    /// Seconds for ``PeerBenchmark/clients`` threads to make ``PeerBenchmark/changesPerClient`` durable renames
+    /// each through the change journal, each waiting for its change to be durable before the next (the daemon's
+    /// `?durable=true` under concurrent clients): their waits share fdatasyncs.
+    func concurrentChanges(projectID: String) throws -> Double {
+        let (state, id) = try journaled(projectID: projectID)
+        return try timed {
+            try PeerBenchmark.onClientThreads { client in
+                for index in 0..<PeerBenchmark.changesPerClient {
+                    let change = WorkspaceChange.updateProject(id: id, name: "c\(client)-\(index)", layout: nil)
+                    try state.waitUntilDurableBlocking(try state.apply(change).revision)
+                }
+            }
+        }
+    }
+
+    /// The file loaded and owned by a journaled `PersistentState` (snapshots a minute apart, so none is taken
+    /// while measured), after one durable change of `projectID`, which pays the directory fsync that makes the
+    /// first segment's name durable (once per segment).
+    private func journaled(projectID: String) throws -> (PersistentState<Workspace>, WorkspaceID) {
+        let file = try open()
+        let state = try PersistentState(
+            file: file, loaded: try file.load(), journaling: WorkspaceChange.self,
+            configuration: PersistenceConfiguration(debounce: .seconds(60), maximumDelay: .seconds(60)))
+        guard let id = WorkspaceID(projectID) else { throw BenchError("\(projectID) is not an id") }
+        let warmUp = try state.apply(WorkspaceChange.updateProject(id: id, name: "warm-up", layout: nil))
+        try state.waitUntilDurableBlocking(warmUp.revision)
+        return (state, id)
     }
 
     /// The file loaded and owned by a `PersistentState`, as the daemon runs it.

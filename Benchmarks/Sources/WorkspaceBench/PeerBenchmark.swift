@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import WorkspaceModel
 
 /// The workspace kept in one JSON file through `StateStore` against the same workspace in SQLite through GRDB
@@ -11,6 +12,27 @@ import WorkspaceModel
 struct PeerBenchmark {
     /// The new name of the project a change renames.
     static let newName = "renamed by the benchmark"
+    /// The clients of the concurrent durable changes.
+    static let clients = 16
+    /// The durable changes each client makes, one after the other.
+    static let changesPerClient = 20
+
+    /// Runs `body` on ``clients`` threads at once, numbered from 0; returns once all are done, throwing the first
+    /// error.
+    static func onClientThreads(_ body: @escaping @Sendable (Int) throws -> Void) throws {
+        let group = DispatchGroup()
+        let failure = Mutex<(any Error)?>(nil)
+        for client in 0..<clients {
+            group.enter()
+            let thread = Thread {
+                defer { group.leave() }
+                do { try body(client) } catch { failure.withLock { $0 = $0 ?? error } }
+            }
+            thread.start()
+        }
+        group.wait()
+        if let error = failure.withLock({ $0 }) { throw error }
+    }
 
     /// One store's figures at one size: medians over the rounds.
     struct Figures: Codable {
@@ -20,6 +42,12 @@ struct PeerBenchmark {
         var saveSeconds: Double
         /// Rename one project, durably.
         var changeSeconds: Double
+        /// Rename one project, durably, through the change journal (the JSON file since issue 28; SQLite: the
+        /// same as ``changeSeconds``, measured again). `nil` in results from before it.
+        var journaledChangeSeconds: Double?
+        /// Seconds for ``PeerBenchmark/clients`` clients to make ``PeerBenchmark/changesPerClient`` durable changes
+        /// each, concurrently (the JSON file through its journal). `nil` in results from before it.
+        var concurrentChangesSeconds: Double?
         /// The highest of the three measurements' peak resident memory (each a process of its own; a save's and
         /// a change's include the load before them, as they would in a program).
         var peakBytes: Int
@@ -94,7 +122,8 @@ struct PeerBenchmark {
             }
             return Figures(
                 loadSeconds: seconds(.load), saveSeconds: seconds(.save), changeSeconds: seconds(.change),
-                peakBytes: peaks.max() ?? 0)
+                journaledChangeSeconds: seconds(.journaledChange),
+                concurrentChangesSeconds: seconds(.concurrentChanges), peakBytes: peaks.max() ?? 0)
         }
         return Row(
             megabytes: megabytes, fileBytes: files.v4.count, sqliteBytes: SQLiteWorkspace.bytesOnDisk(sqliteMaster),
@@ -117,7 +146,8 @@ struct PeerBenchmark {
 
     static let header =
         "size   JSON file   SQLite     records   load JSON / SQLite     save JSON / SQLite     "
-        + "change JSON / SQLite   peak RSS JSON / SQLite"
+        + "change JSON / SQLite   journaled JSON / SQLite   16 clients x 20 JSON / SQLite   "
+        + "peak RSS JSON / SQLite"
 
     static func line(_ row: Row) -> String {
         func ms(_ seconds: Double) -> String { String(format: "%8.1f ms", seconds * 1000) }
@@ -126,6 +156,8 @@ struct PeerBenchmark {
             + "  \(String(format: "%8d", row.records))  \(ms(row.json.loadSeconds)) \(ms(row.sqlite.loadSeconds))"
             + "  \(ms(row.json.saveSeconds)) \(ms(row.sqlite.saveSeconds))"
             + "  \(ms(row.json.changeSeconds)) \(ms(row.sqlite.changeSeconds))"
+            + "  \(ms(row.json.journaledChangeSeconds ?? 0)) \(ms(row.sqlite.journaledChangeSeconds ?? 0))"
+            + "  \(ms(row.json.concurrentChangesSeconds ?? 0)) \(ms(row.sqlite.concurrentChangesSeconds ?? 0))"
             + "  \(mb(row.json.peakBytes)) \(mb(row.sqlite.peakBytes))"
     }
 }

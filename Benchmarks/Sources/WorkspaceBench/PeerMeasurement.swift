@@ -19,6 +19,10 @@ struct PeerMeasurement: Codable {
         case save
         /// Change one record, durably.
         case change
+        /// Change one record, durably, through the change journal (SQLite: the same change as ``change``).
+        case journaledChange
+        /// ``PeerBenchmark/clients`` clients changing one record at a time, durably, all at once.
+        case concurrentChanges
     }
 
     /// The seconds the operation took (what comes before it, such as the load before a save, is not counted).
@@ -36,7 +40,12 @@ struct PeerMeasurement: Codable {
         case (.json, .change): seconds = try JSONStoreRun(path: path).change(projectID: projectID)
         case (.sqlite, .load): seconds = try SQLiteStoreRun(path: path).load()
         case (.sqlite, .save): seconds = try SQLiteStoreRun(path: path).save(into: path + ".saved")
-        case (.sqlite, .change): seconds = try SQLiteStoreRun(path: path).change(projectID: projectID)
+        case (.json, .journaledChange): seconds = try JSONStoreRun(path: path).journaledChange(projectID: projectID)
+        case (.json, .concurrentChanges): seconds = try JSONStoreRun(path: path).concurrentChanges(projectID: projectID)
+        case (.sqlite, .change), (.sqlite, .journaledChange):
+            seconds = try SQLiteStoreRun(path: path).change(projectID: projectID)
+        case (.sqlite, .concurrentChanges):
+            seconds = try SQLiteStoreRun(path: path).concurrentChanges(projectID: projectID)
         }
         return PeerMeasurement(seconds: seconds, peak: ProcessMemory.of()?.peak ?? 0)
     }

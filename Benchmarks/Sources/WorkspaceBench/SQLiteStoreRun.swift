@@ -29,6 +29,19 @@ struct SQLiteStoreRun {
         return try timed { try SQLiteWorkspace.insert(workspace, into: empty) }
     }
 
+    /// Seconds for ``PeerBenchmark/clients`` threads to make ``PeerBenchmark/changesPerClient`` renames each, each
+    /// its own committed transaction on the one connection (SQLite writes one transaction at a time).
+    func concurrentChanges(projectID: String) throws -> Double {
+        let queue = try SQLiteWorkspace.open(path)
+        return try timed {
+            try PeerBenchmark.onClientThreads { client in
+                for index in 0..<PeerBenchmark.changesPerClient {
+                    try SQLiteWorkspace.renameProject(projectID, to: "c\(client)-\(index)", in: queue)
+                }
+            }
+        }
+    }
+
     /// Seconds for one durable single-record change: one `UPDATE` of the project `projectID`'s name in its own
     /// transaction, committed. Opening the database is not timed.
     func change(projectID: String) throws -> Double {

@@ -2,6 +2,7 @@ import Foundation
 import StateStore
 import StateStoreTesting
 import WorkspaceModel
+import WorkspaceStorage
 
 /// Saves of a loaded workspace driven by a manual clock, so that the instant a save starts is known: the owner's
 /// share of each save (the lock held while the timer callback takes the snapshot), the first change made while

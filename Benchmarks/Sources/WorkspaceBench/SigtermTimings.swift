@@ -1,6 +1,7 @@
 import Foundation
 import StateStore
 import WorkspaceModel
+import WorkspaceStorage
 
 /// SIGTERM → exit of the release daemon itself on a workspace, timed from the `kill` to the end of the process:
 /// dirty (a change acknowledged with `201` and not saved, the debounce a minute and the maximum delay ten, so

@@ -1,6 +1,7 @@
 import Foundation
 import StateStore
 import WorkspaceModel
+import WorkspaceStorage
 
 /// A workspace of about a given size, made with the real model and written as the daemon writes it: projects with
 /// four panes of two tabs each, a favorite per project, realistic names, paths, UUIDs and dates.
