@@ -96,6 +96,9 @@ def main():
                  f'({320 / r["json"]["concurrentChangesSeconds"]:,.0f} ÷ '
                  f'{320 / r["sqlite"]["concurrentChangesSeconds"]:,.0f}/s)', at_most=False)
          for s, r in concurrent.items()})
+    crashed = {s: r for s, r in peer.items() if r["json"].get("readyAfterCrashSeconds")}
+    row("ready after a crash with a full journal (16 MiB replayed), JSON file; load alone", "(a figure)",
+        {s: f'{ms(r["json"]["readyAfterCrashSeconds"])}; {ms(r["json"]["loadSeconds"])}' for s, r in crashed.items()})
     row("peer: peak RSS, JSON file ÷ SQLite", "(a comparison)",
         {s: f'{r["json"]["peakBytes"] / r["sqlite"]["peakBytes"]:.2f} ({r["json"]["peakBytes"] / 1e6:.0f} ÷ '
             f'{r["sqlite"]["peakBytes"] / 1e6:.0f} MB)' for s, r in peer.items()})

@@ -81,6 +81,37 @@ struct JSONStoreRun {
         }
     }
 
+    /// Seconds for a start after a crash that left a full change journal (``JournalConfiguration``'s default
+    /// bound, 16 MiB, of renames): load the file and replay the journal, as the daemon starts. Making the journal
+    /// and the crash (the lock released, nothing flushed) are not timed. Returns the seconds and the changes
+    /// replayed.
+    func readyAfterCrash(projectID: String) throws -> (seconds: Double, replayed: Int) {
+        guard let id = WorkspaceID(projectID) else { throw BenchError("\(projectID) is not an id") }
+        let bound = JournalConfiguration().maximumByteCount
+        do {
+            let file = try open()
+            let state = try PersistentState(
+                file: file, loaded: try file.load(), journaling: WorkspaceChange.self,
+                journal: JournalConfiguration(maximumByteCount: .max),
+                configuration: PersistenceConfiguration(debounce: .seconds(3600), maximumDelay: .seconds(3600)))
+            var index = 0
+            while (state.journalStatus?.byteCount ?? .max) < bound {
+                index += 1
+                try state.apply(WorkspaceChange.updateProject(id: id, name: "crash \(index)", layout: nil))
+            }
+            file.unlock()
+        }
+        var replayed = 0
+        var kept: PersistentState<Workspace>?
+        let seconds = try timed {
+            let file = try open()
+            kept = try PersistentState(file: file, loaded: try file.load(), journaling: WorkspaceChange.self)
+            replayed = kept?.journalReplay?.recordsReplayed ?? 0
+        }
+        withExtendedLifetime(kept) {}
+        return (seconds, replayed)
+    }
+
     /// The file loaded and owned by a journaled `PersistentState` (snapshots a minute apart, so none is taken
     /// while measured), after one durable change of `projectID`, which pays the directory fsync that makes the
     /// first segment's name durable (once per segment).

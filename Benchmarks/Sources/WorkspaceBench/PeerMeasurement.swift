@@ -23,6 +23,8 @@ struct PeerMeasurement: Codable {
         case journaledChange
         /// ``PeerBenchmark/clients`` clients changing one record at a time, durably, all at once.
         case concurrentChanges
+        /// Ready after a crash: the JSON file with a full change journal replayed (SQLite: the load).
+        case readyAfterCrash
     }
 
     /// The seconds the operation took (what comes before it, such as the load before a save, is not counted).
@@ -42,6 +44,9 @@ struct PeerMeasurement: Codable {
         case (.sqlite, .save): seconds = try SQLiteStoreRun(path: path).save(into: path + ".saved")
         case (.json, .journaledChange): seconds = try JSONStoreRun(path: path).journaledChange(projectID: projectID)
         case (.json, .concurrentChanges): seconds = try JSONStoreRun(path: path).concurrentChanges(projectID: projectID)
+        case (.json, .readyAfterCrash):
+            seconds = try JSONStoreRun(path: path).readyAfterCrash(projectID: projectID).seconds
+        case (.sqlite, .readyAfterCrash): seconds = try SQLiteStoreRun(path: path).load()
         case (.sqlite, .change), (.sqlite, .journaledChange):
             seconds = try SQLiteStoreRun(path: path).change(projectID: projectID)
         case (.sqlite, .concurrentChanges):
