@@ -673,10 +673,14 @@ def scenario_9_hardening(suite: Suite) -> str:
             writable = [line[2:] for line in output.splitlines() if line.startswith("W ")]
             check(writable == ["/var/lib/workspaced"],
                   f"in the daemon's mount namespace {who} can write {writable}, expected only its state dir")
-        owner = machine.path(STATE).stat().st_uid if machine.path(STATE).exists() else None
         expect_ok(machine.http("POST", "/v1/favorites?durable=true", {"name": "hardened", "path": "/srv/h"}), 201)
+        # The durable change is in the change journal; the flush writes the state file too.
+        expect_ok(machine.http("POST", "/v1/flush"))
         owner = machine.path(STATE).stat().st_uid
         check(owner == uid, f"the state file is owned by {owner}, not the daemon's uid {uid}")
+        segments = sorted(machine.path(STATE).parent.glob("workspace.json.journal.*"))
+        check(segments and all(segment.stat().st_uid == uid for segment in segments),
+              f"the change journal's segments are not the daemon's uid {uid}: {segments}")
         peers = refuses_other_users(machine)
 
         score = machine.run("systemd-analyze", "security", "--no-pager", UNIT, check=False)
