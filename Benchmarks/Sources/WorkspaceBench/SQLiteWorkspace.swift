@@ -37,6 +37,15 @@ enum SQLiteWorkspace {
     static func open(_ path: String) throws -> DatabaseQueue {
         let queue = try DatabaseQueue(path: path, configuration: configuration)
         try migrator.migrate(queue)
+        // GRDB sets `synchronous = NORMAL` when it turns WAL on, after `prepareDatabase`: FULL is set again here,
+        // and checked, so that a commit that returns is on the device as the JSON store's durable change is.
+        let synchronous = try queue.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+            return try Int.fetchOne(db, sql: "PRAGMA synchronous")
+        }
+        guard synchronous == 2 else {
+            throw BenchError("\(path): PRAGMA synchronous is \(synchronous.map(String.init) ?? "unknown"), not FULL (2)")
+        }
         return queue
     }
 
