@@ -9,7 +9,8 @@ benchmark at a time; any may be missing):
 
   ratios.png       every ratio per size against its goal (ready, peak RSS, RSS after save, save, SIGTERM, control)
   ready-time.png   ready / load time against the workspace size: the daemon, the plain decode, the peers
-  peer.png         the JSON file store against SQLite (GRDB): load, save everything, one durable change
+  peer.png         the JSON file store against SQLite (GRDB): load, save everything, one durable change (file
+                   rewritten, then through the change journal), 16 clients' durable changes, ready after a crash
   memory.png       peak and resident memory against the workspace size
   persistence.png  the persistence figures with goals in seconds or counts (owner blocked, file writes, SIGTERM)
 
@@ -305,16 +306,25 @@ def draw_ready_time(results, path):
 def draw_peer(results, path):
     peer = [row for row in rows_of(results, "peer") if number(row.get("megabytes")) is not None]
     operations = [("loadSeconds", "load everything"), ("saveSeconds", "save everything"),
-                  ("changeSeconds", "one durable change")]
+                  ("changeSeconds", "one durable change, file rewritten"),
+                  ("journaledChangeSeconds", "one durable change, JSON through its journal"),
+                  ("concurrentChangesSeconds", "16 clients × 20 durable changes"),
+                  ("readyAfterCrashSeconds", "ready after a crash (16 MiB journal;\nSQLite: its load)")]
     operations = [(key, title) for key, title in operations
                   if series(peer, key, None, "json") or series(peer, key, None, "sqlite")]
     if not operations:
         return False
     sizes = sizes_of(peer)
-    figure, axes = plt.subplots(1, len(operations), figsize=(4.3 * len(operations) + 0.6, 5.6), layout="constrained",
+    # At most three operations a row, so that six stay readable.
+    columns = min(3, len(operations))
+    rows = (len(operations) + columns - 1) // columns
+    figure, grid = plt.subplots(rows, columns, figsize=(4.3 * columns + 0.6, 5.6 * rows), layout="constrained",
                                 squeeze=False)
+    axes = [axis for row in grid for axis in row]
+    for axis in axes[len(operations):]:
+        axis.set_visible(False)
     by_size = {number(row.get("megabytes")): row for row in peer}
-    for axis, (key, title) in zip(axes[0], operations):
+    for axis, (key, title) in zip(axes, operations):
         drawn = []
         for offset, store, label in [(-0.2, "json", "JSON file (StateStore)"), (0.2, "sqlite", "SQLite (GRDB)")]:
             for index, size in enumerate(sizes):
@@ -342,15 +352,16 @@ def draw_peer(results, path):
         axis.grid(True, axis="y", which="major", alpha=0.3)
         # A log axis's bottom set well below the smallest bar, so that bar heights stay comparable.
         axis.set_ylim(min(drawn) / 4, max(drawn) * 3)
-    axes[0][0].set_ylabel("seconds (log scale)")
-    handles, labels = axes[0][0].get_legend_handles_labels()
-    for axis in axes[0][1:]:
+    for row in grid:
+        row[0].set_ylabel("seconds (log scale)")
+    handles, labels = axes[0].get_legend_handles_labels()
+    for axis in axes[1:len(operations)]:
         more_handles, more_labels = axis.get_legend_handles_labels()
         for handle, label in zip(more_handles, more_labels):
             if label not in labels:
                 handles.append(handle)
                 labels.append(label)
-    axes[0][0].legend(handles, labels, fontsize=8, loc="upper left")
+    axes[0].legend(handles, labels, fontsize=8, loc="upper left")
     finish(figure, path, "The same workspace in one JSON file vs in SQLite", results)
     return True
 
@@ -482,7 +493,7 @@ def draw_persistence(results, path):
 DRAWERS = {
     "ratios.png": (draw_ratios, "every ratio per size against its goal"),
     "ready-time.png": (draw_ready_time, "ready and load time against workspace size"),
-    "peer.png": (draw_peer, "one JSON file against SQLite: load, save everything, one durable change"),
+    "peer.png": (draw_peer, "one JSON file against SQLite: load, save, durable changes, ready after a crash"),
     "memory.png": (draw_memory, "peak and resident memory against workspace size"),
     "persistence.png": (draw_persistence, "owner blocked, file writes, SIGTERM and save times against their goals"),
 }
