@@ -9,6 +9,9 @@ import sys
 
 
 def ms(seconds):
+    # Below 10 ms (a durable change through the journal is a few tenths of one), two decimals.
+    if seconds < 0.01:
+        return f"{seconds * 1000:.2f} ms"
     return f"{seconds * 1000:,.1f} ms" if seconds < 10 else f"{seconds:,.1f} s"
 
 
