@@ -44,7 +44,8 @@ enum SQLiteWorkspace {
             return try Int.fetchOne(db, sql: "PRAGMA synchronous")
         }
         guard synchronous == 2 else {
-            throw BenchError("\(path): PRAGMA synchronous is \(synchronous.map(String.init) ?? "unknown"), not FULL (2)")
+            let shown = synchronous.map(String.init) ?? "unknown"
+            throw BenchError("\(path): PRAGMA synchronous is \(shown), not FULL (2)")
         }
         return queue
     }
