@@ -3,9 +3,9 @@ import StateStore
 import WorkspaceModel
 import WorkspaceStorage
 
-/// A constant stream of 10,000 changes a second for a number of seconds on a loaded workspace, with the real
-/// scheduler and the daemon's default save timing (debounce 500 ms, maximum delay 5 s): how many times the file
-/// is written, the final quiet-period save included.
+/// A constant stream of 10,000 changes a second for a number of seconds on a loaded workspace, each recorded in
+/// the change journal as in the daemon, with the real scheduler and the daemon's default save timing (debounce
+/// 500 ms, maximum delay 5 s): how many times the file is written, the final quiet-period save included.
 struct ChangeStream {
     /// What the stream did.
     struct Result {
@@ -25,7 +25,9 @@ struct ChangeStream {
     /// Loads the state file at `path` as the daemon does and runs the stream.
     func run() throws -> Result {
         let file = StateFile(path: path, schema: try WorkspaceSchema.make())
-        let state = PersistentState(file: file, loaded: try file.load())
+        let signal = SaveSignal()
+        let state = try PersistentState(
+            file: file, loaded: try file.load(), journaling: WorkspaceChange.self, observer: signal.observe)
         defer { file.unlock() }
         let ids = state.read { Array($0.projects.prefix(100).map(\.id)) }
         let total = rate * seconds
@@ -37,7 +39,7 @@ struct ChangeStream {
         }
         let elapsed = (ContinuousClock.now - started).seconds
         let during = state.status.savesPerformed + (state.status.isSaving ? 1 : 0)
-        try state.waitUntilDurableBlocking(state.status.revision, timeout: .seconds(600))
+        try signal.wait(for: state.status.revision)
         let status = state.status
         return Result(
             changes: total, seconds: elapsed, fileWrites: status.savesPerformed, writesStartedDuringStream: during,

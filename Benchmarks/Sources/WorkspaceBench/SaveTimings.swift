@@ -4,10 +4,12 @@ import StateStoreTesting
 import WorkspaceModel
 import WorkspaceStorage
 
-/// Saves of a loaded workspace driven by a manual clock, so that the instant a save starts is known: the owner's
-/// share of each save (the lock held while the timer callback takes the snapshot), the first change made while
-/// the save holds the snapshot, and the save from the timer to the durable acknowledgement, each round against an
-/// encode + durable write of the same state run just before it.
+/// Saves of a loaded workspace, opened with its change journal as the daemon opens it, driven by a manual clock
+/// so that the instant a save starts is known: the owner's share of each save (the lock held while the timer
+/// callback takes the snapshot and starts the journal's next segment), the first change made while the save holds
+/// the snapshot, and the save from the timer to the state file's durable save (``SaveSignal``: the journal makes
+/// the revision durable sooner), each round against an encode + durable write of the same state run just before
+/// it.
 struct SaveTimings {
     /// The medians of the rounds, in seconds.
     struct Result {
@@ -28,7 +30,10 @@ struct SaveTimings {
     func run() throws -> Result {
         let file = StateFile(path: path, schema: try WorkspaceSchema.make())
         let scheduler = ManualPersistenceScheduler()
-        let state = PersistentState(file: file, loaded: try file.load(), scheduler: scheduler)
+        let signal = SaveSignal()
+        let state = try PersistentState(
+            file: file, loaded: try file.load(), journaling: WorkspaceChange.self, scheduler: scheduler,
+            observer: signal.observe)
         defer { file.unlock() }
         let ids = state.read { Array($0.projects.prefix(100).map(\.id)) }
         var lock: [Double] = []
@@ -48,7 +53,7 @@ struct SaveTimings {
             let revision = state.status.revision
             if let held = state.status.lastSnapshotDuration { lock.append(held.seconds) }
             firstChange.append(try timed { try WorkspaceTouch.rename(state, ids: ids, round * 3 + 2) })
-            try state.waitUntilDurableBlocking(revision, timeout: .seconds(600))
+            try signal.wait(for: revision)
             saves.append((ContinuousClock.now - started).seconds)
             try state.flushSynchronously()  // the change made during the save, so that the next round starts clean
         }
