@@ -58,6 +58,8 @@ package final class Daemon: Sendable {
         let file = try openStateFile(configuration)
         try refuseAStateTooLargeForTheMemoryLimit(file)
         loadingFile.withLock { $0 = file }
+        let startTimeout = StartTimeoutExtension(notifier: notifier)
+        defer { startTimeout.stop() }
         let loaded = try load(file)
         let loadedAt = Date()
         logLoadReport(loaded.report)
@@ -107,6 +109,7 @@ package final class Daemon: Sendable {
             watchdog: startWatchdog(persistent))
         let status = running.readyStatus()
         statusLine.ready(status)
+        startTimeout.stop()
         send { try notifier.ready(status: status) }
         loadingFile.withLock { $0 = nil }
         do {
@@ -183,7 +186,6 @@ package final class Daemon: Sendable {
         throw failure
     }
 
-    /// Loads while telling systemd what is happening and extending the start timeout every second.
     /// The state the daemon serves: the loaded workspace with the changes its journal holds replayed (a crash's),
     /// recording every later change of the control API in the journal before it is acknowledged.
     private func openJournaledState(
@@ -215,6 +217,8 @@ package final class Daemon: Sendable {
         return persistent
     }
 
+    /// Loads while telling systemd what is happening (the start timeout is extended from here to READY=1:
+    /// ``StartTimeoutExtension``).
     private func load(_ file: StateFile<Workspace>) throws(DaemonStartError) -> LoadedState<Workspace> {
         let size = (try? environment.fileSystem.attributes(of: file.path))??.size ?? 0
         send {
@@ -222,11 +226,6 @@ package final class Daemon: Sendable {
                 .status("loading \(file.path) (\(size) bytes)"), .extendTimeout(microseconds: 5_000_000),
             ])
         }
-        let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "workspaced.load-timeout"))
-        timer.schedule(deadline: .now() + .seconds(1), repeating: .seconds(1))
-        timer.setEventHandler { [notifier] in try? notifier.extendTimeout(by: .seconds(5)) }
-        timer.resume()
-        defer { timer.cancel() }
         do {
             guard let legacy = configuration.legacyImport else { return try file.load() }
             return try file.load(importing: legacy)
