@@ -748,31 +748,10 @@ private struct ScanState {
     }
 
     /// The length of the valid UTF-8 sequence starting with the non-ASCII byte at `index`, or 0 when it is
-    /// not one (a stray continuation byte, an overlong form, a surrogate, beyond U+10FFFF, or cut short).
+    /// not one (``UTF8Sequence/length(at:in:count:)``).
     @inline(__always)
     func utf8Length(at index: Int) -> Int {
-        let lead = base[index]
-        @inline(__always) func continuation(_ offset: Int, _ low: UInt8 = 0x80, _ high: UInt8 = 0xBF) -> Bool {
-            index + offset < end && (low...high).contains(base[index + offset])
-        }
-        switch lead {
-        case 0xC2...0xDF:
-            return continuation(1) ? 2 : 0
-        case 0xE0:
-            return continuation(1, 0xA0) && continuation(2) ? 3 : 0
-        case 0xED:
-            return continuation(1, 0x80, 0x9F) && continuation(2) ? 3 : 0
-        case 0xE1...0xEF:
-            return continuation(1) && continuation(2) ? 3 : 0
-        case 0xF0:
-            return continuation(1, 0x90) && continuation(2) && continuation(3) ? 4 : 0
-        case 0xF1...0xF3:
-            return continuation(1) && continuation(2) && continuation(3) ? 4 : 0
-        case 0xF4:
-            return continuation(1, 0x80, 0x8F) && continuation(2) && continuation(3) ? 4 : 0
-        default:
-            return 0
-        }
+        UTF8Sequence.length(at: index, in: base, count: end)
     }
 
     // MARK: Keys
