@@ -66,7 +66,8 @@ build: deps
 	$(SWIFT) build $(BUILD_FLAGS)
 
 lint:
-	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests Benchmarks/Package.swift Benchmarks/Sources
+	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests Benchmarks/Package.swift Benchmarks/Sources \
+	  Benchmarks/ReaderThroughput
 	python3 Scripts/api-routes.py --check
 
 # Every `make X` the README names must be a rule here (and .PHONY when a file of that name exists, as docs/ does):
@@ -185,6 +186,19 @@ bench: bench-deps
 BENCH_VENV    ?= $(CURDIR)/.build/bench-venv
 BENCH_RESULTS ?= docs/benchmarks/results.json
 BENCH_CHARTS  ?= docs/benchmarks
+# The pull reader of issue 29 against JSONDecoder on one file (default: a generated 10 MB workspace):
+# StateJSON's sources and Benchmarks/ReaderThroughput/main.swift compiled together with -O.
+.PHONY: bench-reader
+bench-reader:
+	@mkdir -p .build/reader-throughput
+	swiftc -O -wmo -package-name workspaced Sources/StateJSON/*.swift Benchmarks/ReaderThroughput/main.swift \
+	  -o .build/reader-throughput/ReaderThroughput
+	@file="$(FILE)"; if [ -z "$$file" ]; then \
+	  $(SWIFT) build -c release --package-path Benchmarks --product WorkspaceBench >/dev/null && \
+	  Benchmarks/.build/release/WorkspaceBench generate --megabytes 10 --out .build/reader-throughput >/dev/null && \
+	  file=.build/reader-throughput/v4-10.json; fi; \
+	.build/reader-throughput/ReaderThroughput "$$file"
+
 .PHONY: bench-charts
 bench-charts:
 	@if python3 -c 'import matplotlib' 2>/dev/null; then py=python3; else \
