@@ -272,8 +272,11 @@ import Testing
         defer { directory.remove() }
         let fileSystem = FaultInjectingFileSystem()
         let file = try notebookFile(directory, fileSystem: fileSystem)
-        let scheduler = ManualPersistenceScheduler()
-        let state = try openJournaled(file, scheduler: scheduler)
+        let events = Mutex<[PersistenceEvent]>([])
+        let state = try PersistentState(
+            file: file, loaded: try file.load(), journaling: NoteChange.self,
+            scheduler: ManualPersistenceScheduler(),
+            observer: { event in if case .saved = event {} else { events.withLock { $0.append(event) } } })
         try state.apply(NoteChange.add(id: "n1", title: "t"))
         fileSystem.inject(.write, errno: ENOSPC)
         #expect {
@@ -288,10 +291,41 @@ import Testing
         while state.journalStatus?.failure != nil, ContinuousClock.now < deadline { usleep(1000) }
         #expect(state.journalStatus?.failure == nil)
         #expect(state.status.savedRevision >= 2)
+        // The observer was told of the failure, then, once, that the journal works again (told by the save's thread
+        // after the status changed, so it may come a little later).
+        while events.withLock({ $0.count }) < 2, ContinuousClock.now < deadline { usleep(1000) }
+        let told = events.withLock { $0 }
+        #expect(told.count == 2, "\(told)")
+        guard case .journalFailed(.journalFailed(_, 2, _)) = told.first else {
+            Issue.record("not a journal failure at revision 2: \(told)")
+            return
+        }
+        guard case .journalResumed(let resumedAt) = told.last, resumedAt >= 2 else {
+            Issue.record("not a resumption at 2 or later: \(told)")
+            return
+        }
         try state.apply(NoteChange.add(id: "n3", title: "t"))
         file.unlock()
         let reopened = try openJournaled(try notebookFile(directory))
         #expect(reopened.read { $0.notes.map(\.id) } == ["n1", "n2", "n3"])
+    }
+
+    /// A start that does not continue the file (here a corrupt file quarantined) writes the state first and only
+    /// then records changes; nothing failed, so the observer hears of no journal failure and no resumption.
+    @Test func aStartThatWritesTheStateFirstTellsOfNoJournalFailure() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let file = try notebookFile(directory, configuration: StateFileConfiguration(corruptFilePolicy: .quarantine))
+        try Data("{ not json".utf8).write(to: URL(fileURLWithPath: file.path))
+        let events = Mutex<[PersistenceEvent]>([])
+        let loaded = try file.load()
+        #expect(loaded.report.quarantine != nil)
+        let state = try PersistentState(
+            file: file, loaded: loaded, journaling: NoteChange.self, scheduler: ManualPersistenceScheduler(),
+            observer: { event in if case .saved = event {} else { events.withLock { $0.append(event) } } })
+        #expect(state.journalStatus?.failure == nil)
+        try state.apply(NoteChange.add(id: "n1", title: "t"))
+        #expect(events.withLock { $0 }.isEmpty, "\(events.withLock { $0 })")
     }
 
     @Test func aJournalLeftByAnOlderVersionReplaysOntoTheMigratedState() throws {

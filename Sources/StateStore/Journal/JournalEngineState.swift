@@ -40,6 +40,9 @@ struct JournalEngineState: Sendable {
     /// While ``failure`` is set: the base of the segment started after it; once a snapshot that includes this
     /// revision is durable, that segment holds every later change and acknowledgements resume.
     var resumesAt: UInt64?
+    /// The observer was told of ``failure`` (`journalFailed`), so it is told when the journal works again. A
+    /// start whose snapshot comes first sets ``failure`` without telling: nothing failed.
+    var failureAnnounced = false
     /// A group sync is queued and has not started yet.
     var syncScheduled = false
     var syncsPerformed = 0

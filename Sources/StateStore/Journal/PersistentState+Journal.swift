@@ -185,14 +185,15 @@ extension PersistentState {
         return nil
     }
 
-    /// Makes a snapshot due at once (the journal failed or is full): without the debounce, and without the timer
-    /// armed for it, whose deadline is later.
-    /// Records that the journal failed with `failure`, telling the observer when it worked until now, and makes a
-    /// snapshot due at once.
+    /// Records that the journal failed with `failure`, telling the observer unless it was told already (the start's
+    /// snapshot-first failure is not told), and makes a snapshot due at once.
     func journalFailed(
         _ failure: PersistenceError, _ journal: inout JournalEngineState, _ engine: inout PersistenceEngineState<Model>
     ) {
-        if journal.failure == nil { engine.journalEvents.append(.journalFailed(error: failure)) }
+        if journal.failure == nil || !journal.failureAnnounced {
+            engine.journalEvents.append(.journalFailed(error: failure))
+            journal.failureAnnounced = true
+        }
         journal.failure = failure
         journal.resumesAt = nil
         makeSnapshotDue(&engine)
@@ -207,6 +208,8 @@ extension PersistentState {
         if let observer { for event in events { observer(event) } }
     }
 
+    /// Makes a snapshot due at once (the journal failed or is full): without the debounce, and without the timer
+    /// armed for it, whose deadline is later.
     func makeSnapshotDue(_ engine: inout PersistenceEngineState<Model>) {
         engine.urgent = true
         engine.timer?.handle.cancel()

@@ -97,7 +97,8 @@ extension PersistentState {
             journal.failure = nil
             journal.resumesAt = nil
             journal.syncedRevision = max(journal.syncedRevision, revision)
-            engine.journalEvents.append(.journalResumed(revision: revision))
+            if journal.failureAnnounced { engine.journalEvents.append(.journalResumed(revision: revision)) }
+            journal.failureAnnounced = false
         }
     }
 
