@@ -25,9 +25,10 @@ package enum DaemonEvent: String, CaseIterable, Sendable {
     /// The start did not replay (all of) the change journal: segments of another lineage, a gap, damage or a change
     /// that does not apply were kept aside, and the changes in them are not in the state.
     case journalKeptAside
-    /// The change journal failed (an append or an fdatasync): changes are answered 503 until a snapshot is durable;
-    /// also the notice that it works again.
+    /// The change journal failed (an append or an fdatasync): changes are answered 503 until a snapshot is durable.
     case journalFailed
+    /// The change journal works again after a failure: the snapshot it continues is durable.
+    case journalResumed
     /// A corrupt state file was moved aside.
     case quarantined
     /// A state file that did not load as it was was salvaged: records dropped, fields coerced or defaulted; the
@@ -81,6 +82,7 @@ package enum DaemonEvent: String, CaseIterable, Sendable {
         case .journalReplayed: hex = "fe846471250743229f92ac63c19293cd"
         case .journalKeptAside: hex = "0ce4234e79b348d2b1446c48d32af558"
         case .journalFailed: hex = "4b2508af5fca490ba49988ec12de99c1"
+        case .journalResumed: hex = "b32795a196614c46b4fe6c608a00b666"
         case .quarantined: hex = "87da9888b6c248ff9d9caee4abe6b974"
         case .salvaged: hex = "77de2393ac96444ab4abfd745fd62bc3"
         case .refusedNewerFile: hex = "edd1498be4804db3a040144b7fc11efc"

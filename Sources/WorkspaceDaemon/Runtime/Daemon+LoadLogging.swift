@@ -160,7 +160,7 @@ extension Daemon {
         case .journalResumed(let revision):
             logger.notice(
                 "change journal works again after the snapshot of revision \(revision)",
-                metadata: DaemonEvent.journalFailed.metadata(["state_path": "\(path)", "revision": "\(revision)"]))
+                metadata: DaemonEvent.journalResumed.metadata(["state_path": "\(path)", "revision": "\(revision)"]))
         }
     }
 
