@@ -5,51 +5,9 @@ import Testing
 
 @testable import StateJSON
 
-/// Any JSON value, decoded by `JSONDecoder` down to every string and number, so that a decode fails exactly when
-/// JSONDecoder finds some value unreadable.
-private indirect enum AnyJSON: Decodable, Equatable {
-    case null
-    case bool(Bool)
-    case number(Double)
-    case string(String)
-    case array([AnyJSON])
-    case object([String: AnyJSON])
-
-    /// A key of any name.
-    struct Key: CodingKey {
-        let stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
-
-    init(from decoder: any Decoder) throws {
-        if let container = try? decoder.container(keyedBy: Key.self) {
-            var members: [String: AnyJSON] = [:]
-            for key in container.allKeys { members[key.stringValue] = try container.decode(AnyJSON.self, forKey: key) }
-            self = .object(members)
-        } else if var container = try? decoder.unkeyedContainer() {
-            var elements: [AnyJSON] = []
-            while !container.isAtEnd { elements.append(try container.decode(AnyJSON.self)) }
-            self = .array(elements)
-        } else {
-            let container = try decoder.singleValueContainer()
-            if container.decodeNil() {
-                self = .null
-            } else if let bool = try? container.decode(Bool.self) {
-                self = .bool(bool)
-            } else if let number = try? container.decode(Double.self) {
-                self = .number(number)
-            } else {
-                self = .string(try container.decode(String.self))
-            }
-        }
-    }
-}
-
 /// Whether JSONDecoder reads every value of `data`.
 private func decoderAccepts(_ data: Data) -> Bool {
-    (try? JSONDecoder().decode(AnyJSON.self, from: data)) != nil
+    (try? JSONDecoder().decode(ReadJSON.self, from: data)) != nil
 }
 
 /// The first defect of `text`'s UTF-8 bytes.
