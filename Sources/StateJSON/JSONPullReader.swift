@@ -65,7 +65,7 @@ package struct JSONPullReader {
     package static let depthLimit = 512
 
     /// The document.
-    let bytes: UnsafeRawBufferPointer
+    package let bytes: UnsafeRawBufferPointer
     /// The offset of the next byte to look at.
     var index: Int
     /// How many arrays and objects are open.

@@ -1,0 +1,40 @@
+/// A type that reads itself straight from a state file's bytes with a ``StateDirectReader``: one pass over the
+/// UTF-8, no tree of values, and the same value, the same defaults and the same unknown fields as its
+/// `init(from:)` would give through `JSONDecoder`.
+///
+/// `@StateModel` (the StateModel product) generates the conformance for a model. StateCoding conforms the standard
+/// types a model holds: `String`, `Bool`, the integer types, `Double`, `Float`, `Date` (as the load's schema
+/// writes dates), `UUID`, `Optional` and `Array` of conforming types, and every ``ExtensibleEnum``.
+///
+/// A load (StateStore's `StateCodec`) reads a file this way when the stored version's type conforms, and reads
+/// it again through `Codable` when the direct read throws, for whatever reason: the `Codable` path stays the one
+/// that names errors, salvages and applies the corrupt-file policy. A conformance must therefore give exactly
+/// what `init(from:)` gives, or throw.
+///
+/// A value type with a single-value `Codable` form conforms with a few lines:
+///
+/// ```swift
+/// extension ProjectID: StateDirectDecodable {
+///     public init(stateReader reader: inout StateDirectReader) throws {
+///         let text = try reader.readString()
+///         guard let id = ProjectID(text) else { throw reader.refusal("\"\(text)\" is not a project ID") }
+///         self = id
+///     }
+/// }
+/// ```
+public protocol StateDirectDecodable: Decodable {
+    /// Reads the next value of `reader`, as `init(from:)` would decode it, or throws.
+    ///
+    /// - Throws: Any error, when the value is not one `init(from:)` would give the same value for; the load
+    ///   then reads the whole file through `Codable`.
+    init(stateReader reader: inout StateDirectReader) throws
+}
+
+/// A ``StateFieldCoder`` that also reads its field straight from the bytes (`@StateCoder` in a `@StateModel`):
+/// without it, a model with that field loads through `Codable`, and the compiler says so.
+public protocol StateDirectFieldCoder: StateFieldCoder {
+    /// Reads the field's value, as ``StateFieldCoder/decode(from:forKey:)`` reads it, or throws.
+    ///
+    /// - Throws: Any error, when the value is not one `decode(from:forKey:)` would give the same value for.
+    static func decode(stateReader reader: inout StateDirectReader) throws -> Value
+}

@@ -1,0 +1,120 @@
+import Foundation
+import StateJSON
+
+// The reads a conformance of a value type calls: each converts and checks as `JSONDecoder` does for that type.
+
+extension StateDirectReader {
+    /// Reads a string.
+    public mutating func readString() throws -> String {
+        try json.readString()
+    }
+
+    /// Reads `true` or `false`.
+    public mutating func readBool() throws -> Bool {
+        try json.readBool()
+    }
+
+    /// Reads `null` and returns true if it is next; returns false, reading nothing, if another value is.
+    public mutating func readNull() throws -> Bool {
+        try json.readNull()
+    }
+
+    /// Reads a number as `Integer`: refused when the type cannot hold it, as `JSONDecoder` refuses it.
+    public mutating func readInteger<Integer: FixedWidthInteger>(_ type: Integer.Type = Integer.self) throws -> Integer
+    {
+        try json.readInteger(type)
+    }
+
+    /// Reads a number as a `Double`.
+    public mutating func readDouble() throws -> Double {
+        try json.readDouble()
+    }
+
+    /// Reads a number as a `Float`.
+    public mutating func readFloat() throws -> Float {
+        try json.readFloat()
+    }
+
+    /// Reads a date as the load's date strategy writes it.
+    public mutating func readDate() throws -> Date {
+        switch dateCoding {
+        case .iso8601:
+            let text = try json.readString()
+            guard let date = ISO8601Timestamp.date(from: text) else {
+                throw refusal("\"\(text)\" is not an ISO 8601 date-time")
+            }
+            return date
+        case .secondsSince1970:
+            return Date(timeIntervalSince1970: try json.readDouble())
+        case .deferredToDate:
+            return Date(timeIntervalSinceReferenceDate: try json.readDouble())
+        }
+    }
+
+    /// Reads an array whose elements `readElement` reads in turn, with the path marking an element.
+    public mutating func readArray(_ readElement: (inout StateDirectReader) throws -> Void) throws {
+        try json.beginArray()
+        path.append(.element)
+        defer { path.removeLast() }
+        while try json.nextElement() {
+            try readElement(&self)
+        }
+    }
+
+    /// Reads any value as a `JSONValue`, exactly as `JSONValue`'s `init(from:)` would: strings, literals and plain
+    /// integers here, any other number, array or object through `JSONDecoder` on its bytes (rare: an unknown
+    /// field that holds one).
+    mutating func readJSONValue() throws -> JSONValue {
+        switch try json.peekKind() {
+        case .string: return .string(try json.readString())
+        case .bool: return .bool(try json.readBool())
+        case .null:
+            _ = try json.readNull()
+            return .null
+        case .number:
+            let range = try json.skipValue(checkingValues: true)
+            if let integer = Self.plainInteger(json.bytes[range]) { return .integer(integer) }
+            return try decodeJSONValue(range)
+        case .array, .object:
+            let range = try json.skipValue(checkingValues: true)
+            return try decodeJSONValue(range)
+        }
+    }
+
+    /// The value of a number written as plain digits (with a `-`) that fits in `Int64`, not `-0` (a `Double`
+    /// zero to `JSONValue`); nil for any other spelling.
+    static func plainInteger(_ text: Slice<UnsafeRawBufferPointer>) -> Int64? {
+        var digits = text[...]
+        let negative = digits.first == UInt8(ascii: "-")
+        if negative { digits = digits.dropFirst() }
+        guard !digits.isEmpty, digits.count <= 18 else { return nil }
+        if digits.count > 1, digits.first == UInt8(ascii: "0") { return nil }
+        var value: Int64 = 0
+        for byte in digits {
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+            value = value * 10 + Int64(byte - UInt8(ascii: "0"))
+        }
+        if negative {
+            if value == 0 { return nil }
+            value = -value
+        }
+        return value
+    }
+
+    /// The value whose bytes are `range`, decoded by `JSONDecoder` as `JSONValue`; refused when it holds a
+    /// duplicate key (the `Codable` path refuses the file).
+    private func decodeJSONValue(_ range: Range<Int>) throws -> JSONValue {
+        let data = Data(json.bytes[range])
+        if !JSONDefectScanner.duplicateKeys(in: data).isEmpty { throw refusal("duplicate key in an unknown field") }
+        return try JSONDecoder().decode(JSONValue.self, from: data)
+    }
+
+    /// Skips a value as `JSONDecoder` skips one nothing reads; refused when an object in it holds a key twice.
+    mutating func skipCheckingDuplicates() throws {
+        let range = try json.skipValue()
+        guard json.bytes[range].contains(UInt8(ascii: "{")) else { return }
+        if !JSONDefectScanner.duplicateKeys(in: Data(json.bytes[range])).isEmpty {
+            throw refusal("duplicate key in a skipped value")
+        }
+    }
+}

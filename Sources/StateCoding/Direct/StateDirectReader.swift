@@ -1,0 +1,83 @@
+import StateJSON
+
+/// Reads a JSON document straight into ``StateDirectDecodable`` types: one pass over the UTF-8 bytes, keys
+/// compared as bytes with the declared keys, values converted in place, and, as a `JSONDecoder` load with a
+/// `LoadContext` would, the defaults given and the unknown keys kept counted by path (`projects[].panes[].tabs`).
+///
+/// It accepts and refuses what `JSONDecoder` does for the same reads (StateJSON's pull reader), and refuses more
+/// where matching `JSONDecoder` exactly would cost the common case: a duplicate key anywhere, a number in an
+/// unknown field that is not a plain integer is read through `JSONDecoder` itself. A refusal is never the last
+/// word: the load reads the file again through `Codable`.
+///
+/// Generated code (`@StateModel`) and the conformances of value types call it; a load creates it over the bytes
+/// it holds, for the duration of one read.
+public struct StateDirectReader {
+    /// One step of the path from the document's root to the value being read.
+    enum PathItem {
+        /// A member of an object.
+        case key(StaticString)
+        /// An element of an array (positions are folded, so counts aggregate per field).
+        case element
+    }
+
+    var json: JSONPullReader
+    /// From the root to the value being read.
+    var path: [PathItem] = []
+    /// How dates are read.
+    package let dateCoding: StateDirectDateCoding
+    /// The root keys of the store's envelope, captured instead of kept as unknown; nil outside a store load.
+    let envelopeKeys: StateDirectEnvelope.Keys?
+    /// The envelope's values, as read at the root.
+    package internal(set) var envelope = StateDirectEnvelope()
+    /// The fields that were missing (or `null`) and took their default, by path, with how many records.
+    package internal(set) var fieldsDefaulted: [String: Int] = [:]
+    /// The unknown keys kept, by path, with how many records held each.
+    package internal(set) var unknownKeysKept: [String: Int] = [:]
+
+    /// A reader of `bytes`, a whole JSON document, that reads dates as `dateCoding` says and, at the root,
+    /// captures the envelope's `envelopeKeys` (a store load) instead of keeping them as unknown fields.
+    package init(
+        bytes: UnsafeRawBufferPointer, dateCoding: StateDirectDateCoding = .deferredToDate,
+        envelopeKeys: StateDirectEnvelope.Keys? = nil
+    ) {
+        json = JSONPullReader(bytes: bytes)
+        self.dateCoding = dateCoding
+        self.envelopeKeys = envelopeKeys
+        path.reserveCapacity(16)
+    }
+
+    /// Checks that only whitespace follows the value read.
+    package mutating func finish() throws {
+        try json.finish()
+    }
+
+    /// The offset of the next byte the reader looks at.
+    public var byteOffset: Int { json.byteOffset }
+
+    /// An error saying `reason` at the reader's place, for a conformance that refuses a value it read.
+    public func refusal(_ reason: String) -> StateDirectReadError {
+        StateDirectReadError(reason, at: json.byteOffset)
+    }
+
+    /// The path of the object being read with `key` after it, as `LoadContext` spells it: `projects[].panes[].tabs`.
+    func fieldPath(_ key: String) -> String {
+        var text = ""
+        for item in path {
+            switch item {
+            case .element: text += "[]"
+            case .key(let name): text += text.isEmpty ? name.description : "." + name.description
+            }
+        }
+        return text.isEmpty ? key : text + "." + key
+    }
+}
+
+/// How a ``StateDirectReader`` reads a `Date`: the strategy the `JSONDecoder` of the same load uses.
+package enum StateDirectDateCoding: Sendable {
+    /// StateStore's ISO 8601 (`ISO8601Timestamp`): with or without a fraction, `Z` or an offset.
+    case iso8601
+    /// A number of seconds since 1970.
+    case secondsSince1970
+    /// `JSONDecoder`'s default: a number of seconds since 2001.
+    case deferredToDate
+}
