@@ -36,12 +36,20 @@ import StateCoding
 /// read, a number is read as a `String` and a string of digits as an `Int`, and an array marked ``StateRecords()``
 /// drops the records that cannot be read instead of failing. Each change is listed in the load report.
 ///
+/// It also gets `StateDirectDecodable`: an `init(stateReader:)` that reads the record straight from the file's
+/// bytes, in one pass, giving what `init(from:)` gives (the same defaults recorded, the same unknown fields kept)
+/// or throwing, in which case the load reads the file through `init(from:)`. StateStore loads this way every
+/// version whose type has it. Each field's type needs a direct reader too (`StateDirectDecodable`; StateCoding
+/// conforms the standard types, `Optional`, `Array` and every `ExtensibleEnum`), and a ``StateCoder(_:)``'s coder
+/// needs `StateDirectFieldCoder`: a field without one is a compile-time deprecation warning, and the model loads
+/// through `Codable`.
+///
 /// A declaration it cannot honour is a compile-time error that says what to write instead: a `let` with an initial
 /// value (Codable cannot set it), a computed or `lazy` property, a property wrapper, a property without a written
 /// type, a default on an optional (it would hide a stored `null`), a hand-written `init(from:)`, `encode(to:)` or
 /// `CodingKeys`.
 @attached(member, names: named(init), named(encode), named(StateCodingKeys))
-@attached(extension, conformances: Decodable, Encodable, StateSalvageable)
+@attached(extension, conformances: Decodable, Encodable, StateSalvageable, StateDirectDecodable)
 public macro StateModel() = #externalMacro(module: "StateModelMacros", type: "StateModelMacro")
 
 /// The key a ``StateModel()`` property is stored under, when it differs from the property's name.

@@ -7,11 +7,11 @@ struct CodableGeneration {
     /// `public `, `package ` or nothing: the struct's access level, for the generated members.
     let access: String
 
-    private var unknownFields: StoredProperty? {
+    var unknownFields: StoredProperty? {
         properties.first { if case .unknownFields = $0.kind { true } else { false } }
     }
 
-    private var declared: [StoredProperty] {
+    var declared: [StoredProperty] {
         properties.filter { if case .unknownFields = $0.kind { false } else { true } }
     }
 
@@ -179,7 +179,7 @@ struct CodableGeneration {
         return "(\(coder.trimmedDescription))"
     }
 
-    private static func indent(_ lines: [String], separator: String = "\n") -> String {
+    static func indent(_ lines: [String], separator: String = "\n") -> String {
         lines.map {
             $0.split(separator: "\n", omittingEmptySubsequences: false).map { "    " + $0 }.joined(separator: "\n")
         }

@@ -3,9 +3,9 @@ import SwiftSyntax
 import SwiftSyntaxBuilder
 import SwiftSyntaxMacros
 
-/// `@StateModel`: a struct's `init(from:)`, `init(salvaging:)`, `encode(to:)` and memberwise initializer, its
-/// `Codable` conformance unless it names `Decodable` or `Encodable` itself, and `StateSalvageable` when it
-/// decodes.
+/// `@StateModel`: a struct's `init(from:)`, `init(salvaging:)`, `init(stateReader:)`, `encode(to:)` and
+/// memberwise initializer, its `Codable` conformance unless it names `Decodable` or `Encodable` itself, and
+/// `StateSalvageable` and `StateDirectDecodable` when it decodes.
 public struct StateModelMacro: MemberMacro, ExtensionMacro {
     /// The generated members.
     public static func expansion(
@@ -30,6 +30,7 @@ public struct StateModelMacro: MemberMacro, ExtensionMacro {
             generated.append(generation.codingKeys())
             generated.append(generation.decodeInitializer())
             generated.append(generation.salvageInitializer())
+            generated.append(generation.directInitializer())
         }
         if halves.encodable { generated.append(generation.encodeFunction()) }
         return generated
@@ -43,9 +44,10 @@ public struct StateModelMacro: MemberMacro, ExtensionMacro {
     ) throws -> [ExtensionDeclSyntax] {
         guard let structDecl = declaration.as(StructDeclSyntax.self) else { return [] }
         let names = protocols.map { $0.trimmedDescription }
-        var conformances = namesCodable(structDecl) ? [] : names.filter { $0 != "StateSalvageable" }
-        if codableHalves(of: structDecl).decodable, names.contains("StateSalvageable") {
-            conformances.append("StateSalvageable")
+        let added = ["StateSalvageable", "StateDirectDecodable"]
+        var conformances = namesCodable(structDecl) ? [] : names.filter { !added.contains($0) }
+        if codableHalves(of: structDecl).decodable {
+            conformances += added.filter { names.contains($0) }
         }
         guard !conformances.isEmpty else { return [] }
         return [

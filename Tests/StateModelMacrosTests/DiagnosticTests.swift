@@ -77,13 +77,33 @@ struct DiagnosticTests {
                         String.self, forKey: StateCodingKeys("kind"), defaultingTo: "pane", in: decoder)
                 }
 
+                init(stateReader reader: inout StateDirectReader) throws {
+                    var _kind: Optional<String> = nil
+                    var skippedKeys: Set<String> = []
+                    var seenKeys0: UInt64 = 0
+                    try reader.beginObject()
+                    while let key = try reader.nextKey() {
+                        if key.matches("kind") {
+                            try reader.claim(key, bit: 0, of: &seenKeys0)
+                            _kind = try reader.readIfPresent(String.self, at: "kind")
+                        } else {
+                            try reader.skipUnknown(key, skipped: &skippedKeys)
+                        }
+                    }
+                    if let _kind {
+                        self.kind = _kind
+                    } else {
+                        self.kind = reader.defaulted("pane", "kind")
+                    }
+                }
+
                 func encode(to encoder: any Encoder) throws {
                     var container = encoder.container(keyedBy: AnyCodingKey.self)
                     try container.encode(self.kind, forKey: AnyCodingKey("kind"))
                 }
             }
 
-            extension Pane: Decodable, Encodable, StateSalvageable {
+            extension Pane: Decodable, Encodable, StateSalvageable, StateDirectDecodable {
             }
             """
         }
@@ -224,13 +244,33 @@ struct DiagnosticTests {
                         Bool.self, forKey: StateCodingKeys("pinned"), defaultingTo: false, in: decoder)
                 }
 
+                init(stateReader reader: inout StateDirectReader) throws {
+                    var _pinned: Optional<Bool> = nil
+                    var skippedKeys: Set<String> = []
+                    var seenKeys0: UInt64 = 0
+                    try reader.beginObject()
+                    while let key = try reader.nextKey() {
+                        if key.matches("pinned") {
+                            try reader.claim(key, bit: 0, of: &seenKeys0)
+                            _pinned = try reader.readIfPresent(Bool.self, at: "pinned")
+                        } else {
+                            try reader.skipUnknown(key, skipped: &skippedKeys)
+                        }
+                    }
+                    if let _pinned {
+                        self.pinned = _pinned
+                    } else {
+                        self.pinned = reader.defaulted(false, "pinned")
+                    }
+                }
+
                 func encode(to encoder: any Encoder) throws {
                     var container = encoder.container(keyedBy: AnyCodingKey.self)
                     try container.encode(self.pinned, forKey: AnyCodingKey("pinned"))
                 }
             }
 
-            extension Pane: Decodable, Encodable, StateSalvageable {
+            extension Pane: Decodable, Encodable, StateSalvageable, StateDirectDecodable {
             }
             """
         }

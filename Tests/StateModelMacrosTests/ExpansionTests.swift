@@ -84,6 +84,42 @@ struct ExpansionTests {
                     self.unknownFields = try UnknownFields(undeclaredKeysOf: container, in: decoder)
                 }
 
+                public init(stateReader reader: inout StateDirectReader) throws {
+                    var _id: Optional<String> = nil
+                    var _title: Optional<String> = nil
+                    var _pinned: Optional<Bool> = nil
+                    var _createdAt: Optional<Date> = nil
+                    var _unknownFields = UnknownFields()
+                    var seenKeys0: UInt64 = 0
+                    try reader.beginObject()
+                    while let key = try reader.nextKey() {
+                        if key.matches("id") {
+                            try reader.claim(key, bit: 0, of: &seenKeys0)
+                            _id = try reader.read(String.self, at: "id")
+                        } else if key.matches("display_title") {
+                            try reader.claim(key, bit: 1, of: &seenKeys0)
+                            _title = try reader.read(String.self, at: "display_title")
+                        } else if key.matches("pinned") {
+                            try reader.claim(key, bit: 2, of: &seenKeys0)
+                            _pinned = try reader.readIfPresent(Bool.self, at: "pinned")
+                        } else if key.matches("createdAt") {
+                            try reader.claim(key, bit: 3, of: &seenKeys0)
+                            _createdAt = try reader.readIfPresent(Date.self, at: "createdAt")
+                        } else {
+                            try reader.keepUnknown(key, in: &_unknownFields)
+                        }
+                    }
+                    self.id = try reader.required(_id, "id")
+                    self.title = try reader.required(_title, "display_title")
+                    if let _pinned {
+                        self.pinned = _pinned
+                    } else {
+                        self.pinned = reader.defaulted(false, "pinned")
+                    }
+                    self.createdAt = _createdAt
+                    self.unknownFields = _unknownFields
+                }
+
                 public func encode(to encoder: any Encoder) throws {
                     var container = encoder.container(keyedBy: AnyCodingKey.self)
                     try self.unknownFields.encode(to: &container, skipping: ["id", "display_title", "pinned", "createdAt"])
@@ -94,7 +130,7 @@ struct ExpansionTests {
                 }
             }
 
-            extension Note: Decodable, Encodable, StateSalvageable {
+            extension Note: Decodable, Encodable, StateSalvageable, StateDirectDecodable {
             }
             """
         }
@@ -165,9 +201,31 @@ struct ExpansionTests {
                     self.viewMode = try container.salvage(Int.self, forKey: StateCodingKeys("viewMode"), in: decoder)
                     self.unknownFields = try UnknownFields(undeclaredKeysOf: container, in: decoder)
                 }
+
+                init(stateReader reader: inout StateDirectReader) throws {
+                    var _id: Optional<WorkspaceID> = nil
+                    var _viewMode: Optional<Int> = nil
+                    var _unknownFields = UnknownFields()
+                    var seenKeys0: UInt64 = 0
+                    try reader.beginObject()
+                    while let key = try reader.nextKey() {
+                        if key.matches("id") {
+                            try reader.claim(key, bit: 0, of: &seenKeys0)
+                            _id = try reader.read(WorkspaceID.self, at: "id")
+                        } else if key.matches("viewMode") {
+                            try reader.claim(key, bit: 1, of: &seenKeys0)
+                            _viewMode = try reader.read(Int.self, at: "viewMode")
+                        } else {
+                            try reader.keepUnknown(key, in: &_unknownFields)
+                        }
+                    }
+                    self.id = try reader.required(_id, "id")
+                    self.viewMode = try reader.required(_viewMode, "viewMode")
+                    self.unknownFields = _unknownFields
+                }
             }
 
-            extension PaneV1: StateSalvageable {
+            extension PaneV1: StateSalvageable, StateDirectDecodable {
             }
             """
         }
@@ -259,6 +317,46 @@ struct ExpansionTests {
                         [String].self, forKey: StateCodingKeys("tags"), defaultingTo: [], in: decoder)
                 }
 
+                package init(stateReader reader: inout StateDirectReader) throws {
+                    var _items: Optional<[Item]> = nil
+                    var _active: Optional<String> = nil
+                    var _id: Optional<UUID> = nil
+                    var _default: Optional<Int> = nil
+                    var _tags: Optional<[String]> = nil
+                    var skippedKeys: Set<String> = []
+                    var seenKeys0: UInt64 = 0
+                    try reader.beginObject()
+                    while let key = try reader.nextKey() {
+                        if key.matches("items") {
+                            try reader.claim(key, bit: 0, of: &seenKeys0)
+                            _items = try reader.read([Item].self, at: "items")
+                        } else if key.matches("active") {
+                            try reader.claim(key, bit: 1, of: &seenKeys0)
+                            _active = try reader.readIfPresent(String.self, at: "active")
+                        } else if key.matches("id") {
+                            try reader.claim(key, bit: 2, of: &seenKeys0)
+                            _id = try reader.read(with: LowercaseUUIDCoder.self, at: "id")
+                        } else if key.matches("default") {
+                            try reader.claim(key, bit: 3, of: &seenKeys0)
+                            _default = try reader.readIfPresent(Int.self, at: "default")
+                        } else if key.matches("tags") {
+                            try reader.claim(key, bit: 4, of: &seenKeys0)
+                            _tags = try reader.readIfPresent([String].self, at: "tags")
+                        } else {
+                            try reader.skipUnknown(key, skipped: &skippedKeys)
+                        }
+                    }
+                    self.items = try reader.required(_items, "items")
+                    self.active = _active
+                    self.id = try reader.required(_id, "id")
+                    self.`default` = _default
+                    if let _tags {
+                        self.tags = _tags
+                    } else {
+                        self.tags = reader.defaulted([], "tags")
+                    }
+                }
+
                 package func encode(to encoder: any Encoder) throws {
                     var container = encoder.container(keyedBy: AnyCodingKey.self)
                     try container.encode(self.active, forKey: AnyCodingKey("active"))
@@ -269,7 +367,7 @@ struct ExpansionTests {
                 }
             }
 
-            extension Record: StateSalvageable {
+            extension Record: StateSalvageable, StateDirectDecodable {
             }
             """
         }
@@ -335,6 +433,27 @@ struct ExpansionTests {
                     self.y = try container.salvage(Double.self, forKey: StateCodingKeys("y"), in: decoder)
                 }
 
+                init(stateReader reader: inout StateDirectReader) throws {
+                    var _x: Optional<Double> = nil
+                    var _y: Optional<Double> = nil
+                    var skippedKeys: Set<String> = []
+                    var seenKeys0: UInt64 = 0
+                    try reader.beginObject()
+                    while let key = try reader.nextKey() {
+                        if key.matches("x") {
+                            try reader.claim(key, bit: 0, of: &seenKeys0)
+                            _x = try reader.read(Double.self, at: "x")
+                        } else if key.matches("y") {
+                            try reader.claim(key, bit: 1, of: &seenKeys0)
+                            _y = try reader.read(Double.self, at: "y")
+                        } else {
+                            try reader.skipUnknown(key, skipped: &skippedKeys)
+                        }
+                    }
+                    self.x = try reader.required(_x, "x")
+                    self.y = try reader.required(_y, "y")
+                }
+
                 func encode(to encoder: any Encoder) throws {
                     var container = encoder.container(keyedBy: AnyCodingKey.self)
                     try container.encode(self.x, forKey: AnyCodingKey("x"))
@@ -342,7 +461,7 @@ struct ExpansionTests {
                 }
             }
 
-            extension Point: Decodable, Encodable, StateSalvageable {
+            extension Point: Decodable, Encodable, StateSalvageable, StateDirectDecodable {
             }
             """
         }
@@ -450,6 +569,65 @@ struct ExpansionTests {
                     self.unknownFields = try UnknownFields(undeclaredKeysOf: container, in: decoder)
                 }
 
+                init(stateReader reader: inout StateDirectReader) throws {
+                    var _name: Optional<String> = nil
+                    var _panes: Optional<[Pane]> = nil
+                    var _tabs: Optional<[Tab]> = nil
+                    var _archived: Optional<Array<Pane>> = nil
+                    var _tags: Optional<[String]> = nil
+                    var _count: Optional<Int> = nil
+                    var _note: Optional<String> = nil
+                    var _unknownFields = UnknownFields()
+                    var seenKeys0: UInt64 = 0
+                    try reader.beginObject()
+                    while let key = try reader.nextKey() {
+                        if key.matches("name") {
+                            try reader.claim(key, bit: 0, of: &seenKeys0)
+                            _name = try reader.read(String.self, at: "name")
+                        } else if key.matches("panes") {
+                            try reader.claim(key, bit: 1, of: &seenKeys0)
+                            _panes = try reader.read([Pane].self, at: "panes")
+                        } else if key.matches("tabs") {
+                            try reader.claim(key, bit: 2, of: &seenKeys0)
+                            _tabs = try reader.readIfPresent([Tab].self, at: "tabs")
+                        } else if key.matches("archived") {
+                            try reader.claim(key, bit: 3, of: &seenKeys0)
+                            _archived = try reader.readIfPresent(Array<Pane>.self, at: "archived")
+                        } else if key.matches("tags") {
+                            try reader.claim(key, bit: 4, of: &seenKeys0)
+                            _tags = try reader.readIfPresent([String].self, at: "tags")
+                        } else if key.matches("count") {
+                            try reader.claim(key, bit: 5, of: &seenKeys0)
+                            _count = try reader.readIfPresent(Int.self, at: "count")
+                        } else if key.matches("note") {
+                            try reader.claim(key, bit: 6, of: &seenKeys0)
+                            _note = try reader.readIfPresent(String.self, at: "note")
+                        } else {
+                            try reader.keepUnknown(key, in: &_unknownFields)
+                        }
+                    }
+                    self.name = try reader.required(_name, "name")
+                    self.panes = try reader.required(_panes, "panes")
+                    if let _tabs {
+                        self.tabs = _tabs
+                    } else {
+                        self.tabs = reader.defaulted([], "tabs")
+                    }
+                    self.archived = _archived
+                    if let _tags {
+                        self.tags = _tags
+                    } else {
+                        self.tags = reader.defaulted([], "tags")
+                    }
+                    if let _count {
+                        self.count = _count
+                    } else {
+                        self.count = reader.defaulted(0, "count")
+                    }
+                    self.note = _note
+                    self.unknownFields = _unknownFields
+                }
+
                 func encode(to encoder: any Encoder) throws {
                     var container = encoder.container(keyedBy: AnyCodingKey.self)
                     try self.unknownFields.encode(to: &container, skipping: ["name", "panes", "tabs", "archived", "tags", "count", "note"])
@@ -463,7 +641,7 @@ struct ExpansionTests {
                 }
             }
 
-            extension Project: Decodable, Encodable, StateSalvageable {
+            extension Project: Decodable, Encodable, StateSalvageable, StateDirectDecodable {
             }
             """
         }

@@ -5,7 +5,8 @@ import SwiftSyntaxMacroExpansion
 /// The macros as the compiler sees them: `@StateModel` may add `Decodable`, `Encodable` and `StateSalvageable`.
 let stateModelMacros: [String: MacroSpec] = [
     "StateModel": MacroSpec(
-        type: StateModelMacro.self, conformances: ["Decodable", "Encodable", "StateSalvageable"]),
+        type: StateModelMacro.self,
+        conformances: ["Decodable", "Encodable", "StateSalvageable", "StateDirectDecodable"]),
     "StateRecords": MacroSpec(type: StateFieldAttributeMacro.self),
     "StateKey": MacroSpec(type: StateFieldAttributeMacro.self),
     "StateWritesNull": MacroSpec(type: StateFieldAttributeMacro.self),

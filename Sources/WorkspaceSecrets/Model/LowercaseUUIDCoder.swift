@@ -2,7 +2,7 @@ import Foundation
 import StateStore
 
 /// A UUID stored as text: read in any letter case, written in lower case.
-enum LowercaseUUIDCoder: StateFieldCoder {
+enum LowercaseUUIDCoder: StateDirectFieldCoder {
     /// The UUID stored under `key`.
     ///
     /// - Throws: `DecodingError.dataCorrupted` when the text is not a UUID.
@@ -13,6 +13,13 @@ enum LowercaseUUIDCoder: StateFieldCoder {
                 forKey: key, in: container, debugDescription: "\"\(text)\" is not a UUID")
         }
         return id
+    }
+
+    /// The UUID read straight from a state file's bytes, as `decode(from:forKey:)` reads it.
+    ///
+    /// - Throws: `StateDirectReadError` when the text is not a UUID.
+    static func decode(stateReader reader: inout StateDirectReader) throws -> UUID {
+        try UUID(stateReader: &reader)
     }
 
     /// Writes `value` in lower case.
