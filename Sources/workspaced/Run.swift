@@ -43,15 +43,18 @@ struct Run: AsyncParsableCommand {
         #if DEBUG
         let fileSystem = LoaderCrashingFileSystem.fromEnvironment()
         let memoryLimit = TestHooks.cgroupMemoryLimit()
+        let startTimeoutInterval = TestHooks.startTimeoutInterval()
         #else
         let fileSystem = PosixFileSystem()
         let memoryLimit = CgroupMemoryLimit()
+        let startTimeoutInterval = Duration.seconds(1)
         #endif
         let daemon = Daemon(
             configuration: configuration, sources: sources,
             environment: DaemonEnvironment(
                 notifier: notifier, logger: logger, logLevel: logLevel, fileSystem: fileSystem,
-                memoryLimit: { memoryLimit.bytes() }, schema: processSchema()))
+                memoryLimit: { memoryLimit.bytes() }, schema: processSchema(),
+                startTimeoutInterval: startTimeoutInterval))
         let lifecycle = DaemonLifecycle(queue: signals.queue)
         signals.setHandler { number in lifecycle.handle(LifecycleEvent(signal: number)) }
         #if DEBUG

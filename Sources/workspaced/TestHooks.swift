@@ -49,6 +49,17 @@ final class TestHooks: Sendable {
         return CgroupMemoryLimit(procSelfCgroup: root + "/cgroup", cgroupRoot: root + "/fs")
     }
 
+    /// How often the start timeout is extended: every second, or with `WSD_TEST_HOOKS=1` and
+    /// `WSD_TEST_START_EXTENSION_MS=N`, every N milliseconds (StartTimeoutTests: a replay that outlasts one period
+    /// on a fast machine as on a loaded one).
+    static func startTimeoutInterval() -> Duration {
+        guard getenv("WSD_TEST_HOOKS").map({ String(cString: $0) }) == "1",
+            let text = getenv("WSD_TEST_START_EXTENSION_MS").map({ String(cString: $0) }),
+            let milliseconds = Int(text), milliseconds > 0
+        else { return .seconds(1) }
+        return .milliseconds(milliseconds)
+    }
+
     /// Installs the SIGUSR2 source for the daemon `lifecycle` runs.
     init(lifecycle: DaemonLifecycle) {
         signal(SIGUSR2, SIG_IGN)

@@ -10,13 +10,14 @@ import Glibc
 
 @Suite("workspaced extends its start timeout while a load or a journal replay runs", .serialized)
 struct StartTimeoutTests {
-    /// A load of several seconds (40,000 version-1 projects, about 20 MB, in a debug build) gets the first
-    /// extension with its STATUS and then one bare extension about every second, all before READY=1. Async, so
-    /// the long wait holds no thread of the pool.
+    /// A long load (40,000 version-1 projects, about 20 MB, migrated and saved: about a second in a debug
+    /// build) gets the first extension with its STATUS and then one bare extension every period, all before
+    /// READY=1. The test hook makes the period 100 ms instead of a second, so that the load outlasts several
+    /// periods however fast the machine. Async, so the long wait holds no thread of the pool.
     @Test func aLongLoadKeepsExtendingTheTimeoutUntilReady() async throws {
         let harness = try DaemonHarness()
         try harness.writeState(await WorkspaceFixtures.largeVersion1(projects: 40_000))
-        let process = try harness.start()
+        let process = try harness.start(environment: Self.period(milliseconds: 100))
         #expect(await harness.becomesReady(timeout: .seconds(120)), "no READY=1; output: \(process.output)")
         let messages = harness.messages()
         let ready = try #require(messages.firstIndex { $0.split(separator: "\n").contains("READY=1") })
@@ -53,18 +54,23 @@ struct StartTimeoutTests {
                     revision: 10 + UInt64(index), change: [UInt8](try encoder.encode(change))))
         }
         try Data(segment).write(to: URL(fileURLWithPath: harness.statePath + ".journal.9"))
-        let process = try harness.start()
+        let process = try harness.start(environment: Self.period(milliseconds: 50))
         #expect(await harness.becomesReady(timeout: .seconds(120)), "no READY=1; output: \(process.output)")
         #expect(process.output.contains("records=\(renames)"), "\(process.output)")
         let messages = harness.messages()
         let ready = try #require(messages.firstIndex { $0.split(separator: "\n").contains("READY=1") })
         let bare = messages[..<ready].filter { $0 == "EXTEND_TIMEOUT_USEC=5000000" }
-        // The load of this file takes milliseconds and the replay about 2.5 s in a debug build: the timer's first
-        // extension comes a second after the load starts, so only an extension that lasts through the replay
-        // sends one.
+        // The load of this file takes a few milliseconds and the replay about a second in a debug build (0.5 s
+        // on the fastest machine): the timer's first extension comes one period (50 ms) after the load starts,
+        // so only an extension that lasts through the replay sends one.
         #expect(bare.count >= 1, "no extension after the load's; output: \(process.output)")
         process.send(SIGKILL)
         #expect(await exitStatus(of: process, timeout: .seconds(10)) == 128 + SIGKILL)
+    }
+
+    /// The environment that makes the debug build extend its start timeout every `milliseconds`.
+    static func period(milliseconds: Int) -> [String: String] {
+        ["WSD_TEST_HOOKS": "1", "WSD_TEST_START_EXTENSION_MS": String(milliseconds)]
     }
 
     /// The load's `duration_ms=…` from the daemon's log, for the failure message.

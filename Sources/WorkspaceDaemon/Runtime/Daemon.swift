@@ -58,7 +58,7 @@ package final class Daemon: Sendable {
         let file = try openStateFile(configuration)
         try refuseAStateTooLargeForTheMemoryLimit(file)
         loadingFile.withLock { $0 = file }
-        let startTimeout = StartTimeoutExtension(notifier: notifier)
+        let startTimeout = StartTimeoutExtension(notifier: notifier, interval: environment.startTimeoutInterval)
         defer { startTimeout.stop() }
         let loaded = try load(file)
         let loadedAt = Date()

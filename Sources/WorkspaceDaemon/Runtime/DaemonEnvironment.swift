@@ -27,6 +27,10 @@ package struct DaemonEnvironment: Sendable {
     /// The schema of the state file: the shipped one, or in a debug build's test hooks one with an extra version
     /// (the package-downgrade scenario).
     package var schema: StateSchema<Workspace>
+    /// How often the start timeout is extended while the state loads (``StartTimeoutExtension``): every second,
+    /// or in a debug build's test hooks more often, so that a test of a start that outlasts it needs no start of
+    /// several seconds.
+    package var startTimeoutInterval: Duration
 
     /// The production environment, with the given service manager, logger and level.
     package init(
@@ -40,7 +44,8 @@ package struct DaemonEnvironment: Sendable {
             try WatchdogConfiguration.fromProcessEnvironment()
         },
         memoryLimit: @escaping @Sendable () -> UInt64? = { CgroupMemoryLimit().bytes() },
-        schema: StateSchema<Workspace> = WorkspaceSchema.shipped
+        schema: StateSchema<Workspace> = WorkspaceSchema.shipped,
+        startTimeoutInterval: Duration = .seconds(1)
     ) {
         self.notifier = notifier
         self.logger = logger
@@ -51,6 +56,7 @@ package struct DaemonEnvironment: Sendable {
         self.watchdog = watchdog
         self.memoryLimit = memoryLimit
         self.schema = schema
+        self.startTimeoutInterval = startTimeoutInterval
     }
 }
 
