@@ -79,6 +79,8 @@ struct DaemonProcessTests {
             "the migrated state is saved before READY=1")
         let backup = try Data(contentsOf: URL(fileURLWithPath: harness.statePath + ".v1.bak"))
         #expect(backup == original)
+        // The version-1 file was read straight into its model (issue 29), and the log says so.
+        #expect(process.output.contains("reader=direct"), "\(process.output)")
         let saved = try JSONSerialization.jsonObject(with: harness.stateBytes()) as? [String: Any]
         #expect((saved?["owner"] as? [String: Any])?["alias"] as? String == "Ada")
         process.send(SIGTERM)
@@ -235,6 +237,7 @@ struct DaemonProcessTests {
         let kept = try #require(names.first { $0.hasPrefix("workspace.json.corrupt-") })
         #expect(try Data(contentsOf: URL(fileURLWithPath: harness.stateDirectory + "/" + kept)) == original)
         #expect(process.output.contains("salvaged: 1 record dropped, 1 field coerced, 0 fields defaulted"))
+        #expect(process.output.contains("reader=codable"), "\(process.output)")
         #expect(process.output.contains("dropped projects[0].panes[1] (id 22222222-2222-4222-8222-222222222222)"))
         process.send(SIGTERM)
         #expect(await exitStatus(of: process, timeout: .seconds(10)) == 0)

@@ -16,6 +16,8 @@ public struct MigrationStep: Sendable {
     let decode: @Sendable (any Decoder) throws -> any Sendable
     /// Decodes `Old` in a salvage pass: with `StateSalvageable/init(salvaging:)` when it has one.
     let salvageDecode: @Sendable (any Decoder) throws -> any Sendable
+    /// Reads the input type straight from the bytes, when it is ``StateDirectDecodable``.
+    let directDecode: (@Sendable (inout StateDirectReader) throws -> any Sendable)?
     let convert: @Sendable (any Sendable, inout MigrationContext) throws -> any Sendable
     /// The reverse: a value of version `from + 1` as version `from`; `nil` when the step declares none.
     private(set) var revert: (@Sendable (any Sendable, inout MigrationContext) throws -> any Sendable)?
@@ -44,6 +46,11 @@ public struct MigrationStep: Sendable {
         self.outputType = new
         self.decode = { decoder in try Old(from: decoder) }
         self.salvageDecode = { decoder in try Salvaging<Old>.decodeNested(from: decoder) }
+        if let direct = Old.self as? any StateDirectDecodable.Type {
+            self.directDecode = { reader in try direct.init(stateReader: &reader) as! Old }
+        } else {
+            self.directDecode = nil
+        }
         self.convert = { value, context in
             guard let old = value as? Old else {
                 throw MigrationPlanError.typeMismatch(

@@ -9,6 +9,9 @@ public struct StateCodec<Model: Codable & Sendable>: Sendable {
     public let schema: StateSchema<Model>
     /// Whether saved files are indented for people; off by default (smaller, faster).
     public var prettyPrinted: Bool
+    /// Whether a strict decode reads the bytes straight into the model when its type allows
+    /// (``StateDirectDecodable``); off, every decode reads through `Codable`, for the tests that compare the two.
+    package var readsDirectly = true
 
     /// A codec for `schema`.
     public init(schema: StateSchema<Model>, prettyPrinted: Bool = false) {
@@ -74,57 +77,38 @@ public struct StateCodec<Model: Codable & Sendable>: Sendable {
         var duplicateKeys: [(path: String, key: String)] = []
     }
 
-    /// Decodes, migrates and repairs with `context` (strict or salvage).
+    /// Decodes, migrates and repairs with `context` (strict or salvage). A strict decode reads the bytes straight
+    /// into the stored version's type when it has a direct reader (``StateDirectDecodable``), and through
+    /// `Codable` when it has none or the direct read refuses the bytes, so that every error, salvage and policy is
+    /// the `Codable` path's.
     private func decode(_ data: Data, context: LoadContext) throws(DecodeFailure) -> DecodedState<Model> {
         let clock = ContinuousClock()
-        let decoder = JSONDecoder()
-        decoder.userInfo[LoadContext.userInfoKey] = context
-        switch schema.dateCoding {
-        case .iso8601: decoder.dateDecodingStrategy = .custom(Self.decodeISO8601)
-        case .secondsSince1970: decoder.dateDecodingStrategy = .secondsSince1970
-        }
         let decodeStart = clock.now
-        if !context.salvaging {
-            let duplicates = JSONDefectScanner.duplicateKeys(in: data)
-            if let first = duplicates.first {
-                let place = first.path.isEmpty ? "the root" : first.path
-                throw DecodeFailure(
-                    error: .corrupt(reason: "duplicate key \(JSONText.quoted(first.key)) in \(place)"),
-                    salvageable: true, duplicateKeys: duplicates)
+        let stored: StoredPayload
+        var fallback: String?
+        if context.salvaging || !readsDirectly {
+            stored = try readThroughCodable(data, context: context)
+            fallback = context.salvaging ? "a salvage reads through Codable" : "direct reads are off"
+        } else {
+            do {
+                stored = try readDirectly(data)
+            } catch {
+                fallback = "\(error)"
+                stored = try readThroughCodable(data, context: context)
             }
-        }
-        let envelope: DecodingEnvelope
-        do {
-            envelope = try decoder.decode(DecodingEnvelope.self, from: data)
-        } catch let refusal as NewerFileRefusal {
-            throw DecodeFailure(
-                error: .newerVersion(
-                    stored: refusal.storedVersion, minReaderVersion: refusal.minReaderVersion,
-                    current: schema.currentVersion))
-        } catch let unsupported as UnsupportedVersion {
-            throw DecodeFailure(
-                error: .corrupt(
-                    reason: "version \(unsupported.storedVersion) is older than the first version "
-                        + "\(unsupported.firstVersion)"))
-        } catch let unreadable as UnreadableVersion {
-            throw DecodeFailure(error: .corrupt(reason: unreadable.description))
-        } catch let error as DecodingError {
-            throw Self.failure(error, data: data)
-        } catch {
-            throw DecodeFailure(error: .corrupt(reason: DecodingErrorDescription.describe(error)))
         }
         let decodeDuration = clock.now - decodeStart
 
         let migrateStart = clock.now
-        let storedVersion = envelope.storedVersion
-        let storedMinReaderVersion = envelope.storedMinReaderVersion
-        let storedRevision = envelope.storedRevision
-        let storedLineage = envelope.storedLineage
-        let stampWarning = envelope.stampWarning
-        var value = (consume envelope).payload
+        let storedVersion = stored.version
+        let storedMinReaderVersion = stored.minReaderVersion
+        let storedRevision = stored.revision
+        let storedLineage = stored.lineage
+        let stampWarning = stored.stampWarning
+        var defaulted = stored.fieldsDefaulted
+        var unknownKept = stored.unknownKeysKept
+        var value = (consume stored).payload
         var steps: [ClosedRange<Int>] = []
-        var defaulted = context.fieldsDefaulted
-        var unknownKept = context.keptUnknownKeys
         var warnings: [String] = stampWarning.map { [$0] } ?? []
         var fieldsTakenBack: [String: Int] = [:]
         var version = storedVersion
@@ -172,7 +156,7 @@ public struct StateCodec<Model: Codable & Sendable>: Sendable {
         } catch {
             throw DecodeFailure(error: .corrupt(reason: "validation failed: \(error)"))
         }
-        return DecodedState(
+        var decoded = DecodedState(
             model: model,
             storedVersion: storedVersion,
             storedMinReaderVersion: storedMinReaderVersion,
@@ -188,6 +172,53 @@ public struct StateCodec<Model: Codable & Sendable>: Sendable {
             decodeDuration: decodeDuration,
             migrateDuration: migrateDuration,
             repairDuration: clock.now - repairStart)
+        decoded.directReadFallback = fallback
+        return decoded
+    }
+
+    /// Reads the envelope and the stored version's type through `JSONDecoder`, after a scan for duplicate keys
+    /// (a strict decode refuses them), with `context` collecting defaults and unknown keys.
+    private func readThroughCodable(_ data: Data, context: LoadContext) throws(DecodeFailure) -> StoredPayload {
+        let decoder = JSONDecoder()
+        decoder.userInfo[LoadContext.userInfoKey] = context
+        switch schema.dateCoding {
+        case .iso8601: decoder.dateDecodingStrategy = .custom(Self.decodeISO8601)
+        case .secondsSince1970: decoder.dateDecodingStrategy = .secondsSince1970
+        }
+        if !context.salvaging {
+            let duplicates = JSONDefectScanner.duplicateKeys(in: data)
+            if let first = duplicates.first {
+                let place = first.path.isEmpty ? "the root" : first.path
+                throw DecodeFailure(
+                    error: .corrupt(reason: "duplicate key \(JSONText.quoted(first.key)) in \(place)"),
+                    salvageable: true, duplicateKeys: duplicates)
+            }
+        }
+        let envelope: DecodingEnvelope
+        do {
+            envelope = try decoder.decode(DecodingEnvelope.self, from: data)
+        } catch let refusal as NewerFileRefusal {
+            throw DecodeFailure(
+                error: .newerVersion(
+                    stored: refusal.storedVersion, minReaderVersion: refusal.minReaderVersion,
+                    current: schema.currentVersion))
+        } catch let unsupported as UnsupportedVersion {
+            throw DecodeFailure(
+                error: .corrupt(
+                    reason: "version \(unsupported.storedVersion) is older than the first version "
+                        + "\(unsupported.firstVersion)"))
+        } catch let unreadable as UnreadableVersion {
+            throw DecodeFailure(error: .corrupt(reason: unreadable.description))
+        } catch let error as DecodingError {
+            throw Self.failure(error, data: data)
+        } catch {
+            throw DecodeFailure(error: .corrupt(reason: DecodingErrorDescription.describe(error)))
+        }
+        return StoredPayload(
+            version: envelope.storedVersion, minReaderVersion: envelope.storedMinReaderVersion,
+            revision: envelope.storedRevision, lineage: envelope.storedLineage, stampWarning: envelope.stampWarning,
+            payload: envelope.payload, fieldsDefaulted: context.fieldsDefaulted,
+            unknownKeysKept: context.keptUnknownKeys)
     }
 
     /// A decoding error as a failure: bytes that are not JSON are named by ``JSONDefectScanner``; a record or

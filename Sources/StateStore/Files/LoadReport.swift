@@ -66,6 +66,9 @@ public struct LoadReport: Sendable, Equatable {
     public var storedLineage: Lineage?
     /// Timings of each part.
     public var timings = Timings()
+    /// Why the file was read through `Codable` rather than straight into the model (``StateDirectDecodable``);
+    /// `nil` when it was read directly, or when there was no file to read.
+    public var directReadFallback: String?
 
     /// A corrupt file moved aside.
     public struct Quarantine: Sendable, Equatable {
@@ -104,6 +107,7 @@ public struct LoadReport: Sendable, Equatable {
         timings.decode = decoded.decodeDuration
         timings.migrate = decoded.migrateDuration
         timings.repair = decoded.repairDuration
+        directReadFallback = decoded.directReadFallback
     }
 
     /// Whether any migration step ran.

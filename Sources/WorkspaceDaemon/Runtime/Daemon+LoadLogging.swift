@@ -10,7 +10,13 @@ extension Daemon {
             "to_version": "\(report.currentVersion)", "bytes": "\(report.byteCount)",
             "duration_ms": "\(Self.milliseconds(report.timings.total))",
         ]
-        if let stored = report.storedVersion { fields["from_version"] = "\(stored)" }
+        if let stored = report.storedVersion {
+            fields["from_version"] = "\(stored)"
+            // How the bytes were read: straight into the model, or through Codable and why (a file the direct
+            // reader leaves to Codable, such as a damaged or newer one, loads as before, only slower).
+            fields["reader"] = report.directReadFallback == nil ? "direct" : "codable"
+            if let reason = report.directReadFallback { fields["reader_fallback"] = "\(reason)" }
+        }
         if !report.stepsApplied.isEmpty {
             fields["steps"] =
                 "\(report.stepsApplied.map { "\($0.lowerBound)->\($0.upperBound)" }.joined(separator: ","))"

@@ -1,0 +1,109 @@
+import Foundation
+import StateJSON
+
+extension StateCodec {
+    /// Reads the envelope and the stored version's model straight from the bytes (``StateDirectDecodable``), in
+    /// one pass when the version is the root's last member (as every file StateStore writes has it), else in two
+    /// (the root's members skipped to find the version first).
+    ///
+    /// Only the common case is read here: a version between the first and the current one whose type has a direct
+    /// reader, with a plain envelope. Anything else throws, and the load reads the file through `Codable`, which
+    /// gives the same state or names what is wrong.
+    func readDirectly(_ data: Data) throws -> StoredPayload {
+        let keys = StateDirectEnvelope.Keys(
+            version: schema.versionKey, minReaderVersion: schema.minReaderVersionKey, revision: schema.revisionKey,
+            lineage: schema.lineageKey)
+        let dateCoding: StateDirectDateCoding =
+            switch schema.dateCoding {
+            case .iso8601: .iso8601
+            case .secondsSince1970: .secondsSince1970
+            }
+        return try data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) throws -> StoredPayload in
+            let lastMember = Self.versionAtEnd(of: bytes, key: schema.versionKey)
+            let version = try lastMember ?? Self.versionInFirstPass(of: bytes, keys: keys) ?? schema.firstVersion
+            guard let read = directReader(forVersion: version) else {
+                throw StateDirectReadError("version \(version) has no direct reader", at: 0)
+            }
+            var reader = StateDirectReader(bytes: bytes, dateCoding: dateCoding, envelopeKeys: keys)
+            let payload = try read(&reader)
+            try reader.finish()
+            let envelope = reader.envelope
+            guard (envelope.version ?? schema.firstVersion) == version,
+                lastMember == nil || envelope.hasVersionKey
+            else {
+                throw StateDirectReadError(
+                    "the version read (\(String(describing: envelope.version))) is not \(version)", at: 0)
+            }
+            var lineage: Lineage?
+            if let text = envelope.lineage {
+                guard let parsed = Lineage(rawValue: text) else {
+                    throw StateDirectReadError("the lineage is not a lineage", at: 0)
+                }
+                lineage = parsed
+            }
+            return StoredPayload(
+                version: version, minReaderVersion: envelope.minReaderVersion, revision: envelope.revision,
+                lineage: lineage, stampWarning: nil, payload: payload, fieldsDefaulted: reader.fieldsDefaulted,
+                unknownKeysKept: reader.unknownKeysKept)
+        }
+    }
+
+    /// The direct reader of the type that stores `version`; nil outside the versions this release reads, or when
+    /// that type has none.
+    private func directReader(
+        forVersion version: Int
+    ) -> (@Sendable (inout StateDirectReader) throws -> any Sendable)? {
+        guard version >= schema.firstVersion, version <= schema.currentVersion else { return nil }
+        if version < schema.currentVersion { return schema.stepsByVersion[version]?.directDecode }
+        guard let direct = Model.self as? any StateDirectDecodable.Type else { return nil }
+        return { reader in try direct.init(stateReader: &reader) as! Model }
+    }
+
+    /// The version when the root object's last member is the version key holding plain digits, as StateStore
+    /// writes it (`…,"version":4}`); nil otherwise. A guess from the end of the bytes: the read that follows checks
+    /// that the root holds exactly this version.
+    static func versionAtEnd(of bytes: UnsafeRawBufferPointer, key: String) -> Int? {
+        var end = bytes.count
+        func skipWhitespace() {
+            while end > 0, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[end - 1]) { end -= 1 }
+        }
+        skipWhitespace()
+        guard end > 0, bytes[end - 1] == UInt8(ascii: "}") else { return nil }
+        end -= 1
+        skipWhitespace()
+        var value = 0
+        var scale = 1
+        var digits = 0
+        while end > 0, bytes[end - 1] >= UInt8(ascii: "0"), bytes[end - 1] <= UInt8(ascii: "9"), digits < 9 {
+            value += Int(bytes[end - 1] - UInt8(ascii: "0")) * scale
+            scale *= 10
+            digits += 1
+            end -= 1
+        }
+        guard digits > 0 else { return nil }
+        skipWhitespace()
+        guard end > 0, bytes[end - 1] == UInt8(ascii: ":") else { return nil }
+        end -= 1
+        skipWhitespace()
+        let quoted = Array(("\"" + key + "\"").utf8)
+        guard end >= quoted.count,
+            quoted.elementsEqual(UnsafeRawBufferPointer(rebasing: bytes[(end - quoted.count)..<end]))
+        else { return nil }
+        return value
+    }
+
+    /// The version key's value, read in a first pass over the root's members (their values skipped); nil when the
+    /// root has no version key or holds `null`.
+    private static func versionInFirstPass(
+        of bytes: UnsafeRawBufferPointer, keys: StateDirectEnvelope.Keys
+    ) throws -> Int? {
+        var reader = StateDirectReader(bytes: bytes, envelopeKeys: keys)
+        try reader.beginObject()
+        var skipped: Set<String> = []
+        while let key = try reader.nextKey() {
+            try reader.skipUnknown(key, skipped: &skipped)
+        }
+        try reader.finish()
+        return reader.envelope.version
+    }
+}
