@@ -119,7 +119,7 @@ newcomer: deps
 # next ordinary build compiles them back. A finding stops with its input in .build/fuzz/artifacts/ and says how to
 # keep it as a regression fixture.
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS ?= workspace-file control-api secrets-file
+FUZZ_TARGETS ?= workspace-file control-api secrets-file direct-decoder
 .PHONY: fuzz
 fuzz: deps
 	WSD_FUZZ=1 $(SWIFT) build $(BUILD_FLAGS) --product WorkspaceFuzz

@@ -235,7 +235,9 @@ let package = Package(
         .target(name: "WorkspaceStorage", dependencies: ["WorkspaceModel", "StateStore", "StateModel"]),
         .testTarget(
             name: "WorkspaceModelTests",
-            dependencies: ["WorkspaceModel", "WorkspaceStorage", "StateStoreTesting", "TestSupport"],
+            dependencies: [
+                "WorkspaceModel", "WorkspaceStorage", "StateStoreTesting", "TestSupport", "WorkspaceFuzzing",
+            ],
             resources: [.copy("Fixtures")]
         ),
         // The secret store: the installation record and the API tokens in an AES-256-GCM sealed, versioned state

@@ -59,9 +59,11 @@ extension JSONValue: Codable {
             self = try Self.outsideDecimalRange(container, decoder.codingPath)
             return
         }
-        if let value = try? container.decode(String.self) {
-            self = .string(value)
+        do {
+            self = .string(try container.decode(String.self))
             return
+        } catch DecodingError.typeMismatch {
+            // Not a string.
         }
         do {
             self = .array(try container.decode([JSONValue].self))
@@ -69,7 +71,19 @@ extension JSONValue: Codable {
         } catch DecodingError.typeMismatch(_, let context) where context.codingPath.count == decoder.codingPath.count {
             // Not an array; an error inside one is thrown as it is.
         }
-        self = .object(try container.decode([String: JSONValue].self))
+        self = .object(try Self.members(of: decoder))
+    }
+
+    /// The members of an object, read in the order of their keys: a `[String: JSONValue]` decode reads them in the
+    /// order of a dictionary, which differs from run to run, so that of two unreadable members it would name
+    /// either in its error.
+    private static func members(of decoder: any Decoder) throws -> [String: JSONValue] {
+        let object = try decoder.container(keyedBy: AnyCodingKey.self)
+        var members: [String: JSONValue] = [:]
+        for key in object.allKeys.sorted(by: { $0.stringValue < $1.stringValue }) {
+            members[key.stringValue] = try object.decode(JSONValue.self, forKey: key)
+        }
+        return members
     }
 
     /// Encodes the value as it was read.

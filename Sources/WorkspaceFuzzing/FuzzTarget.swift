@@ -13,6 +13,8 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
     case controlAPI = "control-api"
     /// The secrets file: envelope, decryption, decode and migration (``SecretsFileFuzzer``).
     case secretsFile = "secrets-file"
+    /// The direct decoder against the `Codable` path on the same bytes (``DirectDecoderFuzzer``).
+    case directDecoder = "direct-decoder"
 
     /// A checker for this target, built once and given every input.
     package func makeChecker() throws -> any FuzzChecking {
@@ -20,6 +22,7 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
         case .workspaceFile: try WorkspaceFileFuzzer()
         case .controlAPI: try ControlAPIFuzzer()
         case .secretsFile: try SecretsFileFuzzer()
+        case .directDecoder: try DirectDecoderFuzzer()
         }
     }
 }

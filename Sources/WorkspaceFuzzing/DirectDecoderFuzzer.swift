@@ -1,0 +1,33 @@
+import Foundation
+import StateStore
+import WorkspaceModel
+import WorkspaceStorage
+
+/// The direct decoder of issue 29 against the `Codable` path: any bytes decode to the same state and the same
+/// report both ways, or are refused with the same error, strict and salvaging. A difference, or a trap in either,
+/// is a finding.
+package final class DirectDecoderFuzzer: FuzzChecking {
+    let direct: StateCodec<Workspace>
+    let codable: StateCodec<Workspace>
+
+    /// A checker with the workspace schema.
+    package init() throws {
+        direct = StateCodec(schema: try WorkspaceSchema.make())
+        var codable = direct
+        codable.readsDirectly = false
+        self.codable = codable
+    }
+
+    /// Decodes `input` both ways, strict and salvaging, and compares.
+    package func check(_ input: Data) async -> FuzzFinding? {
+        for salvaging in [false, true] {
+            let (one, _) = DecodeOutcome.of(direct, input, salvaging: salvaging)
+            let (other, _) = DecodeOutcome.of(codable, input, salvaging: salvaging)
+            if one != other {
+                let mode = salvaging ? "salvaging" : "strict"
+                return FuzzFinding(.directDecoder, "\(mode): direct \(one) ≠ Codable \(other)")
+            }
+        }
+        return nil
+    }
+}
