@@ -48,6 +48,15 @@ package struct DecodeOutcome: Equatable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// Decodes `data` with `direct` and with `codable` (which reads through `Codable` only) and compares.
+    package static func compare(
+        direct: StateCodec<Workspace>, codable: StateCodec<Workspace>, _ data: Data, salvaging: Bool
+    ) -> (same: Bool, direct: DecodeOutcome, codable: DecodeOutcome, fallback: String?) {
+        let (directOutcome, fallback) = of(direct, data, salvaging: salvaging)
+        let codableOutcome = of(codable, data, salvaging: salvaging).outcome
+        return (directOutcome == codableOutcome, directOutcome, codableOutcome, fallback)
+    }
+
     /// Replaces the random ids a repair gave records that repeat an id (`given the fresh id …`) with their
     /// order, in the repairs and the model, so that two decodes compare.
     mutating func numberFreshIDs() {

@@ -21,11 +21,10 @@ package final class DirectDecoderFuzzer: FuzzChecking {
     /// Decodes `input` both ways, strict and salvaging, and compares.
     package func check(_ input: Data) async -> FuzzFinding? {
         for salvaging in [false, true] {
-            let (one, _) = DecodeOutcome.of(direct, input, salvaging: salvaging)
-            let (other, _) = DecodeOutcome.of(codable, input, salvaging: salvaging)
-            if one != other {
+            let compared = DecodeOutcome.compare(direct: direct, codable: codable, input, salvaging: salvaging)
+            if !compared.same {
                 let mode = salvaging ? "salvaging" : "strict"
-                return FuzzFinding(.directDecoder, "\(mode): direct \(one) ≠ Codable \(other)")
+                return FuzzFinding(.directDecoder, "\(mode): direct \(compared.direct) ≠ Codable \(compared.codable)")
             }
         }
         return nil

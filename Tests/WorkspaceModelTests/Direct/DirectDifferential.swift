@@ -27,11 +27,10 @@ struct DirectDifferential {
     func check(
         _ name: String, _ data: Data, salvaging: Bool = false, sourceLocation: SourceLocation = #_sourceLocation
     ) -> Bool {
-        let (directOutcome, fallback) = DecodeOutcome.of(direct, data, salvaging: salvaging)
-        let (codableOutcome, _) = DecodeOutcome.of(codable, data, salvaging: salvaging)
+        let compared = DecodeOutcome.compare(direct: direct, codable: codable, data, salvaging: salvaging)
         #expect(
-            directOutcome == codableOutcome, "\(name): direct \(directOutcome) ≠ Codable \(codableOutcome)",
+            compared.same, "\(name): direct \(compared.direct) ≠ Codable \(compared.codable)",
             sourceLocation: sourceLocation)
-        return directOutcome.error == nil && fallback == nil
+        return compared.direct.error == nil && compared.fallback == nil
     }
 }
