@@ -10,6 +10,16 @@ extension JSONPullReader {
         return string(of: text)
     }
 
+    /// Reads a string value, checked as `readString()` checks it, without making a `String` of one that holds no
+    /// escape: then its bytes in the document (valid UTF-8) and no text; else no bytes and its text.
+    package mutating func readStringBytes() throws(JSONReadError) -> (bytes: UnsafeRawBufferPointer?, text: String?) {
+        _ = try expectValue(.string)
+        let text = try checkedString(from: index)
+        index = text.end + 1
+        guard text.hasEscape else { return (UnsafeRawBufferPointer(rebasing: bytes[text.start..<text.end]), nil) }
+        return (nil, string(of: text))
+    }
+
     /// Reads the object key whose opening quote is at `index`, checked as `readString()` checks a string.
     mutating func readKey() throws(JSONReadError) -> JSONKey {
         let text = try checkedString(from: index)

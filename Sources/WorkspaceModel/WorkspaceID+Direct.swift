@@ -2,10 +2,14 @@ import StateCoding
 
 extension WorkspaceID: StateDirectDecodable {
     /// Reads the UUID's text straight from a state file's bytes, as `init(from:)` reads it: in either letter
-    /// case, a spelling that is not lower case kept for writing back.
+    /// case, a spelling that is not lower case kept for writing back. The common lower-case id is parsed from the
+    /// bytes in place, with no `String` made.
     public init(stateReader reader: inout StateDirectReader) throws {
-        let text = try reader.readString()
-        guard let id = WorkspaceID(text) else { throw reader.refusal("\"\(text)\" is not a UUID") }
+        let id = try reader.readString { utf8 -> WorkspaceID? in
+            guard let parsed = UUIDText.parse(utf8) else { return nil }
+            return parsed.isLowerCase ? WorkspaceID(parsed.uuid) : WorkspaceID(String(decoding: utf8, as: UTF8.self))
+        }
+        guard let id else { throw reader.refusal("the text is not a UUID") }
         self = id
     }
 }

@@ -88,6 +88,7 @@ extension UUID: StateDirectDecodable {
 
 extension Optional: StateDirectDecodable where Wrapped: StateDirectDecodable {
     /// Reads `null` as nil, or the wrapped type's value.
+    @inlinable
     public init(stateReader reader: inout StateDirectReader) throws {
         self = try reader.readNull() ? nil : Wrapped(stateReader: &reader)
     }
@@ -95,6 +96,7 @@ extension Optional: StateDirectDecodable where Wrapped: StateDirectDecodable {
 
 extension Array: StateDirectDecodable where Element: StateDirectDecodable {
     /// Reads an array of the element type's values.
+    @inlinable
     public init(stateReader reader: inout StateDirectReader) throws {
         var elements: [Element] = []
         try reader.readArray { reader in elements.append(try Element(stateReader: &reader)) }

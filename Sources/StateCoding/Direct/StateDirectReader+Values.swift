@@ -9,6 +9,15 @@ extension StateDirectReader {
         try json.readString()
     }
 
+    /// Reads a string and hands its UTF-8 to `body`: the bytes in the document when the string holds no escape
+    /// (no `String` made: an id parsed from its text, say), else the unescaped text's.
+    public mutating func readString<Result>(utf8 body: (UnsafeBufferPointer<UInt8>) throws -> Result) throws -> Result {
+        let read = try json.readStringBytes()
+        if let bytes = read.bytes { return try body(bytes.assumingMemoryBound(to: UInt8.self)) }
+        var text = read.text ?? ""
+        return try text.withUTF8(body)
+    }
+
     /// Reads `true` or `false`.
     public mutating func readBool() throws -> Bool {
         try json.readBool()
@@ -52,13 +61,26 @@ extension StateDirectReader {
     }
 
     /// Reads an array whose elements `readElement` reads in turn, with the path marking an element.
+    @inlinable
     public mutating func readArray(_ readElement: (inout StateDirectReader) throws -> Void) throws {
-        try json.beginArray()
+        try beginArray()
         path.append(.element)
         defer { path.removeLast() }
-        while try json.nextElement() {
+        while try nextElement() {
             try readElement(&self)
         }
+    }
+
+    /// Reads the `[` that opens an array.
+    @usableFromInline
+    mutating func beginArray() throws {
+        try json.beginArray()
+    }
+
+    /// Whether the array being read has another element, which is then next.
+    @usableFromInline
+    mutating func nextElement() throws -> Bool {
+        try json.nextElement()
     }
 
     /// Reads any value as a `JSONValue`, exactly as `JSONValue`'s `init(from:)` would: strings, literals and plain

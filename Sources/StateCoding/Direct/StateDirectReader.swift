@@ -13,6 +13,7 @@ import StateJSON
 /// it holds, for the duration of one read.
 public struct StateDirectReader {
     /// One step of the path from the document's root to the value being read.
+    @usableFromInline
     enum PathItem {
         /// A member of an object.
         case key(StaticString)
@@ -22,11 +23,13 @@ public struct StateDirectReader {
 
     var json: JSONPullReader
     /// From the root to the value being read.
-    var path: [PathItem] = []
+    @usableFromInline var path: [PathItem] = []
     /// How dates are read.
     package let dateCoding: StateDirectDateCoding
     /// The root keys of the store's envelope, captured instead of kept as unknown; nil outside a store load.
     let envelopeKeys: StateDirectEnvelope.Keys?
+    /// Whether ``envelopeKeys`` is set: a declared key at the root is then checked against them.
+    @usableFromInline let capturesEnvelope: Bool
     /// The envelope's values, as read at the root.
     package internal(set) var envelope = StateDirectEnvelope()
     /// The fields that were missing (or `null`) and took their default, by path, with how many records.
@@ -43,6 +46,7 @@ public struct StateDirectReader {
         json = JSONPullReader(bytes: bytes)
         self.dateCoding = dateCoding
         self.envelopeKeys = envelopeKeys
+        capturesEnvelope = envelopeKeys != nil
         path.reserveCapacity(16)
     }
 
@@ -53,6 +57,12 @@ public struct StateDirectReader {
 
     /// The offset of the next byte the reader looks at.
     public var byteOffset: Int { json.byteOffset }
+
+    /// An error saying `reason` at the reader's place, for a conformance that refuses a value it read.
+    @usableFromInline
+    func refusalAt(_ reason: String) -> StateDirectReadError {
+        StateDirectReadError(reason, at: json.byteOffset)
+    }
 
     /// An error saying `reason` at the reader's place, for a conformance that refuses a value it read.
     public func refusal(_ reason: String) -> StateDirectReadError {
