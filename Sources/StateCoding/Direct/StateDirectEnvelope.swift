@@ -38,7 +38,7 @@ package struct StateDirectEnvelope: Sendable, Equatable {
 
 extension StateDirectReader {
     /// Whether `key` is one of the envelope's keys at the root; if it is, reads its value into `envelope`.
-    mutating func captureEnvelopeKey(_ key: StateDirectKey) throws -> Bool {
+    package mutating func captureEnvelopeKey(_ key: StateDirectKey) throws -> Bool {
         guard let keys = envelopeKeys, json.nestingDepth == 1 else { return false }
         let bit: UInt8
         if key.key.matches(keys.version) {

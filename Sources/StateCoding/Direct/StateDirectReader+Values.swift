@@ -131,6 +131,12 @@ extension StateDirectReader {
         return try JSONDecoder().decode(JSONValue.self, from: data)
     }
 
+    /// Skips the next value as `JSONDecoder` skips one nothing reads (the structure checked, not the strings and
+    /// numbers), duplicate keys not looked for.
+    package mutating func skipValue() throws {
+        _ = try json.skipValue()
+    }
+
     /// Skips a value as `JSONDecoder` skips one nothing reads; refused when an object in it holds a key twice.
     mutating func skipCheckingDuplicates() throws {
         let range = try json.skipValue()

@@ -99,9 +99,10 @@ extension StateCodec {
     ) throws -> Int? {
         var reader = StateDirectReader(bytes: bytes, envelopeKeys: keys)
         try reader.beginObject()
-        var skipped: Set<String> = []
         while let key = try reader.nextKey() {
-            try reader.skipUnknown(key, skipped: &skipped)
+            // Skipped as JSONDecoder skips, no more: the read that follows checks every member (duplicate keys
+            // included) as its types read them.
+            if try !reader.captureEnvelopeKey(key) { try reader.skipValue() }
         }
         try reader.finish()
         return reader.envelope.version
