@@ -3,27 +3,45 @@ import Foundation
 /// The text form of a UUID, `8-4-4-4-12` hexadecimal digits, read and written without Foundation's parser (which
 /// goes through `sscanf` on Linux and took a fifth of a large workspace's load).
 enum UUIDText {
-    /// The UUID `bytes` spell, in any letter case, and whether they spell it in lower case; `nil` unless they are
-    /// exactly 36 bytes of hexadecimal digits with dashes at offsets 8, 13, 18 and 23.
+    /// The UUID spelled by `bytes` (8-4-4-4-12 hexadecimal digits, either letter case), and whether every letter
+    /// was lower case; nil for any other text. A table gives each byte's digit value (with a bit for an upper-case
+    /// letter and one for a byte that is no digit), so an id costs about a hundred instructions.
     static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> (uuid: UUID, isLowerCase: Bool)? {
-        guard bytes.count == 36 else { return nil }
+        guard bytes.count == 36, let base = bytes.baseAddress, base[8] == dash, base[13] == dash, base[18] == dash,
+            base[23] == dash
+        else { return nil }
         var value: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var isLowerCase = true
-        let parsed = withUnsafeMutableBytes(of: &value) { out -> Bool in
-            var offset = 0
-            for index in 0..<16 {
-                if offset == 8 || offset == 13 || offset == 18 || offset == 23 {
-                    guard bytes[offset] == UInt8(ascii: "-") else { return false }
-                    offset += 1
+        var flags: UInt8 = 0
+        digitValues.withUnsafeBufferPointer { table in
+            withUnsafeMutableBytes(of: &value) { out in
+                for index in 0..<16 {
+                    let offset = Int(digitOffsets[index])
+                    let high = table[Int(base[offset])]
+                    let low = table[Int(base[offset + 1])]
+                    flags |= high | low
+                    out[index] = (high & 0x0F) << 4 | (low & 0x0F)
                 }
-                guard let high = digit(bytes[offset], &isLowerCase), let low = digit(bytes[offset + 1], &isLowerCase)
-                else { return false }
-                out[index] = high << 4 | low
-                offset += 2
             }
-            return true
         }
-        return parsed ? (UUID(uuid: value), isLowerCase) : nil
+        guard flags & notADigit == 0 else { return nil }
+        return (UUID(uuid: value), flags & upperCase == 0)
+    }
+
+    private static let dash = UInt8(ascii: "-")
+    /// In ``digitValues``: the byte is an upper-case letter.
+    private static let upperCase: UInt8 = 0x10
+    /// In ``digitValues``: the byte is no hexadecimal digit.
+    private static let notADigit: UInt8 = 0x80
+    /// Where each byte's first digit is in the 36 characters.
+    private static let digitOffsets: [UInt8] = [0, 2, 4, 6, 9, 11, 14, 16, 19, 21, 24, 26, 28, 30, 32, 34]
+    /// Each byte's digit value, with ``upperCase`` or ``notADigit``.
+    private static let digitValues: [UInt8] = (0...255).map { byte -> UInt8 in
+        switch UInt8(byte) {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt8(byte) - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt8(byte) - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): (UInt8(byte) - UInt8(ascii: "A") + 10) | upperCase
+        default: notADigit
+        }
     }
 
     /// `uuid` in lower case.
@@ -45,18 +63,6 @@ enum UUIDText {
                 }
                 return 36
             }
-        }
-    }
-
-    /// The value of one hexadecimal digit; clears `isLowerCase` at an upper-case letter.
-    private static func digit(_ byte: UInt8, _ isLowerCase: inout Bool) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte &- UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte &- UInt8(ascii: "a") &+ 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"):
-            isLowerCase = false
-            return byte &- UInt8(ascii: "A") &+ 10
-        default: return nil
         }
     }
 }
