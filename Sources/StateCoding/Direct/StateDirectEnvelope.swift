@@ -65,7 +65,8 @@ extension StateDirectReader {
     /// Whether `key`, declared by the type being read, is an envelope key at the root: the `Codable` path reads
     /// such a key twice (for the envelope and for the model), which one pass cannot.
     func isEnvelopeKey(_ key: StateDirectKey) -> Bool {
-        guard let keys = envelopeKeys, json.nestingDepth == 1 else { return false }
+        // The depth first: nearly every declared key is below the root, and the keys are four strings to copy.
+        guard json.nestingDepth == 1, let keys = envelopeKeys else { return false }
         return key.key.matches(keys.version) || key.key.matches(keys.minReaderVersion)
             || key.key.matches(keys.revision) || key.key.matches(keys.lineage)
     }
