@@ -14,7 +14,8 @@
 ///
 /// A file written by a newer release with `"layout": "grid"` loads as `Layout(rawValue: "grid")`, which
 /// ``isKnown`` reports as unknown, and is written back as `"grid"`. Raw values are API: never rename one.
-public protocol ExtensibleEnum: RawRepresentable, Codable, Hashable, Sendable, StateDirectDecodable
+public protocol ExtensibleEnum: RawRepresentable, Codable, Hashable, Sendable, StateDirectDecodable,
+    StateDirectEncodable
 where RawValue == String {
     /// Wraps any raw value, known or not.
     init(rawValue: String)

@@ -9,7 +9,7 @@ import Foundation
 /// complete and its keys were not already in order (or one repeats), its bytes are written again in key order.
 /// A container may only be written to while it is the innermost open one; anything else records a failure that
 /// the next write throws.
-final class CompactJSONWriter {
+package final class CompactJSONWriter {
     /// One member of an open object: its key, and where its `"key":value` text starts and ends in ``bytes``.
     private struct Member {
         var key: String
@@ -35,13 +35,13 @@ final class CompactJSONWriter {
     let encodeDate: (@Sendable (Date, any Encoder) throws -> Void)?
 
     /// A writer with room for `capacity` bytes before its buffer grows.
-    init(encodeDate: (@Sendable (Date, any Encoder) throws -> Void)?, capacity: Int) {
+    package init(encodeDate: (@Sendable (Date, any Encoder) throws -> Void)?, capacity: Int) {
         self.encodeDate = encodeDate
         self.bytes = CompactByteBuffer(capacity: capacity)
     }
 
     /// The document, once the top-level value is written.
-    func takeData() -> Data {
+    package func takeData() -> Data {
         scratch = []
         return bytes.takeData()
     }
@@ -71,6 +71,17 @@ final class CompactJSONWriter {
     }
 
     // MARK: Values
+
+    /// Writes `value` as a value of its own through the `Encoder` path, for a writer that writes the rest itself
+    /// (StateCoding's `StateDirectWriter`, for the values of unknown fields): nothing else may be open in it.
+    package func writeValue<T: Encodable>(_ value: T) throws {
+        try write(value, with: CompactValueEncoder(writer: self, parent: nil, key: nil, container: nil))
+    }
+
+    /// Appends `bytes`, which need no escaping.
+    package func append(bytes: UnsafeBufferPointer<UInt8>) {
+        self.bytes.append(bytes)
+    }
 
     /// Writes `value` with `encoder` (fresh or reset), which writes where `value` belongs, then completes it.
     func write<T: Encodable>(_ value: T, with encoder: CompactValueEncoder) throws {
@@ -118,18 +129,18 @@ final class CompactJSONWriter {
     }
 
     /// Appends `text`'s UTF-8 bytes, which need no escaping (numbers, literals).
-    func append(_ text: String) {
+    package func append(_ text: String) {
         var text = text
         text.withUTF8 { bytes.append($0) }
     }
 
     /// Appends one byte.
-    func append(byte: UInt8) {
+    package func append(byte: UInt8) {
         bytes.append(byte)
     }
 
     /// Appends `text` as a JSON string, escaped as `JSONEncoder` escapes it with `.withoutEscapingSlashes`.
-    func writeString(_ text: String) {
+    package func writeString(_ text: String) {
         bytes.append(UInt8(ascii: "\""))
         var text = text
         text.withUTF8 { utf8 in
@@ -161,7 +172,7 @@ final class CompactJSONWriter {
 
     /// Appends a floating-point number as `JSONEncoder` writes it (its description without a trailing `.0`);
     /// a non-finite one is not supported (`JSONEncoder` throws its own error for it).
-    func writeNumber<F: BinaryFloatingPoint & CustomStringConvertible>(_ value: F) throws {
+    package func writeNumber<F: BinaryFloatingPoint & CustomStringConvertible>(_ value: F) throws {
         guard value.isFinite else {
             fail("a non-finite number")
             try check()
@@ -254,7 +265,7 @@ final class CompactJSONWriter {
     }
 
     /// Orders two keys by their UTF-8 bytes (negative, zero or positive), as `JSONEncoder` sorts keys on Linux.
-    static func compareUTF8(_ left: String, _ right: String) -> Int {
+    package static func compareUTF8(_ left: String, _ right: String) -> Int {
         var (left, right) = (left, right)
         return left.withUTF8 { leftBytes in
             right.withUTF8 { rightBytes in

@@ -42,14 +42,16 @@ import StateCoding
 /// version whose type has it. Each field's type needs a direct reader too (`StateDirectDecodable`; StateCoding
 /// conforms the standard types, `Optional`, `Array` and every `ExtensibleEnum`), and a ``StateCoder(_:)``'s coder
 /// needs `StateDirectFieldCoder`: a field without one is a compile-time deprecation warning, and the model loads
-/// through `Codable`.
+/// through `Codable`. It gets `StateDirectEncodable` too when it encodes: a `write(stateWriter:)` that writes the
+/// bytes `encode(to:)` gives through StateStore's encoder, straight, which a save uses (a field without a direct
+/// writer is a warning in the same way, and the model saves through `Encodable`).
 ///
 /// A declaration it cannot honour is a compile-time error that says what to write instead: a `let` with an initial
 /// value (Codable cannot set it), a computed or `lazy` property, a property wrapper, a property without a written
 /// type, a default on an optional (it would hide a stored `null`), a hand-written `init(from:)`, `encode(to:)` or
 /// `CodingKeys`.
-@attached(member, names: named(init), named(encode), named(StateCodingKeys))
-@attached(extension, conformances: Decodable, Encodable, StateSalvageable, StateDirectDecodable)
+@attached(member, names: named(init), named(encode), named(write), named(StateCodingKeys))
+@attached(extension, conformances: Decodable, Encodable, StateSalvageable, StateDirectDecodable, StateDirectEncodable)
 public macro StateModel() = #externalMacro(module: "StateModelMacros", type: "StateModelMacro")
 
 /// The key a ``StateModel()`` property is stored under, when it differs from the property's name.

@@ -82,3 +82,37 @@ extension CodableGeneration {
         "_" + property.name
     }
 }
+
+extension CodableGeneration {
+    /// `write(stateWriter:)` (`StateDirectEncodable`): the bytes `encode(to:)` gives through StateStore's encoder,
+    /// written straight: the declared members in the order of their keys' UTF-8 bytes (an optional left out when
+    /// `nil` unless it writes `null`), the unknown fields merged in where their keys belong by the writer.
+    func directWriteFunction() -> DeclSyntax {
+        let keys = declared.map { Self.literal($0.key) }.joined(separator: ", ")
+        var lines: [String] = []
+        if let unknownFields {
+            lines.append(
+                "writer.beginObject(keeping: self.\(Self.identifier(unknownFields.name)), declared: [\(keys)])")
+        } else {
+            lines.append("writer.beginObject()")
+        }
+        for property in declared.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
+            let key = Self.literal(property.key)
+            let value = "self.\(Self.identifier(property.name))"
+            switch property.kind {
+            case .optional(_, writesNull: false):
+                lines.append(
+                    "if let value = \(value) {\n    try writer.member(\(key))\n    try writer.write(value)\n}")
+            case .coded(let coder):
+                lines.append(
+                    "try writer.member(\(key))\ntry writer.write(\(value), with: \(Self.typeName(coder)).self)")
+            default:
+                lines.append("try writer.member(\(key))\ntry writer.write(\(value))")
+            }
+        }
+        lines.append("try writer.endObject()")
+        return DeclSyntax(
+            stringLiteral: "\(access)func write(stateWriter writer: inout StateDirectWriter) throws {\n"
+                + Self.indent(lines) + "\n}")
+    }
+}

@@ -3,9 +3,10 @@ import SwiftSyntax
 import SwiftSyntaxBuilder
 import SwiftSyntaxMacros
 
-/// `@StateModel`: a struct's `init(from:)`, `init(salvaging:)`, `init(stateReader:)`, `encode(to:)` and
-/// memberwise initializer, its `Codable` conformance unless it names `Decodable` or `Encodable` itself, and
-/// `StateSalvageable` and `StateDirectDecodable` when it decodes.
+/// `@StateModel`: a struct's `init(from:)`, `init(salvaging:)`, `init(stateReader:)`, `encode(to:)`,
+/// `write(stateWriter:)` and memberwise initializer, its `Codable` conformance unless it names `Decodable` or
+/// `Encodable` itself, `StateSalvageable` and `StateDirectDecodable` when it decodes and `StateDirectEncodable`
+/// when it encodes.
 public struct StateModelMacro: MemberMacro, ExtensionMacro {
     /// The generated members.
     public static func expansion(
@@ -32,7 +33,10 @@ public struct StateModelMacro: MemberMacro, ExtensionMacro {
             generated.append(generation.salvageInitializer())
             generated.append(generation.directInitializer())
         }
-        if halves.encodable { generated.append(generation.encodeFunction()) }
+        if halves.encodable {
+            generated.append(generation.encodeFunction())
+            generated.append(generation.directWriteFunction())
+        }
         return generated
     }
 
@@ -44,11 +48,12 @@ public struct StateModelMacro: MemberMacro, ExtensionMacro {
     ) throws -> [ExtensionDeclSyntax] {
         guard let structDecl = declaration.as(StructDeclSyntax.self) else { return [] }
         let names = protocols.map { $0.trimmedDescription }
-        let added = ["StateSalvageable", "StateDirectDecodable"]
-        var conformances = namesCodable(structDecl) ? [] : names.filter { !added.contains($0) }
-        if codableHalves(of: structDecl).decodable {
-            conformances += added.filter { names.contains($0) }
-        }
+        let decoding = ["StateSalvageable", "StateDirectDecodable"]
+        let encoding = ["StateDirectEncodable"]
+        let halves = codableHalves(of: structDecl)
+        var conformances = namesCodable(structDecl) ? [] : names.filter { !(decoding + encoding).contains($0) }
+        if halves.decodable { conformances += decoding.filter { names.contains($0) } }
+        if halves.encodable { conformances += encoding.filter { names.contains($0) } }
         guard !conformances.isEmpty else { return [] }
         return [
             try ExtensionDeclSyntax("extension \(type.trimmed): \(raw: conformances.joined(separator: ", ")) {}")

@@ -3,7 +3,8 @@ import StateModel
 import StateStore
 
 /// The sample model's root at any version: notes and their author, with unknown keys kept. Its record types read
-/// themselves from the bytes (`StateDirectDecodable`, which `@StateModel` generates), so that the root does too.
+/// themselves from the bytes and write themselves to them (`StateDirectDecodable`, `StateDirectEncodable`, which
+/// `@StateModel` generates), so that the root does too.
 ///
 /// The sample exercises every kind of schema change across four versions:
 /// - v1 → v2: a field added with a default (`notes[].pinned`), a field renamed (`author.name` → `displayName`).
@@ -12,8 +13,8 @@ import StateStore
 /// - v3 → v4: a field removed (`author.age`), a type changed with a mapping (`notes[].kind` 0/1 → "text"/"list").
 @StateModel
 public struct NotebookFile<
-    NoteType: Codable & Sendable & Equatable & StateDirectDecodable,
-    AuthorType: Codable & Sendable & Equatable & StateDirectDecodable
+    NoteType: Codable & Sendable & Equatable & StateDirectDecodable & StateDirectEncodable,
+    AuthorType: Codable & Sendable & Equatable & StateDirectDecodable & StateDirectEncodable
 >: Codable, Sendable, Equatable {
     /// The notes, in order.
     @StateRecords public var notes: [NoteType]

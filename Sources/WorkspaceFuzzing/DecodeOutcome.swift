@@ -19,6 +19,8 @@ package struct DecodeOutcome: Equatable, Sendable, CustomStringConvertible {
     package var isNewerCompatible = false
     package var salvage: SalvageReport?
     package var error: StateDecodingError?
+    /// Whether the model's direct write gave the bytes its `Encodable` encode gives (true when nothing loaded).
+    package var writtenDirectlyAsEncoded = true
 
     /// Decodes `data` with `codec` (`salvaging` as a load under the salvage policy does); returns the outcome and,
     /// when it loaded, why it was read through `Codable` (nil when it was read directly).
@@ -29,6 +31,9 @@ package struct DecodeOutcome: Equatable, Sendable, CustomStringConvertible {
             let decoded = try codec.decode(data, salvaging: salvaging)
             var outcome = DecodeOutcome()
             outcome.model = try? codec.encode(decoded.model)
+            var encoding = codec
+            encoding.writesDirectly = false
+            outcome.writtenDirectlyAsEncoded = outcome.model == (try? encoding.encode(decoded.model))
             outcome.storedVersion = decoded.storedVersion
             outcome.storedMinReaderVersion = decoded.storedMinReaderVersion
             outcome.storedRevision = decoded.storedRevision

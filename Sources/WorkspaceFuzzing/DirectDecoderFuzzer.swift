@@ -4,8 +4,8 @@ import WorkspaceModel
 import WorkspaceStorage
 
 /// The direct decoder of issue 29 against the `Codable` path: any bytes decode to the same state and the same
-/// report both ways, or are refused with the same error, strict and salvaging. A difference, or a trap in either,
-/// is a finding.
+/// report both ways, or are refused with the same error, strict and salvaging; and the state the load gave is
+/// written by the direct writer to the bytes its `Encodable` encode gives. A difference, or a trap, is a finding.
 package final class DirectDecoderFuzzer: FuzzChecking {
     let direct: StateCodec<Workspace>
     let codable: StateCodec<Workspace>
@@ -22,6 +22,10 @@ package final class DirectDecoderFuzzer: FuzzChecking {
     package func check(_ input: Data) async -> FuzzFinding? {
         for salvaging in [false, true] {
             let compared = DecodeOutcome.compare(direct: direct, codable: codable, input, salvaging: salvaging)
+            if !compared.direct.writtenDirectlyAsEncoded {
+                return FuzzFinding(
+                    .directDecoder, "the direct write differs from the Encodable encode: \(compared.direct)")
+            }
             if !compared.same {
                 let mode = salvaging ? "salvaging" : "strict"
                 return FuzzFinding(.directDecoder, "\(mode): direct \(compared.direct) ≠ Codable \(compared.codable)")

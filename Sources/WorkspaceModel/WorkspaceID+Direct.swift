@@ -13,3 +13,10 @@ extension WorkspaceID: StateDirectDecodable {
         self = id
     }
 }
+
+extension WorkspaceID: StateDirectEncodable {
+    /// Writes the id's text as `encode(to:)` does: in lower case, or in the spelling it was read with.
+    public func write(stateWriter writer: inout StateDirectWriter) throws {
+        writer.writeString(text)
+    }
+}

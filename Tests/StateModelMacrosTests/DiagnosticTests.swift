@@ -101,9 +101,16 @@ struct DiagnosticTests {
                     var container = encoder.container(keyedBy: AnyCodingKey.self)
                     try container.encode(self.kind, forKey: AnyCodingKey("kind"))
                 }
+
+                func write(stateWriter writer: inout StateDirectWriter) throws {
+                    writer.beginObject()
+                    try writer.member("kind")
+                    try writer.write(self.kind)
+                    try writer.endObject()
+                }
             }
 
-            extension Pane: Decodable, Encodable, StateSalvageable, StateDirectDecodable {
+            extension Pane: Decodable, Encodable, StateSalvageable, StateDirectDecodable, StateDirectEncodable {
             }
             """
         }
@@ -268,9 +275,16 @@ struct DiagnosticTests {
                     var container = encoder.container(keyedBy: AnyCodingKey.self)
                     try container.encode(self.pinned, forKey: AnyCodingKey("pinned"))
                 }
+
+                func write(stateWriter writer: inout StateDirectWriter) throws {
+                    writer.beginObject()
+                    try writer.member("pinned")
+                    try writer.write(self.pinned)
+                    try writer.endObject()
+                }
             }
 
-            extension Pane: Decodable, Encodable, StateSalvageable, StateDirectDecodable {
+            extension Pane: Decodable, Encodable, StateSalvageable, StateDirectDecodable, StateDirectEncodable {
             }
             """
         }

@@ -128,9 +128,24 @@ struct ExpansionTests {
                     try container.encode(self.id, forKey: AnyCodingKey("id"))
                     try container.encode(self.pinned, forKey: AnyCodingKey("pinned"))
                 }
+
+                public func write(stateWriter writer: inout StateDirectWriter) throws {
+                    writer.beginObject(keeping: self.unknownFields, declared: ["id", "display_title", "pinned", "createdAt"])
+                    if let value = self.createdAt {
+                        try writer.member("createdAt")
+                        try writer.write(value)
+                    }
+                    try writer.member("display_title")
+                    try writer.write(self.title)
+                    try writer.member("id")
+                    try writer.write(self.id)
+                    try writer.member("pinned")
+                    try writer.write(self.pinned)
+                    try writer.endObject()
+                }
             }
 
-            extension Note: Decodable, Encodable, StateSalvageable, StateDirectDecodable {
+            extension Note: Decodable, Encodable, StateSalvageable, StateDirectDecodable, StateDirectEncodable {
             }
             """
         }
@@ -365,9 +380,26 @@ struct ExpansionTests {
                     try container.encode(self.items, forKey: AnyCodingKey("items"))
                     try container.encode(self.tags, forKey: AnyCodingKey("tags"))
                 }
+
+                package func write(stateWriter writer: inout StateDirectWriter) throws {
+                    writer.beginObject()
+                    try writer.member("active")
+                    try writer.write(self.active)
+                    if let value = self.`default` {
+                        try writer.member("default")
+                        try writer.write(value)
+                    }
+                    try writer.member("id")
+                    try writer.write(self.id, with: LowercaseUUIDCoder.self)
+                    try writer.member("items")
+                    try writer.write(self.items)
+                    try writer.member("tags")
+                    try writer.write(self.tags)
+                    try writer.endObject()
+                }
             }
 
-            extension Record: StateSalvageable, StateDirectDecodable {
+            extension Record: StateSalvageable, StateDirectDecodable, StateDirectEncodable {
             }
             """
         }
@@ -459,9 +491,18 @@ struct ExpansionTests {
                     try container.encode(self.x, forKey: AnyCodingKey("x"))
                     try container.encode(self.y, forKey: AnyCodingKey("y"))
                 }
+
+                func write(stateWriter writer: inout StateDirectWriter) throws {
+                    writer.beginObject()
+                    try writer.member("x")
+                    try writer.write(self.x)
+                    try writer.member("y")
+                    try writer.write(self.y)
+                    try writer.endObject()
+                }
             }
 
-            extension Point: Decodable, Encodable, StateSalvageable, StateDirectDecodable {
+            extension Point: Decodable, Encodable, StateSalvageable, StateDirectDecodable, StateDirectEncodable {
             }
             """
         }
@@ -639,9 +680,32 @@ struct ExpansionTests {
                     try container.encode(self.tabs, forKey: AnyCodingKey("tabs"))
                     try container.encode(self.tags, forKey: AnyCodingKey("tags"))
                 }
+
+                func write(stateWriter writer: inout StateDirectWriter) throws {
+                    writer.beginObject(keeping: self.unknownFields, declared: ["name", "panes", "tabs", "archived", "tags", "count", "note"])
+                    if let value = self.archived {
+                        try writer.member("archived")
+                        try writer.write(value)
+                    }
+                    try writer.member("count")
+                    try writer.write(self.count)
+                    try writer.member("name")
+                    try writer.write(self.name)
+                    if let value = self.note {
+                        try writer.member("note")
+                        try writer.write(value)
+                    }
+                    try writer.member("panes")
+                    try writer.write(self.panes)
+                    try writer.member("tabs")
+                    try writer.write(self.tabs)
+                    try writer.member("tags")
+                    try writer.write(self.tags)
+                    try writer.endObject()
+                }
             }
 
-            extension Project: Decodable, Encodable, StateSalvageable, StateDirectDecodable {
+            extension Project: Decodable, Encodable, StateSalvageable, StateDirectDecodable, StateDirectEncodable {
             }
             """
         }

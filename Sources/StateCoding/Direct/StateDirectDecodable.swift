@@ -30,11 +30,16 @@ public protocol StateDirectDecodable: Decodable {
     init(stateReader reader: inout StateDirectReader) throws
 }
 
-/// A ``StateFieldCoder`` that also reads its field straight from the bytes (`@StateCoder` in a `@StateModel`):
-/// without it, a model with that field loads through `Codable`, and the compiler says so.
+/// A ``StateFieldCoder`` that also reads and writes its field straight from and to the bytes (`@StateCoder` in a
+/// `@StateModel`): without it, a model with that field loads and saves through `Codable`, and the compiler says so.
 public protocol StateDirectFieldCoder: StateFieldCoder {
     /// Reads the field's value, as ``StateFieldCoder/decode(from:forKey:)`` reads it, or throws.
     ///
     /// - Throws: Any error, when the value is not one `decode(from:forKey:)` would give the same value for.
     static func decode(stateReader reader: inout StateDirectReader) throws -> Value
+
+    /// Writes the field's value, as ``StateFieldCoder/encode(_:to:forKey:)`` writes it, or throws.
+    ///
+    /// - Throws: Any error, when the direct write cannot give `encode(_:to:forKey:)`'s bytes.
+    static func write(_ value: Value, stateWriter writer: inout StateDirectWriter) throws
 }

@@ -108,3 +108,31 @@ extension StateCodec {
         return reader.envelope.version
     }
 }
+
+extension StateCodec {
+    /// The bytes of `envelope` written by the model's own `write(stateWriter:)` (``StateDirectEncodable``), with
+    /// the store's root keys merged in where they belong: the bytes the `Encodable` path gives.
+    func writeDirectly<Envelope: Encodable>(
+        _ model: any StateDirectEncodable, envelope: EncodingEnvelope<Envelope>, capacity: Int
+    ) throws -> Data {
+        var root: [(key: String, value: JSONValue)] = [
+            (envelope.versionKey, .integer(Int64(envelope.version))),
+            (envelope.minReaderVersionKey, .integer(Int64(envelope.minReaderVersion))),
+        ]
+        if let stamp = envelope.stamp {
+            let revision: JSONValue =
+                stamp.revision <= UInt64(Int64.max) ? .integer(Int64(stamp.revision)) : .unsignedInteger(stamp.revision)
+            root.append((stamp.revisionKey, revision))
+            root.append((stamp.lineageKey, .string(stamp.lineage.rawValue)))
+        }
+        let dateCoding: StateDirectDateCoding =
+            switch schema.dateCoding {
+            case .iso8601: .iso8601
+            case .secondsSince1970: .secondsSince1970
+            }
+        var writer = StateDirectWriter(dateCoding: dateCoding, capacity: capacity, rootMembers: root)
+        try model.write(stateWriter: &writer)
+        guard writer.wroteRootMembers else { throw StateDirectWriteError("the model did not write an object") }
+        return writer.takeData()
+    }
+}

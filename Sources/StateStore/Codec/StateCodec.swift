@@ -12,6 +12,9 @@ public struct StateCodec<Model: Codable & Sendable>: Sendable {
     /// Whether a strict decode reads the bytes straight into the model when its type allows
     /// (``StateDirectDecodable``); off, every decode reads through `Codable`, for the tests that compare the two.
     package var readsDirectly = true
+    /// Whether a save writes the model straight into the bytes when its type allows (``StateDirectEncodable``);
+    /// off, every save encodes through `Encodable`, for the tests that compare the two.
+    package var writesDirectly = true
 
     /// A codec for `schema`.
     public init(schema: StateSchema<Model>, prettyPrinted: Bool = false) {
@@ -286,6 +289,11 @@ public struct StateCodec<Model: Codable & Sendable>: Sendable {
             minReaderVersion: minReaderVersion ?? schema.minReaderVersion)
         if let revision, let lineage {
             envelope.stamp = (schema.revisionKey, revision, schema.lineageKey, lineage)
+        }
+        if useCompact && !prettyPrinted && writesDirectly, let direct = model as? any StateDirectEncodable {
+            // The same bytes again, written straight by the model's generated `write(stateWriter:)`; anything it
+            // does not do as the encoders below do throws, and they write instead.
+            if let data = try? writeDirectly(direct, envelope: envelope, capacity: capacity) { return data }
         }
         if useCompact && !prettyPrinted {
             // The same bytes as `JSONEncoder` below, without its tree of the whole document (the save's peak

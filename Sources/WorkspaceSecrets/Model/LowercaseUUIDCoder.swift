@@ -22,6 +22,11 @@ enum LowercaseUUIDCoder: StateDirectFieldCoder {
         try UUID(stateReader: &reader)
     }
 
+    /// Writes `value` in lower case, straight into a state file's bytes.
+    static func write(_ value: UUID, stateWriter writer: inout StateDirectWriter) throws {
+        writer.writeString(value.uuidString.lowercased())
+    }
+
     /// Writes `value` in lower case.
     static func encode<Key: CodingKey>(
         _ value: UUID, to container: inout KeyedEncodingContainer<Key>, forKey key: Key

@@ -31,6 +31,9 @@ struct DirectDifferential {
         #expect(
             compared.same, "\(name): direct \(compared.direct) ≠ Codable \(compared.codable)",
             sourceLocation: sourceLocation)
+        #expect(
+            compared.direct.writtenDirectlyAsEncoded, "\(name): the direct write differs from the Encodable encode",
+            sourceLocation: sourceLocation)
         return compared.direct.error == nil && compared.fallback == nil
     }
 }
