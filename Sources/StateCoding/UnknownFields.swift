@@ -96,7 +96,10 @@ public struct UnknownFields: Sendable, Hashable {
         let codingPath = container.codingPath
         let reserved: Set<String> = codingPath.isEmpty ? (context?.reservedRootKeys ?? []) : []
         var values: [String: JSONValue] = [:]
-        for key in keys where !reserved.contains(key.stringValue) {
+        // In key order: `allKeys` comes in the order of a dictionary, which differs from run to run, and of two
+        // unknown values that cannot be read, the error would name either.
+        let ordered = keys.count > 1 ? keys.sorted { $0.stringValue < $1.stringValue } : keys
+        for key in ordered where !reserved.contains(key.stringValue) {
             values[key.stringValue] = try container.decode(JSONValue.self, forKey: key)
         }
         if let context, !values.isEmpty {
