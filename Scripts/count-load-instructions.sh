@@ -6,15 +6,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 records="${1:-5000}"
-command -v valgrind >/dev/null || { echo "valgrind is not installed (apt-get install valgrind)" >&2; exit 1; }
-swift build -c release --package-path Benchmarks --product StateStoreBenchmarks >/dev/null
-out="$(mktemp -d)"
-trap 'rm -rf "$out"' EXIT
-# valgrind 3.19 gives up on the DWARF 5 debug info Swift 6.3 writes ("Possibly corrupted debuginfo file"):
-# count a copy without it (the symbol table stays, so --toggle-collect still finds measuredOperation).
-binary="$out/StateStoreBenchmarks"
-cp "$(swift build -c release --package-path Benchmarks --show-bin-path)/StateStoreBenchmarks" "$binary"
-strip --strip-debug "$binary"
+# --toggle-collect finds measuredOperation in the copy's symbol table.
+source Scripts/callgrind-binary.sh
+callgrind_binary StateStoreBenchmarks
 count() {
   valgrind --tool=callgrind --collect-atstart=no --toggle-collect='*measuredOperation*' \
     --callgrind-out-file="$out/$1.out" "$binary" count "$1" "$records" >/dev/null 2>"$out/$1.log"

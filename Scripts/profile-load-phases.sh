@@ -7,14 +7,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 file="$1"
-command -v valgrind >/dev/null || { echo "valgrind is not installed (apt-get install valgrind)" >&2; exit 1; }
-swift build -c release --package-path Benchmarks --product WorkspaceBench >/dev/null
-out="$(mktemp -d)"
-trap 'rm -rf "$out"' EXIT
-# valgrind 3.19 cannot read the DWARF 5 Swift 6.3 writes: count a copy without it (the symbol table stays).
-binary="$out/WorkspaceBench"
-cp "$(swift build -c release --package-path Benchmarks --show-bin-path)/WorkspaceBench" "$binary"
-strip --strip-debug "$binary"
+source Scripts/callgrind-binary.sh
+callgrind_binary WorkspaceBench
 valgrind --tool=callgrind --callgrind-out-file="$out/load.out" "$binary" peer-measure json load "$file" x \
   >/dev/null 2>"$out/load.log"
 valgrind --tool=callgrind --callgrind-out-file="$out/plain.out" "$binary" baseline "$file" 1 >/dev/null 2>"$out/plain.log"
