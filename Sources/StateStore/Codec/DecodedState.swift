@@ -34,7 +34,7 @@ public struct DecodedState<Model: Sendable>: Sendable {
     public var repairDuration: Duration
     /// What a salvage changed (``StateCodec/decode(_:salvaging:)``); `nil` when the strict decode succeeded.
     public var salvage: SalvageReport? = nil
-    /// Why the bytes were read through `Codable` rather than straight into the model (``StateDirectDecodable``):
+    /// Why the bytes were read through `Codable` rather than straight into the model (`StateDirectDecodable`):
     /// the stored version's type has no direct reader, the direct read refused the bytes (the `Codable` path then
     /// named the defect, or read what the direct read does not), or a salvage. `nil` when they were read directly.
     public var directReadFallback: String? = nil

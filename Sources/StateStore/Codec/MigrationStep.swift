@@ -16,7 +16,7 @@ public struct MigrationStep: Sendable {
     let decode: @Sendable (any Decoder) throws -> any Sendable
     /// Decodes `Old` in a salvage pass: with `StateSalvageable/init(salvaging:)` when it has one.
     let salvageDecode: @Sendable (any Decoder) throws -> any Sendable
-    /// Reads the input type straight from the bytes, when it is ``StateDirectDecodable``.
+    /// Reads the input type straight from the bytes, when it is `StateDirectDecodable`.
     let directDecode: (@Sendable (inout StateDirectReader) throws -> any Sendable)?
     let convert: @Sendable (any Sendable, inout MigrationContext) throws -> any Sendable
     /// The reverse: a value of version `from + 1` as version `from`; `nil` when the step declares none.
@@ -46,11 +46,7 @@ public struct MigrationStep: Sendable {
         self.outputType = new
         self.decode = { decoder in try Old(from: decoder) }
         self.salvageDecode = { decoder in try Salvaging<Old>.decodeNested(from: decoder) }
-        if let direct = Old.self as? any StateDirectDecodable.Type {
-            self.directDecode = { reader in try direct.init(stateReader: &reader) as! Old }
-        } else {
-            self.directDecode = nil
-        }
+        self.directDecode = Self.directDecoder(of: Old.self)
         self.convert = { value, context in
             guard let old = value as? Old else {
                 throw MigrationPlanError.typeMismatch(
@@ -100,6 +96,21 @@ public struct MigrationStep: Sendable {
                         codingPath: encoder.codingPath, debugDescription: "not a value of version \(from)"))
             }
             try old.encode(to: encoder)
+        }
+    }
+}
+
+extension MigrationStep {
+    /// A reader of `Value` straight from the bytes, when it is `StateDirectDecodable`; nil otherwise. The closure
+    /// looks the conformance up when it runs (once a load) so that it captures no existential metatype, which is
+    /// not `Sendable`.
+    static func directDecoder<Value: Sendable>(
+        of value: Value.Type
+    ) -> (@Sendable (inout StateDirectReader) throws -> any Sendable)? {
+        guard Value.self is any StateDirectDecodable.Type else { return nil }
+        return { reader in
+            let type = Value.self as! any StateDirectDecodable.Type
+            return try type.init(stateReader: &reader) as! Value
         }
     }
 }

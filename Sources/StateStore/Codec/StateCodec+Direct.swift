@@ -2,7 +2,7 @@ import Foundation
 import StateJSON
 
 extension StateCodec {
-    /// Reads the envelope and the stored version's model straight from the bytes (``StateDirectDecodable``), in
+    /// Reads the envelope and the stored version's model straight from the bytes (`StateDirectDecodable`), in
     /// one pass when the version is the root's last member (as every file StateStore writes has it), else in two
     /// (the root's members skipped to find the version first).
     ///
@@ -55,8 +55,7 @@ extension StateCodec {
     ) -> (@Sendable (inout StateDirectReader) throws -> any Sendable)? {
         guard version >= schema.firstVersion, version <= schema.currentVersion else { return nil }
         if version < schema.currentVersion { return schema.stepsByVersion[version]?.directDecode }
-        guard let direct = Model.self as? any StateDirectDecodable.Type else { return nil }
-        return { reader in try direct.init(stateReader: &reader) as! Model }
+        return MigrationStep.directDecoder(of: Model.self)
     }
 
     /// The version when the root object's last member is the version key holding plain digits, as StateStore
@@ -110,7 +109,7 @@ extension StateCodec {
 }
 
 extension StateCodec {
-    /// The bytes of `envelope` written by the model's own `write(stateWriter:)` (``StateDirectEncodable``), with
+    /// The bytes of `envelope` written by the model's own `write(stateWriter:)` (`StateDirectEncodable`), with
     /// the store's root keys merged in where they belong: the bytes the `Encodable` path gives.
     func writeDirectly<Envelope: Encodable>(
         _ model: any StateDirectEncodable, envelope: EncodingEnvelope<Envelope>, capacity: Int

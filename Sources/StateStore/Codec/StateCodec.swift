@@ -10,9 +10,9 @@ public struct StateCodec<Model: Codable & Sendable>: Sendable {
     /// Whether saved files are indented for people; off by default (smaller, faster).
     public var prettyPrinted: Bool
     /// Whether a strict decode reads the bytes straight into the model when its type allows
-    /// (``StateDirectDecodable``); off, every decode reads through `Codable`, for the tests that compare the two.
+    /// (`StateDirectDecodable`); off, every decode reads through `Codable`, for the tests that compare the two.
     package var readsDirectly = true
-    /// Whether a save writes the model straight into the bytes when its type allows (``StateDirectEncodable``);
+    /// Whether a save writes the model straight into the bytes when its type allows (`StateDirectEncodable`);
     /// off, every save encodes through `Encodable`, for the tests that compare the two.
     package var writesDirectly = true
 
@@ -81,7 +81,7 @@ public struct StateCodec<Model: Codable & Sendable>: Sendable {
     }
 
     /// Decodes, migrates and repairs with `context` (strict or salvage). A strict decode reads the bytes straight
-    /// into the stored version's type when it has a direct reader (``StateDirectDecodable``), and through
+    /// into the stored version's type when it has a direct reader (`StateDirectDecodable`), and through
     /// `Codable` when it has none or the direct read refuses the bytes, so that every error, salvage and policy is
     /// the `Codable` path's.
     private func decode(_ data: Data, context: LoadContext) throws(DecodeFailure) -> DecodedState<Model> {

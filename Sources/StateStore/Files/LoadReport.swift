@@ -66,7 +66,7 @@ public struct LoadReport: Sendable, Equatable {
     public var storedLineage: Lineage?
     /// Timings of each part.
     public var timings = Timings()
-    /// Why the file was read through `Codable` rather than straight into the model (``StateDirectDecodable``);
+    /// Why the file was read through `Codable` rather than straight into the model (`StateDirectDecodable`);
     /// `nil` when it was read directly, or when there was no file to read.
     public var directReadFallback: String?
 

@@ -30,7 +30,7 @@ extension PersistentState {
     ///   - file: The file the state was loaded from and is saved to.
     ///   - loaded: What `file.load()` returned.
     ///   - changeType: The changes the journal records.
-    ///   - journal: The journal's size bound.
+    ///   - journalConfiguration: The journal's size bound.
     ///   - configuration: The debounce, maximum delay and retry backoff of the snapshots.
     ///   - scheduler: The clock and timers; tests pass a manual one.
     ///   - observer: Told about saves, failures and recoveries, one event at a time in save order.
