@@ -93,7 +93,8 @@ let package = Package(
             name: "StateStore",
             dependencies: ["StateCoding", "StateJSON", "CSignalLatch"]),
         // The Codable runtime of a versioned record, apart from the engine: unknown fields kept, defaults and
-        // salvage repairs recorded, extensible enums, JSONValue. What @StateModel's generated code calls, so that
+        // salvage repairs recorded, extensible enums, JSONValue, and the direct reader and writer that read and
+        // write a record straight from and to a file's bytes. What @StateModel's generated code calls, so that
         // a program that only reads and writes records (a client of an API built on them) links no file engine
         // and no swift-crypto. StateStore re-exports it.
         .target(name: "StateCoding", dependencies: ["StateJSON"]),
