@@ -1,3 +1,5 @@
+import StateJSON
+
 /// The keys of a JSON object that its Swift type does not declare, kept so that they survive load → save.
 ///
 /// With `@StateModel` (the StateModel product) a model declares `var unknownFields = UnknownFields()` and the
@@ -31,9 +33,26 @@
 /// ```
 ///
 /// At the root of a state file the store's own keys (`version`, `minReaderVersion`) are never captured.
-public struct UnknownFields: Sendable, Hashable {
+///
+/// A field read by StateStore's direct reader (the `@StateModel` load) also keeps the exact JSON text it was
+/// written as, and StateStore writes that text back byte for byte (`1.50` stays `1.50`, a 40-digit number keeps
+/// every digit, `"caf\u00e9"` keeps its escape) for as long as ``values`` holds the value it was read as. Two
+/// `UnknownFields` are equal when their ``values`` are: how a value was spelled is not part of what it is.
+public struct UnknownFields: Sendable {
     /// The captured fields by key.
     public var values: [String: JSONValue]
+
+    /// The exact JSON text of fields as the direct reader read them, with the value it read, by key.
+    var texts: [String: KeptText] = [:]
+
+    /// The text a field was written as, with the value it was read as: the text is written back only while the
+    /// field still holds that value.
+    struct KeptText: Sendable {
+        /// The value's JSON text, as it was in the file.
+        var text: String
+        /// The value read from it.
+        var value: JSONValue
+    }
 
     /// No unknown fields.
     public init() {
@@ -47,6 +66,22 @@ public struct UnknownFields: Sendable, Hashable {
 
     /// Whether nothing was captured.
     public var isEmpty: Bool { values.isEmpty }
+
+    /// The exact JSON text the field `key` was read as, while it still holds the value read from it; nil for a
+    /// field read through `Codable`, set in code, or changed since.
+    ///
+    /// StateStore's writer writes this text in place of the value, so a field another release wrote comes back
+    /// byte for byte.
+    public func jsonText(forKey key: String) -> String? {
+        guard let kept = texts[key], let value = values[key], value == kept.value else { return nil }
+        return kept.text
+    }
+
+    /// Keeps `value`, read from the JSON text `text`, under `key`.
+    mutating func keep(_ value: JSONValue, text: String, forKey key: String) {
+        values[key] = value
+        texts[key] = KeptText(text: text, value: value)
+    }
 
     /// Captures every key of the object being decoded that `Keys` does not declare.
     ///
@@ -115,7 +150,7 @@ public struct UnknownFields: Sendable, Hashable {
     /// would then stand in its place.
     public func encode(to container: inout KeyedEncodingContainer<AnyCodingKey>) throws {
         for (key, value) in values {
-            try container.encode(value, forKey: AnyCodingKey(key))
+            try container.encode(encodable(value, forKey: key), forKey: AnyCodingKey(key))
         }
     }
 
@@ -132,7 +167,7 @@ public struct UnknownFields: Sendable, Hashable {
     ///   - declared: The keys the model writes itself (`@StateModel` passes them).
     public func encode(to container: inout KeyedEncodingContainer<AnyCodingKey>, skipping declared: [String]) throws {
         for (key, value) in values where !declared.contains(key) {
-            try container.encode(value, forKey: AnyCodingKey(key))
+            try container.encode(encodable(value, forKey: key), forKey: AnyCodingKey(key))
         }
     }
 
@@ -143,7 +178,25 @@ public struct UnknownFields: Sendable, Hashable {
         guard !values.isEmpty else { return }
         var container = encoder.container(keyedBy: AnyCodingKey.self)
         for (key, value) in values {
-            try container.encode(value, forKey: AnyCodingKey(key))
+            try container.encode(encodable(value, forKey: key), forKey: AnyCodingKey(key))
         }
+    }
+
+    /// What to encode for the field `key`: its kept text, which StateStore's encoder writes as it is and any
+    /// other encoder as `value`, or `value` itself.
+    private func encodable(_ value: JSONValue, forKey key: String) -> KeptJSONText {
+        KeptJSONText(text: jsonText(forKey: key), value: value)
+    }
+}
+
+extension UnknownFields: Hashable {
+    /// Whether both hold the same values, however they were written.
+    public static func == (lhs: UnknownFields, rhs: UnknownFields) -> Bool {
+        lhs.values == rhs.values
+    }
+
+    /// Hashes the values.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(values)
     }
 }

@@ -95,6 +95,9 @@ package final class CompactJSONWriter {
         } else if T.self == Decimal.self {
             try encoder.beginValue()
             append((value as! Decimal).description)
+        } else if T.self == KeptJSONText.self, let text = (value as! KeptJSONText).text {
+            try encoder.beginValue()
+            append(text)
         } else if T.self == URL.self {
             try encoder.encode((value as! URL).absoluteString)
         } else if T.self == Data.self {

@@ -2,9 +2,11 @@ import Foundation
 import StateStore
 import WorkspaceModel
 
-/// What one decode of a workspace file came to: everything its report shows and the model as the bytes it
-/// saves, or the error. Two decodes of the same bytes compare equal when they gave the same state.
+/// What one decode of a workspace file came to: everything its report shows and the model as the bytes of its
+/// values, or the error. Two decodes of the same bytes compare equal when they gave the same state.
 package struct DecodeOutcome: Equatable, Sendable, CustomStringConvertible {
+    /// The model as `JSONEncoder` writes it: unknown fields as their values, so that a direct read (which keeps
+    /// their text) and a `Codable` read (which cannot) compare by what they hold.
     package var model: Data?
     package var storedVersion: Int?
     package var storedMinReaderVersion: Int?
@@ -19,7 +21,8 @@ package struct DecodeOutcome: Equatable, Sendable, CustomStringConvertible {
     package var isNewerCompatible = false
     package var salvage: SalvageReport?
     package var error: StateDecodingError?
-    /// Whether the model's direct write gave the bytes its `Encodable` encode gives (true when nothing loaded).
+    /// Whether the model's direct write gave the bytes StateStore's `Encodable` encode gives, kept texts and all
+    /// (true when nothing loaded).
     package var writtenDirectlyAsEncoded = true
 
     /// Decodes `data` with `codec` (`salvaging` as a load under the salvage policy does); returns the outcome and,
@@ -30,10 +33,11 @@ package struct DecodeOutcome: Equatable, Sendable, CustomStringConvertible {
         do {
             let decoded = try codec.decode(data, salvaging: salvaging)
             var outcome = DecodeOutcome()
-            outcome.model = try? codec.encode(decoded.model)
+            outcome.model = try? codec.encode(decoded.model, version: nil, minReaderVersion: nil, compact: false)
             var encoding = codec
             encoding.writesDirectly = false
-            outcome.writtenDirectlyAsEncoded = outcome.model == (try? encoding.encode(decoded.model))
+            let written = try? codec.encode(decoded.model)
+            outcome.writtenDirectlyAsEncoded = written == (try? encoding.encode(decoded.model))
             outcome.storedVersion = decoded.storedVersion
             outcome.storedMinReaderVersion = decoded.storedMinReaderVersion
             outcome.storedRevision = decoded.storedRevision

@@ -15,7 +15,9 @@ struct CompactEncodingTests {
     }
 
     @Test func everyFixtureThatLoadsIsWrittenAsJSONEncoderWritesIt() throws {
-        let codec = try workspaceCodec()
+        // Read through `Codable`: a direct read keeps unknown fields' text, which `JSONEncoder` cannot write.
+        var codec = try workspaceCodec()
+        codec.readsDirectly = false
         var compared = 0
         for path in Self.fixturePaths {
             guard let decoded = try? codec.decode(try Fixtures.data(path), salvaging: true) else { continue }

@@ -13,7 +13,12 @@ struct UnknownFieldsTests {
                 "theme": 1, "projects[].color": 1, "projects[].panes[].sort": 1, "favorites[].icon": 1,
                 "owner.pronouns": 1,
             ])
-        let saved = try jsonObject(try workspaceCodec().encode(decoded.model))
+        let bytes = try workspaceCodec().encode(decoded.model)
+        let saved = try jsonObject(bytes)
+        // Through three migration steps, each value keeps the text version 1 wrote.
+        let text = String(decoding: bytes, as: UTF8.self)
+        #expect(text.contains(#""sort":{"by": "name", "ascending": true}"#), "\(text)")
+        #expect(text.contains(##""theme":{"accent": "#ff8800", "dark": true}"##), "\(text)")
         #expect((saved["theme"] as? [String: Any])?["accent"] as? String == "#ff8800")
         let projects = try #require(saved["projects"] as? [[String: Any]])
         #expect(projects[0]["color"] as? String == "teal")
@@ -37,9 +42,10 @@ struct UnknownFieldsTests {
                 "projects[].panes[].tabs[].tabExtra": 1, "favorites[].favoriteExtra": 1, "owner.ownerExtra": 1,
             ])
         let text = String(decoding: try workspaceCodec().encode(decoded.model), as: UTF8.self)
+        // Each value exactly as the file spells it, spaces and all (issue 29: the direct read keeps the text).
         for fragment in [
-            #""rootExtra":{"nested":{"deeper":[true,null,"s"]}}"#, #""projectExtra":[1,2,3]"#, #""paneExtra":null"#,
-            #""tabExtra":{"scroll":120.5}"#, #""favoriteExtra":false"#, #""ownerExtra":"x""#,
+            #""rootExtra":{"nested": {"deeper": [true, null, "s"]}}"#, #""projectExtra":[1, 2, 3]"#,
+            #""paneExtra":null"#, #""tabExtra":{"scroll": 120.5}"#, #""favoriteExtra":false"#, #""ownerExtra":"x""#,
         ] {
             #expect(text.contains(fragment), "saved file lacks \(fragment)")
         }

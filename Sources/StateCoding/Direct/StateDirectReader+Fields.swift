@@ -105,13 +105,18 @@ extension StateDirectReader {
     }
 
     /// Reads the value of the undeclared member `key` into `unknownFields`, exactly as `UnknownFields`'s
-    /// `Codable` capture would (a `JSONValue`), counted by path; at the root of a store load, one of the store's
-    /// own keys is read into ``envelope`` instead.
+    /// `Codable` capture would (a `JSONValue`, refused where that capture fails), with the exact JSON text it was
+    /// written as, counted by path; at the root of a store load, one of the store's own keys is read into
+    /// ``envelope`` instead.
     public mutating func keepUnknown(_ key: StateDirectKey, in unknownFields: inout UnknownFields) throws {
         if envelopeKeys != nil, try captureEnvelopeKey(key) { return }
         let name = key.text
         guard unknownFields.values[name] == nil else { throw refusal("duplicate key \"\(name)\"") }
-        unknownFields.values[name] = try readJSONValue()
+        _ = try json.peekKind()
+        let start = json.byteOffset
+        let value = try readJSONValue()
+        let text = String(decoding: json.bytes[start..<json.byteOffset], as: UTF8.self)
+        unknownFields.keep(value, text: text, forKey: name)
         unknownKeysKept[fieldPath(name), default: 0] += 1
     }
 

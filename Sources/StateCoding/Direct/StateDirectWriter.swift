@@ -11,8 +11,16 @@ public struct StateDirectWriter {
     /// order, from `next` on.
     struct Frame {
         var first = true
-        var pending: [(key: String, value: JSONValue)] = []
+        var pending: [Member] = []
         var next = 0
+    }
+
+    /// A member to merge in: an unknown field (with the exact text it was read as, when it was kept) or a root
+    /// key of the store.
+    struct Member {
+        var key: String
+        var value: JSONValue
+        var text: String? = nil
     }
 
     let writer: CompactJSONWriter
@@ -56,13 +64,15 @@ public struct StateDirectWriter {
         var frame = Frame()
         if !unknownFields.isEmpty {
             let declared = declared()
-            frame.pending = unknownFields.values.filter { !declared.contains($0.key) }.map { ($0.key, $0.value) }
+            frame.pending = unknownFields.values.filter { !declared.contains($0.key) }.map {
+                Member(key: $0.key, value: $0.value, text: unknownFields.jsonText(forKey: $0.key))
+            }
         }
         if let root = rootMembers {
             // The store's keys are written after the model's, and the last of two values under one key is kept.
             rootMembers = nil
             frame.pending.removeAll { member in root.contains { $0.key == member.key } }
-            frame.pending += root
+            frame.pending += root.map { Member(key: $0.key, value: $0.value) }
         }
         if frame.pending.count > 1 {
             frame.pending.sort { CompactJSONWriter.compareUTF8($0.key, $1.key) < 0 }
@@ -82,7 +92,7 @@ public struct StateDirectWriter {
                 if order > 0 { break }
                 if order == 0 { throw refusal("the model declares the store's root key \"\(name)\"") }
                 frames[index].next += 1
-                try writeMember(pending.key, pending.value, in: index)
+                try writeMember(pending, in: index)
             }
         }
         if frames[index].first {
@@ -99,22 +109,26 @@ public struct StateDirectWriter {
         while frames[index].next < frames[index].pending.count {
             let pending = frames[index].pending[frames[index].next]
             frames[index].next += 1
-            try writeMember(pending.key, pending.value, in: index)
+            try writeMember(pending, in: index)
         }
         frames.removeLast()
         writer.append(byte: UInt8(ascii: "}"))
     }
 
-    /// Writes one merged member.
-    private mutating func writeMember(_ key: String, _ value: JSONValue, in index: Int) throws {
+    /// Writes one merged member: a kept text as it is, any other value as StateStore's encoder writes it.
+    private mutating func writeMember(_ member: Member, in index: Int) throws {
         if frames[index].first {
             frames[index].first = false
         } else {
             writer.append(byte: UInt8(ascii: ","))
         }
-        writer.writeString(key)
+        writer.writeString(member.key)
         writer.append(byte: UInt8(ascii: ":"))
-        try writer.writeValue(value)
+        if let text = member.text {
+            writer.append(text)
+        } else {
+            try writer.writeValue(member.value)
+        }
     }
 
     /// Writes `"key":`: a plain key's bytes as they are, any other escaped.

@@ -1,4 +1,5 @@
 import Foundation
+import StateJSON
 
 extension StateCodec {
     /// Writes `model` as version `version` through the reverse steps, for an older release to read.
@@ -52,11 +53,23 @@ extension StateCodec {
             model: ErasedEncodable(value: value, encode: encodeValue), versionKey: schema.versionKey,
             version: version, minReaderVersionKey: schema.minReaderVersionKey, minReaderVersion: version)
         do {
-            result.data = try jsonEncoder().encode(envelope)
+            result.data = try encodeDown(envelope)
         } catch {
             throw .encodingFailed(version: version, reason: "\(error)")
         }
         return result
+    }
+}
+
+extension StateCodec {
+    /// The bytes of a file written down: through the compact encoder unless ``prettyPrinted`` (the same bytes as
+    /// `JSONEncoder`, and unknown fields a direct read kept written as the text they were read as, so that they
+    /// reach the older release as they were), `JSONEncoder` otherwise or when the compact encoder refuses.
+    fileprivate func encodeDown<Envelope: Encodable>(_ envelope: Envelope) throws -> Data {
+        if !prettyPrinted {
+            if let data = try? compactEncoder(capacity: 0).encode(envelope) { return data }
+        }
+        return try jsonEncoder().encode(envelope)
     }
 }
 

@@ -275,9 +275,9 @@ public struct StateCodec<Model: Codable & Sendable>: Sendable {
     }
 
     /// ``encode(_:version:minReaderVersion:)``, with `JSONEncoder` alone when not `compact` (for the tests that
-    /// compare the two), making room for `capacity` bytes up front (what the last save wrote, say), stamped with
+    /// compare the two; it writes unknown fields as their values, not the text they were read as), making room for `capacity` bytes up front (what the last save wrote, say), stamped with
     /// `revision` and `lineage` when both are given.
-    func encode(
+    package func encode(
         _ model: Model, version: Int?, minReaderVersion: Int?, revision: UInt64? = nil, lineage: Lineage? = nil,
         compact useCompact: Bool, capacity: Int = 0
     ) throws -> Data {
@@ -299,18 +299,22 @@ public struct StateCodec<Model: Codable & Sendable>: Sendable {
             // The same bytes as `JSONEncoder` below, without its tree of the whole document (the save's peak
             // memory and most of its time); anything it does not do as `JSONEncoder` does, and any error, is
             // left to `JSONEncoder`.
-            let compact: CompactJSONEncoder
-            switch schema.dateCoding {
-            case .iso8601: compact = CompactJSONEncoder(encodeDate: Self.encodeISO8601, capacity: capacity)
-            case .secondsSince1970: compact = CompactJSONEncoder(encodeDate: nil, capacity: capacity)
-            }
             do {
-                return try compact.encode(envelope)
+                return try compactEncoder(capacity: capacity).encode(envelope)
             } catch {
                 // `JSONEncoder` below gives the bytes, or its own error.
             }
         }
         return try jsonEncoder().encode(envelope)
+    }
+
+    /// StateStore's compact encoder set up as the state file is written (dates per the schema), with room for
+    /// `capacity` bytes.
+    func compactEncoder(capacity: Int) -> CompactJSONEncoder {
+        switch schema.dateCoding {
+        case .iso8601: CompactJSONEncoder(encodeDate: Self.encodeISO8601, capacity: capacity)
+        case .secondsSince1970: CompactJSONEncoder(encodeDate: nil, capacity: capacity)
+        }
     }
 
     /// `JSONEncoder` set up as the state file is written: sorted keys, no escaped slashes, indented when
