@@ -39,33 +39,68 @@ import StateJSON
 /// every digit, `"caf\u00e9"` keeps its escape) for as long as ``values`` holds the value it was read as. Two
 /// `UnknownFields` are equal when their ``values`` are: how a value was spelled is not part of what it is.
 public struct UnknownFields: Sendable {
-    /// The captured fields by key.
-    public var values: [String: JSONValue]
+    /// The captured fields by key, each with the text it was read as when the direct reader kept it: one
+    /// dictionary, so that a record pays one word for fields it nearly never has.
+    var fields: [String: Field]
 
-    /// The exact JSON text of fields as the direct reader read them, with the value it read, by key.
-    var texts: [String: KeptText] = [:]
-
-    /// The text a field was written as, with the value it was read as: the text is written back only while the
-    /// field still holds that value.
-    struct KeptText: Sendable {
-        /// The value's JSON text, as it was in the file.
-        var text: String
-        /// The value read from it.
+    /// A captured field's value, and the exact JSON text it was read from, when it was kept.
+    struct Field: Sendable {
+        /// The value.
         var value: JSONValue
+        /// The value's JSON text, as it was in the file; nil when the value was not read by the direct reader.
+        var text: String?
+    }
+
+    /// The captured fields by key.
+    ///
+    /// Setting it keeps the text of each field whose value is unchanged, and drops the text of any other.
+    public var values: [String: JSONValue] {
+        get { fields.isEmpty ? [:] : fields.mapValues(\.value) }
+        set {
+            var updated: [String: Field] = [:]
+            updated.reserveCapacity(newValue.count)
+            for (key, value) in newValue {
+                if let kept = fields[key], kept.value == value {
+                    updated[key] = kept
+                } else {
+                    updated[key] = Field(value: value)
+                }
+            }
+            fields = updated
+        }
     }
 
     /// No unknown fields.
     public init() {
-        self.values = [:]
+        self.fields = [:]
     }
 
     /// The given fields.
     public init(_ values: [String: JSONValue]) {
-        self.values = values
+        self.fields = values.mapValues { Field(value: $0) }
     }
 
     /// Whether nothing was captured.
-    public var isEmpty: Bool { values.isEmpty }
+    public var isEmpty: Bool { fields.isEmpty }
+
+    /// The field `key`'s value. Setting a value other than the one held drops the field's text; the other
+    /// fields keep theirs.
+    public subscript(key: String) -> JSONValue? {
+        get { fields[key]?.value }
+        set {
+            guard let newValue else {
+                fields[key] = nil
+                return
+            }
+            if fields[key]?.value != newValue { fields[key] = Field(value: newValue) }
+        }
+    }
+
+    /// Removes the field `key` and returns its value; the other fields keep their text.
+    @discardableResult
+    public mutating func removeValue(forKey key: String) -> JSONValue? {
+        fields.removeValue(forKey: key)?.value
+    }
 
     /// The exact JSON text the field `key` was read as, while it still holds the value read from it; nil for a
     /// field read through `Codable`, set in code, or changed since.
@@ -73,14 +108,12 @@ public struct UnknownFields: Sendable {
     /// StateStore's writer writes this text in place of the value, so a field another release wrote comes back
     /// byte for byte.
     public func jsonText(forKey key: String) -> String? {
-        guard let kept = texts[key], let value = values[key], value == kept.value else { return nil }
-        return kept.text
+        fields[key]?.text
     }
 
     /// Keeps `value`, read from the JSON text `text`, under `key`.
     mutating func keep(_ value: JSONValue, text: String, forKey key: String) {
-        values[key] = value
-        texts[key] = KeptText(text: text, value: value)
+        fields[key] = Field(value: value, text: text)
     }
 
     /// Captures every key of the object being decoded that `Keys` does not declare.
@@ -91,7 +124,7 @@ public struct UnknownFields: Sendable {
     public init<Keys: CodingKey>(from decoder: any Decoder, knownKeys: Keys.Type) throws {
         let container = try decoder.container(keyedBy: AnyCodingKey.self)
         let unknown = container.allKeys.filter { Keys(stringValue: $0.stringValue) == nil }
-        self.values = try Self.capture(unknown, of: container, in: decoder)
+        self.fields = try Self.capture(unknown, of: container, in: decoder).mapValues { Field(value: $0) }
     }
 
     /// Captures every key `container.allKeys` lists: the one-pass form, for a model that reads its declared keys
@@ -115,10 +148,10 @@ public struct UnknownFields: Sendable {
         let keys = container.allKeys
         // Nearly every record has no unknown key: return before the generic capture and its set-up.
         guard !keys.isEmpty else {
-            self.values = [:]
+            self.fields = [:]
             return
         }
-        self.values = try Self.capture(keys, of: container, in: decoder)
+        self.fields = try Self.capture(keys, of: container, in: decoder).mapValues { Field(value: $0) }
     }
 
     /// The values of `keys` in `container`, less the store's own root keys, recorded in the load's context.
@@ -149,8 +182,8 @@ public struct UnknownFields: Sendable {
     /// Prefer ``encode(to:skipping:)``: a declared optional that is `nil` writes nothing, and the captured value
     /// would then stand in its place.
     public func encode(to container: inout KeyedEncodingContainer<AnyCodingKey>) throws {
-        for (key, value) in values {
-            try container.encode(encodable(value, forKey: key), forKey: AnyCodingKey(key))
+        for (key, field) in fields {
+            try container.encode(Self.encodable(field), forKey: AnyCodingKey(key))
         }
     }
 
@@ -166,8 +199,8 @@ public struct UnknownFields: Sendable {
     ///   - container: The record's keyed container.
     ///   - declared: The keys the model writes itself (`@StateModel` passes them).
     public func encode(to container: inout KeyedEncodingContainer<AnyCodingKey>, skipping declared: [String]) throws {
-        for (key, value) in values where !declared.contains(key) {
-            try container.encode(encodable(value, forKey: key), forKey: AnyCodingKey(key))
+        for (key, field) in fields where !declared.contains(key) {
+            try container.encode(Self.encodable(field), forKey: AnyCodingKey(key))
         }
     }
 
@@ -177,22 +210,22 @@ public struct UnknownFields: Sendable {
     public func encode(to encoder: any Encoder) throws {
         guard !values.isEmpty else { return }
         var container = encoder.container(keyedBy: AnyCodingKey.self)
-        for (key, value) in values {
-            try container.encode(encodable(value, forKey: key), forKey: AnyCodingKey(key))
+        for (key, field) in fields {
+            try container.encode(Self.encodable(field), forKey: AnyCodingKey(key))
         }
     }
 
-    /// What to encode for the field `key`: its kept text, which StateStore's encoder writes as it is and any
-    /// other encoder as `value`, or `value` itself.
-    private func encodable(_ value: JSONValue, forKey key: String) -> KeptJSONText {
-        KeptJSONText(text: jsonText(forKey: key), value: value)
+    /// What to encode for `field`: its value, with its kept text, which StateStore's encoder writes as it is.
+    private static func encodable(_ field: Field) -> KeptJSONText {
+        KeptJSONText(text: field.text, value: field.value)
     }
 }
 
 extension UnknownFields: Hashable {
     /// Whether both hold the same values, however they were written.
     public static func == (lhs: UnknownFields, rhs: UnknownFields) -> Bool {
-        lhs.values == rhs.values
+        guard lhs.fields.count == rhs.fields.count else { return false }
+        return lhs.fields.allSatisfy { rhs.fields[$0.key]?.value == $0.value.value }
     }
 
     /// Hashes the values.

@@ -84,6 +84,21 @@ struct KeptTextTests {
         #expect(saved.contains(#""long":123456789012345678901234567890123456789012345"#), "\(saved)")
     }
 
+    @Test func aFieldKeepsItsTextUntilItsValueChanges() throws {
+        var fields = try codec().decode(Self.file).model.unknownFields
+        fields["fraction"] = .decimal(Decimal(string: "1.5")!)
+        #expect(fields.jsonText(forKey: "fraction") == "1.50", "setting the value held dropped the text")
+        fields["fraction"] = .integer(2)
+        #expect(fields.jsonText(forKey: "fraction") == nil)
+        #expect(fields.removeValue(forKey: "exponent") == .integer(100))
+        #expect(fields.jsonText(forKey: "exponent") == nil && fields["exponent"] == nil)
+        var values = fields.values
+        values["plain"] = .string("y")
+        fields.values = values
+        #expect(fields.jsonText(forKey: "long") == Self.spelled.first { $0.key == "long" }?.value)
+        #expect(fields.jsonText(forKey: "plain") == nil && fields["plain"] == .string("y"))
+    }
+
     @Test func aTextKeptIsNotPartOfTheValue() throws {
         let read = try codec().decode(Self.file).model.unknownFields
         var set = UnknownFields(read.values)

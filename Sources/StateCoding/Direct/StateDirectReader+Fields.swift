@@ -111,7 +111,7 @@ extension StateDirectReader {
     public mutating func keepUnknown(_ key: StateDirectKey, in unknownFields: inout UnknownFields) throws {
         if envelopeKeys != nil, try captureEnvelopeKey(key) { return }
         let name = key.text
-        guard unknownFields.values[name] == nil else { throw refusal("duplicate key \"\(name)\"") }
+        guard unknownFields.fields[name] == nil else { throw refusal("duplicate key \"\(name)\"") }
         _ = try json.peekKind()
         let start = json.byteOffset
         let value = try readJSONValue()

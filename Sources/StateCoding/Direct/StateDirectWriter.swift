@@ -64,8 +64,8 @@ public struct StateDirectWriter {
         var frame = Frame()
         if !unknownFields.isEmpty {
             let declared = declared()
-            frame.pending = unknownFields.values.filter { !declared.contains($0.key) }.map {
-                Member(key: $0.key, value: $0.value, text: unknownFields.jsonText(forKey: $0.key))
+            frame.pending = unknownFields.fields.filter { !declared.contains($0.key) }.map {
+                Member(key: $0.key, value: $0.value.value, text: $0.value.text)
             }
         }
         if let root = rootMembers {

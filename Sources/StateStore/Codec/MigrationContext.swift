@@ -50,7 +50,7 @@ public struct MigrationContext: Sendable {
         _ value: Value, as key: String, in fields: UnknownFields, at path: String
     ) throws -> UnknownFields {
         var kept = fields
-        kept.values[key] = try JSONValueConversion.value(of: value, dateCoding: dateCoding)
+        kept[key] = try JSONValueConversion.value(of: value, dateCoding: dateCoding)
         fieldsSetAside[Self.field(key, at: path), default: 0] += 1
         return kept
     }
@@ -70,7 +70,7 @@ public struct MigrationContext: Sendable {
         _ type: Value.Type, _ key: String, from fields: inout UnknownFields, at path: String
     ) -> Value? {
         // Nearly every record has no unknown field.
-        guard !fields.isEmpty, let stored = fields.values.removeValue(forKey: key) else { return nil }
+        guard !fields.isEmpty, let stored = fields.removeValue(forKey: key) else { return nil }
         let field = Self.field(key, at: path)
         unknownKeysConsumed[field, default: 0] += 1
         do {
@@ -132,7 +132,7 @@ public struct MigrationContext: Sendable {
         // Nearly every record has no unknown field.
         guard !fields.isEmpty else { return fields }
         var kept = fields
-        for key in declaredKeys where kept.values.removeValue(forKey: key) != nil {
+        for key in declaredKeys where kept.removeValue(forKey: key) != nil {
             unknownFieldsReplaced[path.isEmpty ? key : path + "." + key, default: 0] += 1
         }
         return kept
