@@ -39,9 +39,11 @@ package enum WorkspaceRepair {
         return messages
     }
 
-    /// Whether any id appears twice within its kind: each kind's ids in a table of their own (``IDTable``), or
-    /// sorted when ids chosen to collide make a table's probes too long. A `Set<WorkspaceID>` hashed every id
-    /// with SipHash and grew by rehashing: 12% of the load of a 10 MB workspace (callgrind); sorting, 5%.
+    /// Whether any id appears twice within its kind: each kind's id fingerprints in a table of their own
+    /// (``IDTable``), one kind after another so that only one table is held at a time, or the ids themselves
+    /// sorted when a table is not sure (a fingerprint seen twice: nearly always a repeated id; or probes too
+    /// long). A `Set<WorkspaceID>` hashed every id with SipHash and grew by rehashing: 12% of the load of a 10 MB
+    /// workspace (callgrind); sorting, 5%.
     private static func hasRepeatedID(_ workspace: Workspace) -> Bool {
         var paneCount = 0
         var tabCount = 0
@@ -49,31 +51,29 @@ package enum WorkspaceRepair {
             paneCount += project.panes.count
             for pane in project.panes { tabCount += pane.tabs.count }
         }
-        var projects = IDTable(capacity: workspace.projects.count)
-        var panes = IDTable(capacity: paneCount)
-        var tabs = IDTable(capacity: tabCount)
-        var favorites = IDTable(capacity: workspace.favorites.count)
-        // true: an id repeats; false: none does; nil: a table gave up.
-        func search() -> Bool? {
-            for project in workspace.projects {
-                guard let added = projects.insert(project.id) else { return nil }
-                if !added { return true }
-                for pane in project.panes {
-                    guard let added = panes.insert(pane.id) else { return nil }
-                    if !added { return true }
-                    for tab in pane.tabs {
-                        guard let added = tabs.insert(tab.id) else { return nil }
-                        if !added { return true }
-                    }
-                }
+        let distinct =
+            fingerprintsDistinct(count: workspace.projects.count) { add in
+                workspace.projects.allSatisfy { add($0.id) }
             }
-            for favorite in workspace.favorites {
-                guard let added = favorites.insert(favorite.id) else { return nil }
-                if !added { return true }
+            && fingerprintsDistinct(count: paneCount) { add in
+                workspace.projects.allSatisfy { $0.panes.allSatisfy { add($0.id) } }
             }
-            return false
-        }
-        return search() ?? hasRepeatedIDSorted(workspace)
+            && fingerprintsDistinct(count: tabCount) { add in
+                workspace.projects.allSatisfy { $0.panes.allSatisfy { $0.tabs.allSatisfy { add($0.id) } } }
+            }
+            && fingerprintsDistinct(count: workspace.favorites.count) { add in
+                workspace.favorites.allSatisfy { add($0.id) }
+            }
+        return distinct ? false : hasRepeatedIDSorted(workspace)
+    }
+
+    /// Whether `addAll` added `count` ids whose fingerprints are all distinct (it stops at the first `false` of
+    /// the `add` it is given), in a table made for them and freed on return.
+    private static func fingerprintsDistinct(
+        count: Int, _ addAll: (_ add: (WorkspaceID) -> Bool) -> Bool
+    ) -> Bool {
+        var table = IDTable(capacity: count)
+        return addAll { table.insert($0) }
     }
 
     /// ``hasRepeatedID(_:)`` by sorting each kind's ids as 128-bit numbers and comparing neighbours.

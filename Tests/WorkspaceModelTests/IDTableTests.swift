@@ -7,14 +7,17 @@ import Testing
 /// make the table's probes long.
 @Suite("Repeated-id check")
 struct IDTableTests {
-    /// An id whose two 64-bit halves are equal, so that every such id hashes alike (their XOR is 0).
+    /// The `number`th of ids that all have one fingerprint (``IDTable/fingerprint(_:)``: the low half XOR the
+    /// high half times the multiplier), distinct ids that the table cannot tell apart.
     static func colliding(_ number: UInt64) -> WorkspaceID {
+        let high = number
+        let low = 0x5EED ^ (high &* IDTable.multiplier)
         var bytes = [UInt8](repeating: 0, count: 16)
-        withUnsafeBytes(of: number) { half in
-            for index in 0..<8 {
-                bytes[index] = half[index]
-                bytes[index + 8] = half[index]
-            }
+        withUnsafeBytes(of: low) { half in
+            for index in 0..<8 { bytes[index] = half[index] }
+        }
+        withUnsafeBytes(of: high) { half in
+            for index in 0..<8 { bytes[index + 8] = half[index] }
         }
         let uuid = UUID(
             uuid: (
@@ -24,16 +27,44 @@ struct IDTableTests {
         return WorkspaceID(uuid)
     }
 
-    @Test func theTableFindsARepeatAndGivesUpOnCollisions() {
+    @Test func theTableFindsARepeatAndIsNotSureOfASharedFingerprint() {
         var table = IDTable(capacity: 3)
         let one = sequentialID(1)
         #expect(table.insert(one) == true)
         #expect(table.insert(sequentialID(2)) == true)
         #expect(table.insert(one) == false)
-        var colliding = IDTable(capacity: 500)
-        let results = (1...500).map { colliding.insert(Self.colliding($0)) }
-        #expect(results.prefix(IDTable.probeLimit + 1).allSatisfy { $0 == true })
-        #expect(results.contains(nil), "500 ids of one hash never made a probe run past the limit")
+        #expect(Self.colliding(1) != Self.colliding(2))
+        #expect(IDTable.fingerprint(Self.colliding(1)) == IDTable.fingerprint(Self.colliding(2)))
+        var colliding = IDTable(capacity: 8)
+        #expect(colliding.insert(Self.colliding(1)) == true)
+        #expect(colliding.insert(Self.colliding(2)) == false, "a shared fingerprint was taken for a new id")
+    }
+
+    @Test func aLongProbeGivesUp() {
+        // Ids crowded into one place: fingerprints that differ only above the bits the place is taken from.
+        var table = IDTable(capacity: 500)
+        #expect((1...200).allSatisfy { table.insert(sequentialID($0)) }, "200 random-like ids were not all added")
+        var crowded = IDTable(capacity: 500)
+        let ids = Self.crowded(count: IDTable.probeLimit + 2)
+        let added = ids.map { crowded.insert($0) }
+        #expect(added.dropLast().allSatisfy { $0 })
+        #expect(added.last == false, "a probe past the limit did not give up")
+    }
+
+    /// `count` distinct ids whose fingerprints all land in one slot of a table for 500 (1,024 slots: the top 10
+    /// bits of fingerprint × multiplier).
+    static func crowded(count: Int) -> [WorkspaceID] {
+        var found: [WorkspaceID] = []
+        var target: UInt64?
+        var number = 1
+        while found.count < count {
+            let id = sequentialID(number)
+            number += 1
+            let place = (IDTable.fingerprint(id) &* IDTable.multiplier) >> 54
+            if target == nil { target = place }
+            if place == target { found.append(id) }
+        }
+        return found
     }
 
     @Test(arguments: [false, true])
