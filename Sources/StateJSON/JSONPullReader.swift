@@ -87,6 +87,15 @@ package struct JSONPullReader {
     /// How many arrays and objects are open.
     package var nestingDepth: Int { depth }
 
+    /// Moves the read to `offset`, with `depth` arrays and objects open, between two members or elements (not at
+    /// a container's start): for a second reader of an array that starts at an element's `,`, and for the first
+    /// one to continue after the part the second read. The caller knows the position is such a place.
+    package mutating func reposition(at offset: Int, depth: Int) {
+        index = offset
+        self.depth = depth
+        atContainerStart = false
+    }
+
     /// Checks that only whitespace follows the value read, and that every array and object read was closed.
     package mutating func finish() throws(JSONReadError) {
         skipWhitespace()

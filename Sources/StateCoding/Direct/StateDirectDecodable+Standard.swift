@@ -98,9 +98,7 @@ extension Array: StateDirectDecodable where Element: StateDirectDecodable {
     /// Reads an array of the element type's values.
     @inlinable
     public init(stateReader reader: inout StateDirectReader) throws {
-        var elements: [Element] = []
-        try reader.readArray { reader in elements.append(try Element(stateReader: &reader)) }
-        self = elements
+        self = try reader.readElements(Element.self)
     }
 }
 

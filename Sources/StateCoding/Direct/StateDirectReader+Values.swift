@@ -80,7 +80,8 @@ extension StateDirectReader {
     /// Whether the array being read has another element, which is then next.
     @usableFromInline
     mutating func nextElement() throws -> Bool {
-        try json.nextElement()
+        if json.byteOffset >= nextRelease { releasePassedBytes() }
+        return try json.nextElement()
     }
 
     /// Reads any value as a `JSONValue`, exactly as `JSONValue`'s `init(from:)` would: strings, literals and plain

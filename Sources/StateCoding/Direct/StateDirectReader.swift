@@ -36,6 +36,23 @@ public struct StateDirectReader {
     package internal(set) var fieldsDefaulted: [String: Int] = [:]
     /// The unknown keys kept, by path, with how many records held each.
     package internal(set) var unknownKeysKept: [String: Int] = [:]
+    /// The offset from which the next array element gives back the bytes passed (``releaseBytes(every:_:)``).
+    @usableFromInline var nextRelease = Int.max
+    /// How far the read goes between two releases.
+    var releaseInterval = Int.max
+    /// Gives back the bytes of a range the read has passed.
+    var releaseRange: (@Sendable (Range<Int>) -> Void)?
+    /// The bytes before this offset were given back (or are not this reader's to give back).
+    var releasedFrom = 0
+    /// What a read that ends at an element's start keeps of the bytes behind it: a value being read started there.
+    static let releaseMargin = 256 << 10
+    /// The remaining bytes from which an array at the root (or one level below) is read in two parts, the second
+    /// on another thread (``readElements(_:)``); nil: never.
+    package var splitsArraysFrom: Int?
+    /// How many more arrays may be read in two parts.
+    var splitsLeft = 4
+    /// How many arrays were read in two parts (the second part's read used).
+    package internal(set) var arraysReadInParts = 0
 
     /// A reader of `bytes`, a whole JSON document, that reads dates as `dateCoding` says and, at the root,
     /// captures the envelope's `envelopeKeys` (a store load) instead of keeping them as unknown fields.
@@ -48,6 +65,28 @@ public struct StateDirectReader {
         self.envelopeKeys = envelopeKeys
         capturesEnvelope = envelopeKeys != nil
         path.reserveCapacity(16)
+    }
+
+    /// Calls `release` with the range of bytes the read has passed (less a margin), at the start of an array
+    /// element, each time the read has gone `interval` bytes further: a load that maps the file gives back those
+    /// pages. The read only looks back within the value it is reading; a page given back and touched again reads
+    /// the file again, so a release is never wrong, only wasted.
+    package mutating func releaseBytes(every interval: Int, _ release: @escaping @Sendable (Range<Int>) -> Void) {
+        releaseInterval = max(interval, 1)
+        releaseRange = release
+        releasedFrom = json.byteOffset
+        nextRelease = json.byteOffset + releaseInterval
+    }
+
+    /// Gives back the bytes passed since the last release, less ``releaseMargin``.
+    @usableFromInline
+    mutating func releasePassedBytes() {
+        let end = json.byteOffset - Self.releaseMargin
+        if end > releasedFrom {
+            releaseRange?(releasedFrom..<end)
+            releasedFrom = end
+        }
+        nextRelease = json.byteOffset + releaseInterval
     }
 
     /// Checks that only whitespace follows the value read.

@@ -9,7 +9,10 @@ extension StateCodec {
     /// Only the common case is read here: a version between the first and the current one whose type has a direct
     /// reader, with a plain envelope. Anything else throws, and the load reads the file through `Codable`, which
     /// gives the same state or names what is wrong.
-    func readDirectly(_ data: Data) throws -> StoredPayload {
+    ///
+    /// When `data`'s bytes are at `mappedAt`, the address of a read-only mapping of the file, the read gives back
+    /// the pages it has passed (``PageRelease``).
+    func readDirectly(_ data: Data, mappedAt: Int? = nil) throws -> StoredPayload {
         let keys = StateDirectEnvelope.Keys(
             version: schema.versionKey, minReaderVersion: schema.minReaderVersionKey, revision: schema.revisionKey,
             lineage: schema.lineageKey)
@@ -25,6 +28,10 @@ extension StateCodec {
                 throw StateDirectReadError("version \(version) has no direct reader", at: 0)
             }
             var reader = StateDirectReader(bytes: bytes, dateCoding: dateCoding, envelopeKeys: keys)
+            if let mappedAt, Int(bitPattern: bytes.baseAddress) == mappedAt, let release = PageRelease(of: bytes) {
+                reader.releaseBytes(every: pageReleaseInterval) { release.release($0) }
+            }
+            reader.splitsArraysFrom = readsInPartsFrom
             let payload = try read(&reader)
             try reader.finish()
             let envelope = reader.envelope

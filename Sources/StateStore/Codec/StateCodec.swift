@@ -15,6 +15,13 @@ public struct StateCodec<Model: Codable & Sendable>: Sendable {
     /// Whether a save writes the model straight into the bytes when its type allows (`StateDirectEncodable`);
     /// off, every save encodes through `Encodable`, for the tests that compare the two.
     package var writesDirectly = true
+    /// How far a direct read of a mapped file goes between two releases of the pages it has passed (tests make
+    /// it small).
+    package var pageReleaseInterval = PageRelease.interval
+    /// The size from which a direct read reads a large array at the root in two parts, the second on another
+    /// thread (`StateDirectReader.readElements(_:)`); nil: in one (tests make it 0, so that every fixture is read
+    /// in parts).
+    package var readsInPartsFrom: Int? = 1 << 20
 
     /// A codec for `schema`.
     public init(schema: StateSchema<Model>, prettyPrinted: Bool = false) {
@@ -41,9 +48,18 @@ public struct StateCodec<Model: Codable & Sendable>: Sendable {
     ///
     /// - Throws: ``StateDecodingError``: the strict decode's error when the file cannot be salvaged.
     public func decode(_ data: Data, salvaging: Bool) throws(StateDecodingError) -> DecodedState<Model> {
+        try decode(data, salvaging: salvaging, mappedAt: nil)
+    }
+
+    /// ``decode(_:salvaging:)``; with `mappedAt`, the address of a private read-only mapping of the file
+    /// (``PosixFileSystem/loadBytes(at:)``), the direct read of bytes at that address gives back the pages it has
+    /// passed, so that the file's bytes and the model it becomes are not resident at once.
+    package func decode(
+        _ data: Data, salvaging: Bool, mappedAt: Int?
+    ) throws(StateDecodingError) -> DecodedState<Model> {
         let strictFailure: DecodeFailure
         do {
-            return try decode(data, context: LoadContext(schema: schema))
+            return try decode(data, context: LoadContext(schema: schema), mappedAt: mappedAt)
         } catch {
             strictFailure = error
         }
@@ -84,7 +100,9 @@ public struct StateCodec<Model: Codable & Sendable>: Sendable {
     /// into the stored version's type when it has a direct reader (`StateDirectDecodable`), and through
     /// `Codable` when it has none or the direct read refuses the bytes, so that every error, salvage and policy is
     /// the `Codable` path's.
-    private func decode(_ data: Data, context: LoadContext) throws(DecodeFailure) -> DecodedState<Model> {
+    private func decode(
+        _ data: Data, context: LoadContext, mappedAt: Int? = nil
+    ) throws(DecodeFailure) -> DecodedState<Model> {
         let clock = ContinuousClock()
         let decodeStart = clock.now
         let stored: StoredPayload
@@ -94,7 +112,7 @@ public struct StateCodec<Model: Codable & Sendable>: Sendable {
             fallback = context.salvaging ? "a salvage reads through Codable" : "direct reads are off"
         } else {
             do {
-                stored = try readDirectly(data)
+                stored = try readDirectly(data, mappedAt: mappedAt)
             } catch {
                 fallback = "\(error)"
                 stored = try readThroughCodable(data, context: context)

@@ -3,6 +3,9 @@ import Glibc
 
 /// The real file system, through POSIX calls.
 public struct PosixFileSystem: FileSystem {
+    /// The size from which a load maps the state file instead of reading it (``loadBytes(at:)``).
+    package var mapsFilesFrom = 1 << 20
+
     /// The real file system.
     public init() {}
 
@@ -181,7 +184,7 @@ public struct PosixFileSystem: FileSystem {
     }
 }
 
-private func retryingOnInterrupt<T: BinaryInteger>(_ call: () -> T) -> T {
+func retryingOnInterrupt<T: BinaryInteger>(_ call: () -> T) -> T {
     while true {
         let result = call()
         if result < 0 && errno == EINTR { continue }

@@ -126,21 +126,23 @@ public final class StateFile<Model: Codable & Sendable>: Sendable {
         return load
     }
 
-    /// The state file's bytes, or `nil` when there is none.
-    func readStateBytes(_ load: inout LoadInProgress) throws(StateStoreError) -> Data? {
+    /// The state file's bytes, or `nil` when there is none: mapped from the file by the real file system when it
+    /// is large (``PosixFileSystem/loadBytes(at:)``), so that the read gives its pages back as it goes.
+    func readStateBytes(_ load: inout LoadInProgress) throws(StateStoreError) -> LoadBytes? {
         let readStart = load.clock.now
         defer { load.report.timings.read = load.clock.now - readStart }
         do {
-            return try fileSystem.readFile(at: path)
+            if let posix = fileSystem as? PosixFileSystem { return try posix.loadBytes(at: path) }
+            return try fileSystem.readFile(at: path).map { LoadBytes(read: $0) }
         } catch {
             throw .readFailed(error)
         }
     }
 
     /// Decodes the state file's bytes (the initial state when there are none) under the policies.
-    func finishLoad(_ load: LoadInProgress, bytes: Data?) throws(StateStoreError) -> LoadedState<Model> {
+    func finishLoad(_ load: LoadInProgress, bytes loaded: LoadBytes?) throws(StateStoreError) -> LoadedState<Model> {
         var report = load.report
-        guard let bytes else {
+        guard let loaded else {
             report.source = .noFile
             report.timings.total = load.clock.now - load.start
             markLoaded(
@@ -148,10 +150,13 @@ public final class StateFile<Model: Codable & Sendable>: Sendable {
                 lineage: resolveLineage(stored: nil, revision: 0, fileSize: nil, breaking: .noFile), report: &report)
             return LoadedState(model: codec.schema.initialModel(), report: report)
         }
+        let bytes = loaded.data
         report.byteCount = bytes.count
         let decoded: DecodedState<Model>
         do {
-            decoded = try decodeStored(bytes, path: path, salvaging: configuration.corruptFilePolicy == .salvage)
+            decoded = try decodeStored(
+                bytes, path: path, salvaging: configuration.corruptFilePolicy == .salvage,
+                mappedAt: loaded.mappedAt)
         } catch {
             switch error {
             case .newerVersion, .unsealFailed:
@@ -205,8 +210,11 @@ public final class StateFile<Model: Codable & Sendable>: Sendable {
     ///
     /// With `salvaging`, a file whose records or fields do not all decode is salvaged
     /// (``StateCodec/decode(_:salvaging:)``) instead of thrown as corrupt when anything can be kept.
+    ///
+    /// With `mappedAt` (the address of `bytes` when they map the file), the direct read gives back the pages it
+    /// has passed.
     func decodeStored(
-        _ bytes: Data, path: String, salvaging: Bool = false
+        _ bytes: Data, path: String, salvaging: Bool = false, mappedAt: Int? = nil
     ) throws(StateStoreError)
         -> DecodedState<Model>
     {
@@ -219,7 +227,7 @@ public final class StateFile<Model: Codable & Sendable>: Sendable {
             }
         }
         do {
-            return try codec.decode(plaintext, salvaging: salvaging)
+            return try codec.decode(plaintext, salvaging: salvaging, mappedAt: mappedAt)
         } catch {
             switch error {
             case .newerVersion(let stored, let minReader, let current):

@@ -1,0 +1,35 @@
+import Glibc
+
+/// Gives back to the kernel the pages of a read-only file mapping that a read has passed (`MADV_DONTNEED`), so
+/// that they stop counting in the process's resident memory. The file's bytes stay in the page cache, and a page
+/// touched again is mapped again from the file: a read that goes back (a `Codable` fallback) reads the same bytes.
+///
+/// Only for a private, read-only mapping of a file: on heap memory `MADV_DONTNEED` would zero the pages.
+struct PageRelease: Sendable {
+    /// How far the read goes between two releases: one `madvise` call per 4 MiB.
+    static let interval = 4 << 20
+
+    /// The mapping's address.
+    private let base: Int
+    private let count: Int
+    private let pageSize: Int
+
+    /// A releaser of the mapping `bytes`; nil when it does not start on a page boundary (not a mapping). The
+    /// caller checks that `bytes` are the mapping (``LoadBytes/mappedAt``).
+    init?(of bytes: UnsafeRawBufferPointer) {
+        let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
+        guard let start = bytes.baseAddress, pageSize > 0, Int(bitPattern: start) % pageSize == 0 else { return nil }
+        self.base = Int(bitPattern: start)
+        self.count = bytes.count
+        self.pageSize = pageSize
+    }
+
+    /// Gives back the pages from the one `range` starts in to the last that ends before its end. Any thread may
+    /// call it: a page given back while another read touches it is read from the file again.
+    func release(_ range: Range<Int>) {
+        let start = range.lowerBound / pageSize * pageSize
+        let end = min(range.upperBound, count) / pageSize * pageSize
+        guard end > start, let address = UnsafeMutableRawPointer(bitPattern: base + start) else { return }
+        _ = madvise(address, end - start, MADV_DONTNEED)
+    }
+}

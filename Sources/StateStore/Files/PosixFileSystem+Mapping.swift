@@ -1,0 +1,59 @@
+import Foundation
+import Glibc
+
+/// A state file's bytes as a load holds them: read into memory, or mapped from the file.
+package struct LoadBytes: Sendable {
+    /// The file's bytes.
+    package let data: Data
+    /// The address of ``data``'s bytes when they are a private, read-only mapping of the file (nil when they were
+    /// read): a read of exactly those bytes may then give back the pages it has passed (the kernel reads them from
+    /// the file again if they are touched after).
+    package let mappedAt: Int?
+
+    /// Bytes read into memory.
+    package init(read data: Data) {
+        self.data = data
+        self.mappedAt = nil
+    }
+
+    /// Bytes mapped from the file at `address`.
+    init(mapped data: Data, at address: Int) {
+        self.data = data
+        self.mappedAt = address
+    }
+}
+
+extension PosixFileSystem {
+    /// The whole file for a load: mapped read-only when it holds at least ``mapsFilesFrom`` bytes, read with
+    /// ``readFile(at:)`` otherwise (or when it cannot be mapped); nil when there is no such file.
+    ///
+    /// A mapping copies nothing into the process's heap, and a load that reads it front to back gives back the
+    /// pages it has passed (`MADV_DONTNEED`), so that the file is never resident in the process all at once: at
+    /// 50 MB, the bytes a read had held until the model was built. A mapping sees the file as it is on disk: a
+    /// save replaces the file by rename, which leaves the mapped one whole, but a file another process truncates
+    /// in place while it is mapped raises `SIGBUS` where the read touches a page past the new end.
+    package func loadBytes(at path: String) throws(FileSystemError) -> LoadBytes? {
+        let descriptor = retryingOnInterrupt { open(path, O_RDONLY | O_CLOEXEC) }
+        if descriptor < 0 {
+            if errno == ENOENT { return nil }
+            throw FileSystemError(operation: "open", path: path, errno: errno)
+        }
+        var info = stat()
+        let statResult = fstat(descriptor, &info)
+        let statError = errno
+        let size = Int(info.st_size)
+        let mapping =
+            statResult == 0 && size >= max(mapsFilesFrom, 1)
+            ? mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0) : MAP_FAILED
+        _ = Glibc.close(descriptor)
+        guard statResult == 0 else { throw FileSystemError(operation: "fstat", path: path, errno: statError) }
+        guard let mapping, mapping != MAP_FAILED else {
+            // Small, or not mappable (a pipe, a file system without mmap): read as before.
+            return try readFile(at: path).map { LoadBytes(read: $0) }
+        }
+        // Read-ahead for a front-to-back read, and pages behind the read dropped sooner.
+        _ = madvise(mapping, size, MADV_SEQUENTIAL)
+        let data = Data(bytesNoCopy: mapping, count: size, deallocator: .custom { munmap($0, $1) })
+        return LoadBytes(mapped: data, at: Int(bitPattern: mapping))
+    }
+}
