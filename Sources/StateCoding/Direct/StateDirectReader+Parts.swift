@@ -88,7 +88,9 @@ extension StateDirectReader {
         let part = PartReader<Element>(
             bytes: bytes, start: middle + found, depth: json.nestingDepth,
             dateCoding: dateCoding, path: path, releaseInterval: releaseInterval, releaseRange: releaseRange)
-        DispatchQueue.global(qos: .userInitiated).async { part.run() }
+        // Through an existential, so that the closure captures no generic metatype.
+        let reading: any PartReading = part
+        DispatchQueue.global(qos: .userInitiated).async { reading.run() }
         return part
     }
 }
@@ -116,11 +118,17 @@ extension StateDirectReader {
     }
 }
 
+/// A second part to read on another thread.
+protocol PartReading: AnyObject, Sendable {
+    /// Reads the part.
+    func run()
+}
+
 /// The second part of an array read in two: read on another thread from `start` (an element's `,`, if the guess
 /// was right) to the array's `]`, and handed to the first part's reader when it arrives at `start`.
 ///
 /// The reader of the first part holds the bytes alive until it has called ``result()`` or ``stop()``.
-final class PartReader<Element: StateDirectDecodable>: @unchecked Sendable {
+final class PartReader<Element: StateDirectDecodable>: PartReading, @unchecked Sendable {
     /// What the second part read.
     struct Read {
         var elements: [Element]
