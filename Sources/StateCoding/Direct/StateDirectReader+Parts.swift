@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import Glibc
 import StateJSON
 import Synchronization
@@ -88,9 +89,11 @@ extension StateDirectReader {
         let part = PartReader<Element>(
             bytes: bytes, start: middle + found, depth: json.nestingDepth,
             dateCoding: dateCoding, path: path, releaseInterval: releaseInterval, releaseRange: releaseRange)
-        // Through an existential, so that the closure captures no generic metatype.
+        // A thread of its own, not a Dispatch or Swift concurrency pool's: the first part blocks until the second
+        // is read, and a pool whose threads are all blocked so (tests read many files at once) would start it
+        // late or never. Through an existential, so that the closure captures no generic metatype.
         let reading: any PartReading = part
-        DispatchQueue.global(qos: .userInitiated).async { reading.run() }
+        Thread { reading.run() }.start()
         return part
     }
 }
