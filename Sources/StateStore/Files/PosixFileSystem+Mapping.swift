@@ -38,19 +38,16 @@ extension PosixFileSystem {
             if errno == ENOENT { return nil }
             throw FileSystemError(operation: "open", path: path, errno: errno)
         }
+        defer { _ = Glibc.close(descriptor) }
         var info = stat()
-        let statResult = fstat(descriptor, &info)
-        let statError = errno
+        guard fstat(descriptor, &info) == 0 else { throw FileSystemError(operation: "fstat", path: path, errno: errno) }
         let size = Int(info.st_size)
-        let mapping =
-            statResult == 0 && size >= max(mapsFilesFrom, 1)
-            ? mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0) : MAP_FAILED
-        _ = Glibc.close(descriptor)
-        guard statResult == 0 else { throw FileSystemError(operation: "fstat", path: path, errno: statError) }
+        let mapping = size >= max(mapsFilesFrom, 1) ? mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0) : nil
         guard let mapping, mapping != MAP_FAILED else {
-            // Small, or not mappable (a pipe, a file system without mmap): read as before.
-            return try readFile(at: path).map { LoadBytes(read: $0) }
+            // Small, or not mappable (a pipe, a file system without mmap): read, as readFile(at:) does.
+            return LoadBytes(read: try read(descriptor, size: size, path: path))
         }
+        // The mapping stays valid once the descriptor is closed.
         // Read-ahead for a front-to-back read, and pages behind the read dropped sooner.
         _ = madvise(mapping, size, MADV_SEQUENTIAL)
         let data = Data(bytesNoCopy: mapping, count: size, deallocator: .custom { munmap($0, $1) })

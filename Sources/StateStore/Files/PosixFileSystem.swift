@@ -19,17 +19,22 @@ public struct PosixFileSystem: FileSystem {
         defer { _ = Glibc.close(descriptor) }
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw FileSystemError(operation: "fstat", path: path, errno: errno) }
+        return try read(descriptor, size: Int(info.st_size), path: path)
+    }
+
+    /// The whole content of the open file `descriptor`, which `fstat` says holds `size` bytes.
+    func read(_ descriptor: Int32, size reportedSize: Int, path: String) throws(FileSystemError) -> Data {
         // Read into a buffer of exactly the size fstat reports, and the end of the file found with a read into a
         // small buffer. A load holds these bytes while it decodes: growing the buffer to look for more (as this did)
         // allocated 1.9 times the file (`Data(count:)` also reserves a quarter more). The pages never written were
         // not resident, so RSS did not show it, but the heap did, and so does any allocator that touches them.
-        let size = max(Int(info.st_size), 0)
+        let size = max(reportedSize, 0)
         guard let buffer = malloc(max(size, 1)) else {
             throw FileSystemError(operation: "malloc", path: path, errno: ENOMEM)
         }
         var total = 0
         while total < size {
-            let count = retryingOnInterrupt { read(descriptor, buffer + total, size - total) }
+            let count = retryingOnInterrupt { Glibc.read(descriptor, buffer + total, size - total) }
             if count < 0 {
                 let error = errno
                 free(buffer)
@@ -43,7 +48,7 @@ public struct PosixFileSystem: FileSystem {
         var more = [UInt8](repeating: 0, count: 64 * 1024)
         while true {  // The file may have grown since fstat.
             let count = more.withUnsafeMutableBytes { buffer in
-                retryingOnInterrupt { read(descriptor, buffer.baseAddress!, buffer.count) }
+                retryingOnInterrupt { Glibc.read(descriptor, buffer.baseAddress!, buffer.count) }
             }
             if count < 0 { throw FileSystemError(operation: "read", path: path, errno: errno) }
             if count == 0 { return data }
