@@ -33,24 +33,18 @@ extension PosixFileSystem {
     /// save replaces the file by rename, which leaves the mapped one whole, but a file another process truncates
     /// in place while it is mapped raises `SIGBUS` where the read touches a page past the new end.
     package func loadBytes(at path: String) throws(FileSystemError) -> LoadBytes? {
-        let descriptor = retryingOnInterrupt { open(path, O_RDONLY | O_CLOEXEC) }
-        if descriptor < 0 {
-            if errno == ENOENT { return nil }
-            throw FileSystemError(operation: "open", path: path, errno: errno)
+        try withFileOpenForReading(at: path) { descriptor, size throws(FileSystemError) in
+            let mapping =
+                size >= max(mapsFilesFrom, 1) ? mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0) : nil
+            guard let mapping, mapping != MAP_FAILED else {
+                // Small, or not mappable (a pipe, a file system without mmap): read, as readFile(at:) does.
+                return LoadBytes(read: try read(descriptor, size: size, path: path))
+            }
+            // The mapping stays valid once the descriptor is closed. Read-ahead for a front-to-back read, and
+            // pages behind the read dropped sooner.
+            _ = madvise(mapping, size, MADV_SEQUENTIAL)
+            let data = Data(bytesNoCopy: mapping, count: size, deallocator: .custom { munmap($0, $1) })
+            return LoadBytes(mapped: data, at: Int(bitPattern: mapping))
         }
-        defer { _ = Glibc.close(descriptor) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0 else { throw FileSystemError(operation: "fstat", path: path, errno: errno) }
-        let size = Int(info.st_size)
-        let mapping = size >= max(mapsFilesFrom, 1) ? mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0) : nil
-        guard let mapping, mapping != MAP_FAILED else {
-            // Small, or not mappable (a pipe, a file system without mmap): read, as readFile(at:) does.
-            return LoadBytes(read: try read(descriptor, size: size, path: path))
-        }
-        // The mapping stays valid once the descriptor is closed.
-        // Read-ahead for a front-to-back read, and pages behind the read dropped sooner.
-        _ = madvise(mapping, size, MADV_SEQUENTIAL)
-        let data = Data(bytesNoCopy: mapping, count: size, deallocator: .custom { munmap($0, $1) })
-        return LoadBytes(mapped: data, at: Int(bitPattern: mapping))
     }
 }

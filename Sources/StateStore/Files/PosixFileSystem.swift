@@ -11,6 +11,16 @@ public struct PosixFileSystem: FileSystem {
 
     /// Reads the whole file, looping on short reads and `EINTR`.
     public func readFile(at path: String) throws(FileSystemError) -> Data? {
+        try withFileOpenForReading(at: path) { descriptor, size throws(FileSystemError) in
+            try read(descriptor, size: size, path: path)
+        }
+    }
+
+    /// Opens `path` read-only and gives `body` the descriptor and the size `fstat` reports, closing it after;
+    /// nil when there is no such file.
+    func withFileOpenForReading<Result>(
+        at path: String, _ body: (_ descriptor: Int32, _ size: Int) throws(FileSystemError) -> Result
+    ) throws(FileSystemError) -> Result? {
         let descriptor = retryingOnInterrupt { open(path, O_RDONLY | O_CLOEXEC) }
         if descriptor < 0 {
             if errno == ENOENT { return nil }
@@ -19,7 +29,7 @@ public struct PosixFileSystem: FileSystem {
         defer { _ = Glibc.close(descriptor) }
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw FileSystemError(operation: "fstat", path: path, errno: errno) }
-        return try read(descriptor, size: Int(info.st_size), path: path)
+        return try body(descriptor, Int(info.st_size))
     }
 
     /// The whole content of the open file `descriptor`, which `fstat` says holds `size` bytes.
