@@ -1,6 +1,7 @@
 import Foundation
 import StateStore
 import WorkspaceModel
+import WorkspaceStorage
 
 /// What one decode of a workspace file came to: everything its report shows and the model as the bytes of its
 /// values, or the error. Two decodes of the same bytes compare equal when they gave the same state.
@@ -55,6 +56,16 @@ package struct DecodeOutcome: Equatable, Sendable, CustomStringConvertible {
         } catch {
             return (DecodeOutcome(error: error), nil)
         }
+    }
+
+    /// The two codecs a comparison uses: `direct`, which reads every array at the root in two parts however small
+    /// (so that every input checks that read too), and `codable`, which reads through `Codable` only.
+    package static func codecs() throws -> (direct: StateCodec<Workspace>, codable: StateCodec<Workspace>) {
+        var direct = StateCodec(schema: try WorkspaceSchema.make())
+        var codable = direct
+        codable.readsDirectly = false
+        direct.readsInPartsFrom = 0
+        return (direct, codable)
     }
 
     /// Decodes `data` with `direct` and with `codable` (which reads through `Codable` only) and compares.

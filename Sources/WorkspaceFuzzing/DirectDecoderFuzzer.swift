@@ -12,13 +12,7 @@ package final class DirectDecoderFuzzer: FuzzChecking {
 
     /// A checker with the workspace schema.
     package init() throws {
-        var direct = StateCodec(schema: try WorkspaceSchema.make())
-        var codable = direct
-        codable.readsDirectly = false
-        self.codable = codable
-        // Every array at the root read in two parts, however small, so that every input checks that read too.
-        direct.readsInPartsFrom = 0
-        self.direct = direct
+        (direct, codable) = try DecodeOutcome.codecs()
     }
 
     /// Decodes `input` both ways, strict and salvaging, and compares.

@@ -15,13 +15,7 @@ struct DirectDifferential {
     let codable: StateCodec<Workspace>
 
     init() throws {
-        var direct = StateCodec(schema: try WorkspaceSchema.make())
-        var codable = direct
-        codable.readsDirectly = false
-        self.codable = codable
-        // Every array at the root read in two parts, however small, so that every input checks that read too.
-        direct.readsInPartsFrom = 0
-        self.direct = direct
+        (direct, codable) = try DecodeOutcome.codecs()
     }
 
     /// Decodes `data` both ways (`salvaging` as a load under the salvage policy does), records an issue naming
