@@ -74,6 +74,14 @@ final class CompactByteBuffer {
         return try body(UnsafeBufferPointer(start: base.unsafelyUnwrapped + start, count: count - start))
     }
 
+    /// Calls `body` with every byte written so far, then empties the buffer and keeps its block for what comes
+    /// next (a writer that hands the document on in pieces).
+    func drain<Failure: Error>(_ body: (UnsafeRawBufferPointer) throws(Failure) -> Void) throws(Failure) {
+        guard count > 0 else { return }
+        try body(UnsafeRawBufferPointer(start: base.unsafelyUnwrapped, count: count))
+        count = 0
+    }
+
     /// The bytes written, as `Data` that owns the block; the buffer is empty afterwards.
     func takeData() -> Data {
         guard let block = base, count > 0 else { return Data() }

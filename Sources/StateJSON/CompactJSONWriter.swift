@@ -46,6 +46,17 @@ package final class CompactJSONWriter {
         return bytes.takeData()
     }
 
+    /// The bytes written and not yet drained.
+    package var pendingByteCount: Int { bytes.count }
+
+    /// Hands the bytes written so far to `body` and forgets them, for a writer that passes the document on in
+    /// pieces; only between values, with nothing open in this writer (an object is written again in key order
+    /// from its start when it closes).
+    package func drain<Failure: Error>(_ body: (UnsafeRawBufferPointer) throws(Failure) -> Void) throws(Failure) {
+        precondition(open.isEmpty, "cannot hand on the bytes of an open container")
+        try bytes.drain(body)
+    }
+
     // MARK: Failures
 
     /// Records that `feature` was asked; the next write throws.

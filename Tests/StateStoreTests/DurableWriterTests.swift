@@ -125,3 +125,48 @@ struct DurableWriterTests {
         #expect(try directory.read("state.json").isEmpty)
     }
 }
+
+@Suite("Durable replace filled in pieces")
+struct DurableWriterFillingTests {
+    static func write(_ data: Data, to output: inout DurableOutput) throws(DurableWriteError) {
+        let failure: DurableWriteError? = data.withUnsafeBytes { bytes in
+            do throws(DurableWriteError) {
+                try output.write(bytes)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        if let failure { throw failure }
+    }
+
+    @Test func thePiecesBecomeTheFile() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try directory.write("state.json", DurableWriterTests.old)
+        let pieces = (0..<50).map { Data("piece \($0);".utf8) }
+        let replaced = try DurableWriter().write(to: directory.file("state.json")) { output throws(DurableWriteError) in
+            for piece in pieces { try Self.write(piece, to: &output) }
+            return output.byteCount == pieces.reduce(0) { $0 + $1.count }
+        }
+        #expect(replaced)
+        #expect(try directory.read("state.json") == pieces.reduce(Data(), +))
+        #expect(try directory.names() == ["state.json"])
+    }
+
+    @Test func aFillThatGivesUpLeavesTheOldFileAndNoTemporaryFile() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try directory.write("state.json", DurableWriterTests.old)
+        let fileSystem = FaultInjectingFileSystem()
+        let replaced = try DurableWriter(fileSystem: fileSystem).write(to: directory.file("state.json")) {
+            output throws(DurableWriteError) in
+            try Self.write(DurableWriterTests.new, to: &output)
+            return false
+        }
+        #expect(!replaced)
+        #expect(fileSystem.count(of: .write) == 1 && fileSystem.count(of: .rename) == 0)
+        #expect(try directory.read("state.json") == DurableWriterTests.old)
+        #expect(try directory.names() == ["state.json"])
+    }
+}

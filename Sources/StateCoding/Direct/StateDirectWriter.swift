@@ -30,6 +30,10 @@ public struct StateDirectWriter {
     var frames: [Frame] = []
     /// The store's root keys, merged into the first object written (the document's root).
     var rootMembers: [(key: String, value: JSONValue)]?
+    /// Where the bytes go in pieces, for a writer that does not keep the whole document.
+    let sink: ((UnsafeRawBufferPointer) throws -> Void)?
+    /// How many bytes pile up, between two elements of an array, before they are handed to ``sink``.
+    let pieceSize: Int
 
     /// A writer that writes dates as `dateCoding` says, with room for `capacity` bytes, merging `rootMembers` into
     /// the document's root object.
@@ -37,7 +41,35 @@ public struct StateDirectWriter {
         writer = CompactJSONWriter(encodeDate: nil, capacity: capacity)
         self.dateCoding = dateCoding
         self.rootMembers = rootMembers
+        sink = nil
+        pieceSize = .max
         frames.reserveCapacity(16)
+    }
+
+    /// A writer that hands what it writes to `sink` in pieces of about `pieceSize` bytes (cut between two elements
+    /// of an array, so an element larger than that is one larger piece) instead of keeping the document: a large
+    /// state is saved without a second copy of itself in memory. ``finish()`` hands on the last piece.
+    package init(
+        dateCoding: StateDirectDateCoding, pieceSize: Int, rootMembers: [(key: String, value: JSONValue)],
+        sink: @escaping (UnsafeRawBufferPointer) throws -> Void
+    ) {
+        writer = CompactJSONWriter(encodeDate: nil, capacity: pieceSize + pieceSize / 8)
+        self.dateCoding = dateCoding
+        self.rootMembers = rootMembers
+        self.sink = sink
+        self.pieceSize = pieceSize
+        frames.reserveCapacity(16)
+    }
+
+    /// Hands what is left to the sink of a writer made with one.
+    package func finish() throws {
+        if let sink { try writer.drain(sink) }
+    }
+
+    /// After an element of an array: hands the bytes on to the sink once a piece's worth has piled up.
+    @usableFromInline
+    func elementWritten() throws {
+        if let sink, writer.pendingByteCount >= pieceSize { try writer.drain(sink) }
     }
 
     /// Whether the store's root keys were written (the value written was an object).
@@ -240,6 +272,7 @@ public struct StateDirectWriter {
             if !first { separateElement() }
             first = false
             try element.write(stateWriter: &self)
+            try elementWritten()
         }
         endArray()
     }

@@ -121,7 +121,42 @@ extension StateCodec {
     func writeDirectly<Envelope: Encodable>(
         _ model: any StateDirectEncodable, envelope: EncodingEnvelope<Envelope>, capacity: Int
     ) throws -> Data {
-        var root: [(key: String, value: JSONValue)] = [
+        var writer = StateDirectWriter(
+            dateCoding: directDateCoding, capacity: capacity, rootMembers: Self.rootMembers(of: envelope))
+        try model.write(stateWriter: &writer)
+        guard writer.wroteRootMembers else { throw StateDirectWriteError("the model did not write an object") }
+        return writer.takeData()
+    }
+
+    /// Writes the bytes ``encode(_:version:minReaderVersion:revision:lineage:compact:capacity:)`` gives for
+    /// `model` to `sink`, in pieces of about `pieceSize` bytes, when the model writes itself
+    /// (`StateDirectEncodable`) and the file is compact; returns `false` without calling `sink` otherwise.
+    ///
+    /// - Throws: The sink's errors, and the direct writer's refusals (after `sink` may have had some of the bytes:
+    ///   the caller discards them and encodes the other way).
+    package func write(
+        _ model: Model, version: Int?, minReaderVersion: Int?, revision: UInt64, lineage: Lineage, pieceSize: Int,
+        to sink: @escaping (UnsafeRawBufferPointer) throws -> Void
+    ) throws -> Bool {
+        guard !prettyPrinted, writesDirectly, let direct = model as? any StateDirectEncodable else { return false }
+        var envelope = EncodingEnvelope(
+            model: model, versionKey: schema.versionKey, version: version ?? schema.currentVersion,
+            minReaderVersionKey: schema.minReaderVersionKey,
+            minReaderVersion: minReaderVersion ?? schema.minReaderVersion)
+        envelope.stamp = (schema.revisionKey, revision, schema.lineageKey, lineage)
+        var writer = StateDirectWriter(
+            dateCoding: directDateCoding, pieceSize: pieceSize, rootMembers: Self.rootMembers(of: envelope),
+            sink: sink)
+        try direct.write(stateWriter: &writer)
+        guard writer.wroteRootMembers else { throw StateDirectWriteError("the model did not write an object") }
+        try writer.finish()
+        return true
+    }
+
+    /// The store's keys written at the root beside the model's: version, minimum reader version and, when
+    /// stamped, revision and lineage.
+    private static func rootMembers<Envelope>(of envelope: EncodingEnvelope<Envelope>) -> [RootMember] {
+        var root: [RootMember] = [
             (envelope.versionKey, .integer(Int64(envelope.version))),
             (envelope.minReaderVersionKey, .integer(Int64(envelope.minReaderVersion))),
         ]
@@ -131,14 +166,17 @@ extension StateCodec {
             root.append((stamp.revisionKey, revision))
             root.append((stamp.lineageKey, .string(stamp.lineage.rawValue)))
         }
-        let dateCoding: StateDirectDateCoding =
-            switch schema.dateCoding {
-            case .iso8601: .iso8601
-            case .secondsSince1970: .secondsSince1970
-            }
-        var writer = StateDirectWriter(dateCoding: dateCoding, capacity: capacity, rootMembers: root)
-        try model.write(stateWriter: &writer)
-        guard writer.wroteRootMembers else { throw StateDirectWriteError("the model did not write an object") }
-        return writer.takeData()
+        return root
+    }
+
+    /// A key of the store's and its value, written at the root.
+    private typealias RootMember = (key: String, value: JSONValue)
+
+    /// How the direct writer writes dates, per the schema.
+    private var directDateCoding: StateDirectDateCoding {
+        switch schema.dateCoding {
+        case .iso8601: .iso8601
+        case .secondsSince1970: .secondsSince1970
+        }
     }
 }

@@ -34,6 +34,35 @@ public struct DurableWriter: Sendable {
     ///     given (a state file's backup copies use the state file's, so that its load sweeps them).
     /// - Throws: ``DurableWriteError`` naming the stage that failed.
     public func write(_ data: Data, to path: String, temporaryPrefix: String? = nil) throws(DurableWriteError) {
+        _ = try write(to: path, temporaryPrefix: temporaryPrefix) { (output) throws(DurableWriteError) in
+            let failure: DurableWriteError? = data.withUnsafeBytes { buffer in
+                do throws(DurableWriteError) {
+                    try output.write(buffer)
+                    return nil
+                } catch {
+                    return error
+                }
+            }
+            if let failure { throw failure }
+            return true
+        }
+    }
+
+    /// Durably replaces the content of `path` with what `fill` writes through its ``DurableOutput``, in as many
+    /// pieces as it likes, so that a large content need not be in memory at once.
+    ///
+    /// When `fill` returns `false` (it gave up, say because what it writes cannot be produced this way) the
+    /// temporary file is removed, the target is untouched and the result is `false`.
+    /// - Parameters:
+    ///   - path: The file to replace (or create).
+    ///   - temporaryPrefix: As for ``write(_:to:temporaryPrefix:)``.
+    ///   - fill: Writes the new content; any error it throws (its output's included) abandons the replace.
+    /// - Returns: Whether the file was replaced.
+    /// - Throws: ``DurableWriteError`` naming the stage that failed.
+    public func write(
+        to path: String, temporaryPrefix: String? = nil,
+        filling fill: (inout DurableOutput) throws(DurableWriteError) -> Bool
+    ) throws(DurableWriteError) -> Bool {
         let directory = Self.directory(of: path)
         let file: (descriptor: Int32, path: String)
         do {
@@ -43,15 +72,24 @@ public struct DurableWriter: Sendable {
             throw DurableWriteError(stage: .create, path: path, underlying: error)
         }
         var open = true
-        func abandon(_ stage: DurableWriteError.Stage, _ error: FileSystemError) -> DurableWriteError {
+        func abandon() {
             if open { try? fileSystem.close(file.descriptor, path: file.path) }
             try? fileSystem.unlink(file.path)
+        }
+        func abandon(_ stage: DurableWriteError.Stage, _ error: FileSystemError) -> DurableWriteError {
+            abandon()
             return DurableWriteError(stage: stage, path: path, underlying: error)
         }
+        var output = DurableOutput(
+            fileSystem: fileSystem, descriptor: file.descriptor, temporaryPath: file.path, targetPath: path)
         do {
-            try writeAll(data, to: file.descriptor, path: file.path)
+            guard try fill(&output) else {
+                abandon()
+                return false
+            }
         } catch {
-            throw abandon(.write, error)
+            abandon()
+            throw error
         }
         do {
             try fileSystem.fsync(file.descriptor, path: file.path)
@@ -74,18 +112,7 @@ public struct DurableWriter: Sendable {
         } catch {
             throw DurableWriteError(stage: .directorySync, path: path, underlying: error)
         }
-    }
-
-    private func writeAll(_ data: Data, to descriptor: Int32, path: String) throws(FileSystemError) {
-        let failure: FileSystemError? = data.withUnsafeBytes { buffer in
-            do throws(FileSystemError) {
-                try fileSystem.writeAll(buffer, to: descriptor, path: path)
-                return nil
-            } catch {
-                return error
-            }
-        }
-        if let failure { throw failure }
+        return true
     }
 
     /// The directory holding `path` (`.` for a bare name).

@@ -40,6 +40,8 @@ public final class StateFile<Model: Codable & Sendable>: Sendable {
         var lineage = Lineage.random()
         /// The revision the file holds, or the next encode writes when none is given.
         var revision: UInt64 = 0
+        /// How many bytes of a streamed save are written to the file at a time.
+        var savePieceSize = 1 << 20
         /// What the lock file said about the last owner when this object took the lock.
         var previousSession: SessionMarker?
         /// The crash-loop guard's record as this object's load wrote it, until the load finished or was stopped.
@@ -271,15 +273,7 @@ public final class StateFile<Model: Codable & Sendable>: Sendable {
     /// Durably replaces the file with `data`. The first write after a migration first keeps the original file as
     /// `<name>.v<old>.bak`.
     public func write(_ data: Data) throws(StateStoreError) {
-        let (refusal, pendingBackup) = state.withLock { ($0.refusal, $0.pendingBackupVersion) }
-        if let refusal { throw .notWritable(path: path, reason: refusal) }
-        if let pendingBackup {
-            let kept = try keepPreMigrationBackup(version: pendingBackup)
-            state.withLock {
-                $0.pendingBackupVersion = nil
-                $0.preMigrationBackupPath = kept
-            }
-        }
+        try prepareWrite()
         do {
             try writer.write(data, to: path)
         } catch {
@@ -289,7 +283,80 @@ public final class StateFile<Model: Codable & Sendable>: Sendable {
 
     /// Encodes and durably writes `model`.
     public func save(_ model: Model) throws(StateStoreError) {
-        try write(try encode(model))
+        try save(model, revision: nil)
+    }
+
+    /// Encodes `model` stamped with `revision` (as ``encode(_:revision:)`` does) and durably writes it, as
+    /// ``write(_:)`` does; returns how many bytes the file holds.
+    ///
+    /// A model that writes itself (`@StateModel`) into a plain compact file is written to the file in pieces of
+    /// about a mebibyte as they are produced, so the save never holds a second copy of the state in memory (the
+    /// bytes are those ``encode(_:revision:)`` gives). Otherwise, and when the direct writer refuses part way (the
+    /// temporary file is then discarded), the model is encoded whole first.
+    @discardableResult
+    public func save(_ model: Model, revision: UInt64?) throws(StateStoreError) -> Int {
+        if sealing == nil, let written = try saveInPieces(model, revision: revision) { return written }
+        let data = try encode(model, revision: revision)
+        try write(data)
+        return data.count
+    }
+
+    /// How many bytes of a streamed save go to the file at a time (a mebibyte; tests make it small).
+    package var savePieceSize: Int {
+        get { state.withLock { $0.savePieceSize } }
+        set { state.withLock { $0.savePieceSize = newValue } }
+    }
+
+    /// The streamed save of ``save(_:revision:)``; `nil` when the model cannot be written that way.
+    private func saveInPieces(_ model: Model, revision: UInt64?) throws(StateStoreError) -> Int? {
+        let (version, minReader, lineage, stamped, pieceSize) = state.withLock {
+            if let revision { $0.revision = revision }
+            return ($0.writeVersion, $0.writeMinReaderVersion, $0.lineage, $0.revision, $0.savePieceSize)
+        }
+        try prepareWrite()
+        let codec = codec
+        var written = 0
+        let replaced: Bool
+        do {
+            replaced = try writer.write(to: path) { (output) throws(DurableWriteError) -> Bool in
+                // The sink outlives nothing: it is called only while `codec.write` runs, below.
+                let pieces = OutputPieces(output)
+                do {
+                    guard
+                        try codec.write(
+                            model, version: version, minReaderVersion: minReader, revision: stamped,
+                            lineage: lineage, pieceSize: pieceSize, to: { try pieces.output.write($0) })
+                    else { return false }
+                } catch let error as DurableWriteError {
+                    throw error
+                } catch {
+                    // The direct writer refused part way: the temporary file goes, the whole encode follows.
+                    return false
+                }
+                output = pieces.output
+                written = output.byteCount
+                return true
+            }
+        } catch {
+            throw .writeFailed(error)
+        }
+        guard replaced else { return nil }
+        state.withLock { $0.lastJSONByteCount = written }
+        return written
+    }
+
+    /// Refuses a write this object may not do; before the first write after a migration, keeps the original file
+    /// as `<name>.v<old>.bak`.
+    private func prepareWrite() throws(StateStoreError) {
+        let (refusal, pendingBackup) = state.withLock { ($0.refusal, $0.pendingBackupVersion) }
+        if let refusal { throw .notWritable(path: path, reason: refusal) }
+        if let pendingBackup {
+            let kept = try keepPreMigrationBackup(version: pendingBackup)
+            state.withLock {
+                $0.pendingBackupVersion = nil
+                $0.preMigrationBackupPath = kept
+            }
+        }
     }
 
     /// Where the first write after the last load's migration kept the original file (`<name>.v<old>.bak`);

@@ -63,9 +63,7 @@ extension PersistentState {
     /// Encodes the snapshot and durably replaces the file; no lock is held.
     func perform(_ job: SaveJob<Model>) -> Result<Int, StateStoreError> {
         do {
-            let data = try file.encode(job.snapshot, revision: job.revision)
-            try file.write(data)
-            return .success(data.count)
+            return .success(try file.save(job.snapshot, revision: job.revision))
         } catch {
             return .failure(error)
         }
