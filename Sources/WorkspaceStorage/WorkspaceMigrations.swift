@@ -12,7 +12,9 @@ enum WorkspaceMigrations {
     /// rollback to version 1 set aside under those keys are taken back (``v2ToV1(_:_:)``); any other unknown field
     /// of a version 1 record under one of those keys is dropped and reported
     /// (``MigrationContext/carry(_:to:declaring:)``).
-    @Sendable static func v1ToV2(_ old: WorkspaceV1, _ context: inout MigrationContext) -> WorkspaceV2 {
+    /// Takes the old projects apart as it goes (``MigrationStep/init(from:_:to:consuming:revert:)``): each old
+    /// project's panes are freed once converted.
+    @Sendable static func v1ToV2(_ old: inout WorkspaceV1, _ context: inout MigrationContext) -> WorkspaceV2 {
         var owner = old.owner.unknownFields
         let email = context.takeBack(String.self, "email", from: &owner, at: "owner")
         if email == nil { context.defaulted("owner.email") }
@@ -22,7 +24,7 @@ enum WorkspaceMigrations {
         var tabsDefaulted = 0
         let path = "projects[].panes[]"
         let migrated = WorkspaceV2(
-            projects: old.projects.map { project in
+            projects: old.projects.takingEach { project in
                 ProjectV2(
                     id: project.id, name: project.name, layout: project.layout,
                     panes: project.panes.map { pane in
@@ -72,9 +74,10 @@ enum WorkspaceMigrations {
     /// v3 → v4: the owner's `age` is dropped; pane `viewMode` 0/1/2 becomes "list"/"icons"/"columns", and any
     /// other number becomes "list" with a warning naming the pane. A mode version 3 cannot name, set aside by a
     /// rollback (``v4ToV3(_:_:)``), is taken back while the pane still shows the number it was written as.
-    @Sendable static func v3ToV4(_ old: WorkspaceV3, _ context: inout MigrationContext) -> Workspace {
+    /// Takes the old projects apart as it goes, as ``v1ToV2(_:_:)`` does.
+    @Sendable static func v3ToV4(_ old: inout WorkspaceV3, _ context: inout MigrationContext) -> Workspace {
         Workspace(
-            projects: old.projects.map { project in
+            projects: old.projects.takingEach { project in
                 Project(
                     id: project.id, name: project.name, layout: project.layout,
                     panes: project.panes.map { pane in
@@ -109,5 +112,20 @@ enum WorkspaceMigrations {
         context.warn(
             "pane \(pane.id) in project \(project.id): viewMode \(pane.viewMode) is unknown; mapped to \"list\"")
         return .list
+    }
+}
+
+extension Array {
+    /// The elements converted by `transform`, in order, each moved out of the array before it is converted, so
+    /// that what `transform` does not keep of it is freed at once instead of when the whole array goes (a
+    /// migration step's peak memory). The array is left empty (part-emptied if `transform` throws).
+    mutating func takingEach<Converted>(_ transform: (Element) throws -> Converted) rethrows -> [Converted] {
+        var converted: [Converted] = []
+        converted.reserveCapacity(count)
+        reverse()
+        while let element = popLast() {
+            converted.append(try transform(element))
+        }
+        return converted
     }
 }

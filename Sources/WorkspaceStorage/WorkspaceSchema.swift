@@ -27,13 +27,13 @@ public enum WorkspaceSchema {
     /// The shipped steps, from version 1 up to ``currentVersion``, each with its reverse.
     public static let migrations: [MigrationStep] = [
         MigrationStep(
-            from: 1, WorkspaceV1.self, to: WorkspaceV2.self, convert: WorkspaceMigrations.v1ToV2,
+            from: 1, WorkspaceV1.self, to: WorkspaceV2.self, consuming: WorkspaceMigrations.v1ToV2,
             revert: WorkspaceMigrations.v2ToV1),
         MigrationStep(
             from: 2, WorkspaceV2.self, to: WorkspaceV3.self, convert: WorkspaceMigrations.v2ToV3,
             revert: WorkspaceMigrations.v3ToV2),
         MigrationStep(
-            from: 3, WorkspaceV3.self, to: Workspace.self, convert: WorkspaceMigrations.v3ToV4,
+            from: 3, WorkspaceV3.self, to: Workspace.self, consuming: WorkspaceMigrations.v3ToV4,
             revert: WorkspaceMigrations.v4ToV3),
     ]
 

@@ -18,7 +18,9 @@ public struct MigrationStep: Sendable {
     let salvageDecode: @Sendable (any Decoder) throws -> any Sendable
     /// Reads the input type straight from the bytes, when it is `StateDirectDecodable`.
     let directDecode: (@Sendable (inout StateDirectReader) throws -> any Sendable)?
-    let convert: @Sendable (any Sendable, inout MigrationContext) throws -> any Sendable
+    /// Converts the value of version `from` to `from + 1`; it takes the value (leaving `()`), so that a step made
+    /// with ``init(from:_:to:consuming:)`` holds the only reference to it.
+    let convert: @Sendable (inout any Sendable, inout MigrationContext) throws -> any Sendable
     /// The reverse: a value of version `from + 1` as version `from`; `nil` when the step declares none.
     private(set) var revert: (@Sendable (any Sendable, inout MigrationContext) throws -> any Sendable)?
     /// Encodes a value of version `from` (what ``revert`` makes); `nil` when the step declares no reverse.
@@ -41,6 +43,29 @@ public struct MigrationStep: Sendable {
         to new: New.Type,
         convert: @escaping @Sendable (Old, inout MigrationContext) throws -> New
     ) {
+        self.init(from: from, old, to: new, consuming: { old, context in try convert(old, &context) })
+    }
+
+    /// A step from version `from` to `from + 1` that takes the old value apart as it converts it.
+    ///
+    /// `convert` is handed the decoded value of version `from` as the only reference to it, so a part it moves
+    /// out (`let items = old.items; old.items = []`) is uniquely its own and is freed as soon as it is converted:
+    /// a load that migrates a large state then holds about one model at a time instead of the old one and the
+    /// new one side by side. What it leaves in `old` is discarded.
+    ///
+    /// Disfavored so that a trailing closure still means ``init(from:_:to:convert:)``: name `consuming:` to use it.
+    /// - Parameters:
+    ///   - from: The version `Old` describes.
+    ///   - old: The type of version `from`, as it shipped.
+    ///   - new: The type of version `from + 1`.
+    ///   - convert: Builds the new value, taking what it likes from the old one. Throwing marks the file as corrupt.
+    @_disfavoredOverload
+    public init<Old: Decodable & Sendable, New: Sendable>(
+        from: Int,
+        _ old: Old.Type,
+        to new: New.Type,
+        consuming convert: @escaping @Sendable (inout Old, inout MigrationContext) throws -> New
+    ) {
         self.fromVersion = from
         self.inputType = old
         self.outputType = new
@@ -48,11 +73,13 @@ public struct MigrationStep: Sendable {
         self.salvageDecode = { decoder in try Salvaging<Old>.decodeNested(from: decoder) }
         self.directDecode = Self.directDecoder(of: Old.self)
         self.convert = { value, context in
-            guard let old = value as? Old else {
+            guard var old = value as? Old else {
                 throw MigrationPlanError.typeMismatch(
                     fromVersion: from, produces: "\(type(of: value))", nextExpects: "\(Old.self)")
             }
-            return try convert(old, &context)
+            // The existential lets its copy go: `old` is now the only reference to the value's storage.
+            value = ()
+            return try convert(&old, &context)
         }
         self.revert = nil
         self.encodeInput = nil
@@ -80,7 +107,28 @@ public struct MigrationStep: Sendable {
         convert: @escaping @Sendable (Old, inout MigrationContext) throws -> New,
         revert: @escaping @Sendable (New, inout MigrationContext) throws -> Old
     ) {
-        self.init(from: from, old, to: new, convert: convert)
+        self.init(
+            from: from, old, to: new, consuming: { old, context in try convert(old, &context) }, revert: revert)
+    }
+
+    /// A step that takes the old value apart as it converts it (``init(from:_:to:consuming:)``) and can be taken
+    /// back (``init(from:_:to:convert:revert:)``).
+    ///
+    /// - Parameters:
+    ///   - from: The version `Old` describes.
+    ///   - old: The type of version `from`, as it shipped; written by the reverse, so `Encodable` too.
+    ///   - new: The type of version `from + 1`.
+    ///   - convert: Builds the new value, taking what it likes from the old one.
+    ///   - revert: Builds the old value from the new one. Throwing refuses the way down with the error.
+    @_disfavoredOverload
+    public init<Old: Codable & Sendable, New: Sendable>(
+        from: Int,
+        _ old: Old.Type,
+        to new: New.Type,
+        consuming convert: @escaping @Sendable (inout Old, inout MigrationContext) throws -> New,
+        revert: @escaping @Sendable (New, inout MigrationContext) throws -> Old
+    ) {
+        self.init(from: from, old, to: new, consuming: convert)
         self.revert = { value, context in
             guard let new = value as? New else {
                 throw MigrationPlanError.typeMismatch(

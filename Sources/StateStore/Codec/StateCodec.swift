@@ -136,7 +136,7 @@ public struct StateCodec<Model: Codable & Sendable>: Sendable {
         while version < schema.currentVersion, let step = schema.stepsByVersion[version] {
             var migration = MigrationContext(fromVersion: version, dateCoding: schema.dateCoding)
             do {
-                value = try step.convert(value, &migration)
+                value = try step.convert(&value, &migration)
             } catch {
                 throw DecodeFailure(
                     error: .corrupt(reason: "migration from version \(version) to \(version + 1) failed: \(error)"))
