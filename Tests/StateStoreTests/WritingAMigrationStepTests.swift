@@ -84,6 +84,65 @@ struct WritingAMigrationStepTests {
         }
     }
 
+    /// The article's step that takes a large old state apart: a model of its own, with many records.
+    enum Consuming {
+        @StateModel
+        struct NoteV1: Sendable, Equatable {
+            var text: String
+            var unknownFields = UnknownFields()
+        }
+
+        @StateModel
+        struct NotesV1: Sendable, Equatable {
+            var items: [NoteV1]
+            var unknownFields = UnknownFields()
+        }
+
+        @StateModel
+        struct Note: Sendable, Equatable {
+            var text: String
+            var length: Int
+            var unknownFields = UnknownFields()
+        }
+
+        @StateModel
+        struct Notes: Sendable, Equatable {
+            var items: [Note]
+            var unknownFields = UnknownFields()
+        }
+
+        static func make() throws(MigrationPlanError) -> StateSchema<Notes> {
+            try StateSchema(
+                currentVersion: 2,
+                migrations: [
+                    // A model with many records (not the example's): `NotesV1.items` becomes `Notes.items`.
+                    MigrationStep(
+                        from: 1, NotesV1.self, to: Notes.self,
+                        consuming: { old, context in
+                            var items = old.items
+                            old.items = []  // `items` is the only reference to the old records now
+                            var notes: [Note] = []
+                            notes.reserveCapacity(items.count)
+                            items.reverse()
+                            while let item = items.popLast() {  // each old record is freed once converted
+                                notes.append(Note(migrating: item))
+                            }
+                            return Notes(items: notes, unknownFields: old.unknownFields)
+                        })
+                ],
+                initial: { Notes(items: []) })
+        }
+    }
+
+    @Test func theStepThatTakesTheOldStateApartKeepsEveryRecordInOrder() throws {
+        let bytes = Data(#"{"version":1,"items":[{"text":"a"},{"text":"bcd","pinned":true}],"owner":"x"}"#.utf8)
+        let notes = try StateCodec(schema: try Consuming.make()).decode(bytes).model
+        #expect(notes.items.map(\.text) == ["a", "bcd"])
+        #expect(notes.items.map(\.length) == [1, 3])
+        #expect(notes.items[1].unknownFields["pinned"] == .bool(true), "a record's unknown field is carried")
+        #expect(notes.unknownFields["owner"] == .string("x"))
+    }
+
     @Test func theExampleFixturesOfVersions1And2LoadAsVersion3() throws {
         let verifier = FixtureVerifier(schema: try Version3.make())
         let fixtures = StateStoreExampleTests.fixtures
@@ -115,5 +174,12 @@ struct WritingAMigrationStepTests {
         try await state.waitUntilDurable(applied.revision)
         #expect(state.status.durableRevision == applied.revision)
         try state.close()
+    }
+}
+
+extension WritingAMigrationStepTests.Consuming.Note {
+    /// A version 1 note in the current shape: its length counted, its unknown fields kept.
+    init(migrating old: WritingAMigrationStepTests.Consuming.NoteV1) {
+        self.init(text: old.text, length: old.text.count, unknownFields: old.unknownFields)
     }
 }
