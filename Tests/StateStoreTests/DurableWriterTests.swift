@@ -128,25 +128,13 @@ struct DurableWriterTests {
 
 @Suite("Durable replace filled in pieces")
 struct DurableWriterFillingTests {
-    static func write(_ data: Data, to output: inout DurableOutput) throws(DurableWriteError) {
-        let failure: DurableWriteError? = data.withUnsafeBytes { bytes in
-            do throws(DurableWriteError) {
-                try output.write(bytes)
-                return nil
-            } catch {
-                return error
-            }
-        }
-        if let failure { throw failure }
-    }
-
     @Test func thePiecesBecomeTheFile() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         try directory.write("state.json", DurableWriterTests.old)
         let pieces = (0..<50).map { Data("piece \($0);".utf8) }
         let replaced = try DurableWriter().write(to: directory.file("state.json")) { output throws(DurableWriteError) in
-            for piece in pieces { try Self.write(piece, to: &output) }
+            for piece in pieces { try output.write(piece) }
             return output.byteCount == pieces.reduce(0) { $0 + $1.count }
         }
         #expect(replaced)
@@ -161,7 +149,7 @@ struct DurableWriterFillingTests {
         let fileSystem = FaultInjectingFileSystem()
         let replaced = try DurableWriter(fileSystem: fileSystem).write(to: directory.file("state.json")) {
             output throws(DurableWriteError) in
-            try Self.write(DurableWriterTests.new, to: &output)
+            try output.write(DurableWriterTests.new)
             return false
         }
         #expect(!replaced)

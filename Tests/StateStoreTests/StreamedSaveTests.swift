@@ -32,27 +32,38 @@ private struct Numbers: Sendable, Equatable {
 /// document in memory; the bytes are those of an encode, and any failure leaves the old file.
 @Suite("Saves written in pieces")
 struct StreamedSaveTests {
-    /// The version 4 sample fixture with its notes repeated `count` times, under new ids.
-    static func largeNotebook(_ file: StateFile<Notebook>, count: Int) throws -> Notebook {
-        var notebook = try file.load().model
-        let notes = notebook.notes
-        notebook.notes = (0..<count).flatMap { round in
-            notes.map { note in
-                var note = note
-                note.id = "\(note.id)-\(round)"
-                return note
+    /// A loaded notebook file holding the version 4 sample fixture, and that fixture's notes repeated a hundred
+    /// times under new ids, to save.
+    struct Setup {
+        let directory: TemporaryDirectory
+        let fileSystem = FaultInjectingFileSystem()
+        let file: StateFile<Notebook>
+        let notebook: Notebook
+        /// The fixture's bytes, as the file holds them before a save.
+        let original: Data
+
+        init() throws {
+            directory = try TemporaryDirectory()
+            original = try Fixtures.data("notebook/v4.json")
+            try directory.write("notebook.json", original)
+            file = try notebookFile(directory, fileSystem: fileSystem)
+            var notebook = try file.load().model
+            let notes = notebook.notes
+            notebook.notes = (0..<100).flatMap { round in
+                notes.map { note in
+                    var note = note
+                    note.id = "\(note.id)-\(round)"
+                    return note
+                }
             }
+            self.notebook = notebook
         }
-        return notebook
     }
 
     @Test func aSaveInSmallPiecesWritesTheBytesOfAnEncode() throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        try directory.write("notebook.json", try Fixtures.data("notebook/v4.json"))
-        let fileSystem = FaultInjectingFileSystem()
-        let file = try notebookFile(directory, fileSystem: fileSystem)
-        let notebook = try Self.largeNotebook(file, count: 100)
+        let setup = try Setup()
+        defer { setup.directory.remove() }
+        let (directory, fileSystem, file, notebook) = (setup.directory, setup.fileSystem, setup.file, setup.notebook)
         file.savePieceSize = 256
         let writes = fileSystem.count(of: .write)
         let written = try file.save(notebook, revision: 7)
@@ -65,12 +76,9 @@ struct StreamedSaveTests {
     }
 
     @Test func aSaveInOnePieceWritesOnce() throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        try directory.write("notebook.json", try Fixtures.data("notebook/v4.json"))
-        let fileSystem = FaultInjectingFileSystem()
-        let file = try notebookFile(directory, fileSystem: fileSystem)
-        let notebook = try Self.largeNotebook(file, count: 100)
+        let setup = try Setup()
+        defer { setup.directory.remove() }
+        let (directory, fileSystem, file, notebook) = (setup.directory, setup.fileSystem, setup.file, setup.notebook)
         let writes = fileSystem.count(of: .write)
         try file.save(notebook, revision: 8)
         #expect(fileSystem.count(of: .write) - writes == 1, "a mebibyte's piece holds the whole file")
@@ -99,13 +107,9 @@ struct StreamedSaveTests {
     }
 
     @Test func aFailedPieceLeavesTheOldFileAndNoTemporaryFile() throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let original = try Fixtures.data("notebook/v4.json")
-        try directory.write("notebook.json", original)
-        let fileSystem = FaultInjectingFileSystem()
-        let file = try notebookFile(directory, fileSystem: fileSystem)
-        let notebook = try Self.largeNotebook(file, count: 100)
+        let setup = try Setup()
+        defer { setup.directory.remove() }
+        let (directory, fileSystem, file, notebook) = (setup.directory, setup.fileSystem, setup.file, setup.notebook)
         file.savePieceSize = 256
         fileSystem.inject(.write, errno: ENOSPC, occurrence: 3)
         #expect {
@@ -114,7 +118,7 @@ struct StreamedSaveTests {
             guard case .writeFailed(let failure) = error as? StateStoreError else { return false }
             return failure.stage == .write && failure.underlying.errno == ENOSPC
         }
-        #expect(try directory.read("notebook.json") == original)
+        #expect(try directory.read("notebook.json") == setup.original)
         #expect(try directory.names() == [".notebook.json.lock", "notebook.json"])
     }
 }

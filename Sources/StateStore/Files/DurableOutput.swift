@@ -1,3 +1,5 @@
+import Foundation
+
 /// The temporary file of a durable replace in progress (``DurableWriter/write(to:temporaryPrefix:filling:)``):
 /// what is written to it becomes the file's content once the replace completes.
 public struct DurableOutput {
@@ -18,6 +20,20 @@ public struct DurableOutput {
             throw DurableWriteError(stage: .write, path: targetPath, underlying: error)
         }
         byteCount += bytes.count
+    }
+
+    /// Appends `data` to the new content.
+    /// - Throws: ``DurableWriteError`` at the ``DurableWriteError/Stage/write`` stage.
+    public mutating func write(_ data: Data) throws(DurableWriteError) {
+        let failure: DurableWriteError? = data.withUnsafeBytes { bytes in
+            do throws(DurableWriteError) {
+                try write(bytes)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        if let failure { throw failure }
     }
 }
 

@@ -35,15 +35,7 @@ public struct DurableWriter: Sendable {
     /// - Throws: ``DurableWriteError`` naming the stage that failed.
     public func write(_ data: Data, to path: String, temporaryPrefix: String? = nil) throws(DurableWriteError) {
         _ = try write(to: path, temporaryPrefix: temporaryPrefix) { (output) throws(DurableWriteError) in
-            let failure: DurableWriteError? = data.withUnsafeBytes { buffer in
-                do throws(DurableWriteError) {
-                    try output.write(buffer)
-                    return nil
-                } catch {
-                    return error
-                }
-            }
-            if let failure { throw failure }
+            try output.write(data)
             return true
         }
     }
