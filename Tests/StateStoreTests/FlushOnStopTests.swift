@@ -54,10 +54,16 @@ struct FlushOnStopTests {
 
     /// A signal that comes after the disposition changed and before libdispatch registered the source (the window
     /// `afterArming` stands in for) is held by the latch and handled before `init` returns, exactly once.
+    ///
+    /// The signal is raised at this thread with it unblocked, so that the latch has caught it when `raise`
+    /// returns. `kill(getpid(), …)` from a thread that blocks the signal (every libdispatch worker does, and tests
+    /// run on them) leaves it pending for another thread to take: under load that thread ran only after the
+    /// sources had registered, libdispatch's handler got the signal instead of the latch and passed it to the
+    /// source after `init` returned, and the test's second signal merged with the still pending first.
     @Test func aSignalInTheRegistrationWindowIsHandledOnceBeforeInitReturns() {
         let received = Mutex<[Int32]>([])
         let sources = SignalSources(
-            [SIGWINCH], label: "test.window", afterArming: { kill(getpid(), SIGWINCH) },
+            [SIGWINCH], label: "test.window", afterArming: { Self.raiseUnblocked(SIGWINCH) },
             handler: { number in received.withLock { $0.append(number) } })
         #expect(received.withLock { $0 } == [SIGWINCH])
         kill(getpid(), SIGWINCH)
@@ -65,6 +71,18 @@ struct FlushOnStopTests {
         let deadline = ContinuousClock.now + .seconds(10)
         while received.withLock({ $0.count }) < 2 && ContinuousClock.now < deadline { usleep(1_000) }
         #expect(received.withLock { $0 } == [SIGWINCH, SIGWINCH])
+    }
+
+    /// Raises `signal` at the calling thread with the signal unblocked there, so that its handler has run when
+    /// this returns; the thread's mask is restored.
+    private static func raiseUnblocked(_ signal: Int32) {
+        var unblock = sigset_t()
+        var previous = sigset_t()
+        sigemptyset(&unblock)
+        sigaddset(&unblock, signal)
+        pthread_sigmask(SIG_UNBLOCK, &unblock, &previous)
+        raise(signal)
+        pthread_sigmask(SIG_SETMASK, &previous, nil)
     }
 }
 
