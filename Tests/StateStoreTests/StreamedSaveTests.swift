@@ -106,6 +106,24 @@ struct StreamedSaveTests {
         #expect(try directory.names() == [".numbers.json.lock", "numbers.json"])
     }
 
+    @Test func aModelThatDoesNotWriteItselfIsEncodedWholeWithOneTemporaryFile() throws {
+        struct Plain: Codable, Sendable, Equatable { var names: [String] }
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let fileSystem = FaultInjectingFileSystem()
+        let file = StateFile(
+            path: directory.file("plain.json"),
+            schema: try StateSchema<Plain>(currentVersion: 1, initial: { Plain(names: []) }), fileSystem: fileSystem)
+        _ = try file.load()
+        file.savePieceSize = 16
+        let model = Plain(names: (0..<100).map { "name \($0)" })
+        let (creates, writes) = (fileSystem.count(of: .create), fileSystem.count(of: .write))
+        try file.save(model, revision: 1)
+        #expect(fileSystem.count(of: .create) - creates == 1, "no temporary file for pieces first")
+        #expect(fileSystem.count(of: .write) - writes == 1, "the whole encode in one write")
+        #expect(try file.codec.decode(try directory.read("plain.json")).model == model)
+    }
+
     @Test func aFailedPieceLeavesTheOldFileAndNoTemporaryFile() throws {
         let setup = try Setup()
         defer { setup.directory.remove() }

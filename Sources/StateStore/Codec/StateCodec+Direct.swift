@@ -128,9 +128,15 @@ extension StateCodec {
         return writer.takeData()
     }
 
+    /// Whether ``write(_:version:minReaderVersion:revision:lineage:pieceSize:to:)`` can write `model` in pieces:
+    /// the model writes itself (`StateDirectEncodable`) and the file is compact.
+    package func writesInPieces(_ model: Model) -> Bool {
+        !prettyPrinted && writesDirectly && model is any StateDirectEncodable
+    }
+
     /// Writes the bytes ``encode(_:version:minReaderVersion:revision:lineage:compact:capacity:)`` gives for
-    /// `model` to `sink`, in pieces of about `pieceSize` bytes, when the model writes itself
-    /// (`StateDirectEncodable`) and the file is compact; returns `false` without calling `sink` otherwise.
+    /// `model` to `sink`, in pieces of about `pieceSize` bytes, when ``writesInPieces(_:)``; returns `false`
+    /// without calling `sink` otherwise.
     ///
     /// - Throws: The sink's errors, and the direct writer's refusals (after `sink` may have had some of the bytes:
     ///   the caller discards them and encodes the other way).
@@ -138,7 +144,7 @@ extension StateCodec {
         _ model: Model, version: Int?, minReaderVersion: Int?, revision: UInt64, lineage: Lineage, pieceSize: Int,
         to sink: @escaping (UnsafeRawBufferPointer) throws -> Void
     ) throws -> Bool {
-        guard !prettyPrinted, writesDirectly, let direct = model as? any StateDirectEncodable else { return false }
+        guard writesInPieces(model), let direct = model as? any StateDirectEncodable else { return false }
         var envelope = EncodingEnvelope(
             model: model, versionKey: schema.versionKey, version: version ?? schema.currentVersion,
             minReaderVersionKey: schema.minReaderVersionKey,

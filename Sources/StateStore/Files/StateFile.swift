@@ -309,6 +309,7 @@ public final class StateFile<Model: Codable & Sendable>: Sendable {
 
     /// The streamed save of ``save(_:revision:)``; `nil` when the model cannot be written that way.
     private func saveInPieces(_ model: Model, revision: UInt64?) throws(StateStoreError) -> Int? {
+        guard codec.writesInPieces(model) else { return nil }
         let (version, minReader, lineage, stamped, pieceSize) = state.withLock {
             if let revision { $0.revision = revision }
             return ($0.writeVersion, $0.writeMinReaderVersion, $0.lineage, $0.revision, $0.savePieceSize)
