@@ -42,6 +42,7 @@ struct CheckConfig: AsyncParsableCommand {
 /// Inspects a state file.
 struct Check: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "check",
         abstract: "Report what loading the state file would do, and what a salvage would drop; exit 0 loadable as it "
             + "is, 65 not loadable as it is (salvageable or corrupt), 75 newer than this release.",
         discussion: """
@@ -70,6 +71,7 @@ struct Check: AsyncParsableCommand {
 /// Migrates a state file offline.
 struct Migrate: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "migrate",
         abstract: "Migrate the state file to the current version in place, keeping the pre-migration backup; "
             + "with --to N, write it down to version N for an older release.",
         discussion: """
@@ -157,6 +159,7 @@ struct StateFileOption: ParsableArguments {
 /// Lists or restores backups.
 struct Backups: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "backups",
         abstract: "List the backups in the state directory, or restore one (with the daemon stopped).",
         discussion: """
             The state directory is the configured one (found as the daemon finds it), or --state-directory. \

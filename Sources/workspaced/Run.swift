@@ -9,7 +9,8 @@ import WorkspaceDaemon
 
 /// Runs the daemon in the foreground until SIGTERM or SIGINT.
 struct Run: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Run the daemon in the foreground (the default).")
+    static let configuration = CommandConfiguration(
+        commandName: "run", abstract: "Run the daemon in the foreground (the default).")
 
     @OptionGroup var options: ConfigOptions
 

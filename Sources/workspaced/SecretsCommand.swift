@@ -31,6 +31,7 @@ struct SecretsCommand: AsyncParsableCommand {
 
     struct Check: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "check",
             abstract: "Open the store as the daemon would; exit 0 readable, 65 unreadable (saying why), 66 none yet.")
         @OptionGroup var location: Location
 
@@ -42,6 +43,7 @@ struct SecretsCommand: AsyncParsableCommand {
 
     struct Rekey: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "rekey",
             abstract: "Re-encrypt the store under a new key; with the key file, generate it and replace the file.")
         @OptionGroup var location: Location
 
@@ -61,6 +63,7 @@ struct SecretsCommand: AsyncParsableCommand {
 
     struct Reset: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "reset",
             abstract: "Start a new secret store: move secrets.json.enc aside, remove installation.json (needs --yes).")
         @OptionGroup var location: Location
 
