@@ -31,8 +31,12 @@ package enum ISO8601Timestamp {
     package static func date(from text: String) -> Date? {
         var text = text
         var date = text.withUTF8({ parse($0) })
-        for style in foundationStyles where date == nil {
-            date = try? style.parse(text)
+        if date == nil {
+            // Only here: building Foundation's styles costs about a millisecond (its calendar and time zone), and
+            // `for … where` would build them for every date, including the ones the strict form read.
+            for style in foundationStyles where date == nil {
+                date = try? style.parse(text)
+            }
         }
         guard let date, writable.contains(date.timeIntervalSinceReferenceDate) else { return nil }
         return date
