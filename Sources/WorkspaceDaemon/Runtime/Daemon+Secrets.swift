@@ -4,13 +4,14 @@ import WorkspaceAPI
 import WorkspaceSecrets
 
 extension Daemon {
-    /// Opens the secret store next to the state file (after the workspace is loaded, before the control API
-    /// serves), with the key from the credential `secrets-key` or the key file; the first start creates the
-    /// installation durably.
+    /// Starts opening the secret store next to the state file, with the key from the credential `secrets-key` or
+    /// the key file: beside the workspace's load when the store is installed (``PendingSecretStore``); the first
+    /// start creates the installation durably after the load.
     ///
     /// Never fails the start: a store that cannot be used leaves token authentication disabled, says why in the
-    /// journal (``DaemonEvent/secretsDisabled``) and in `/v1/status`, and the files are left exactly as they are.
-    func openSecretStore(_ configuration: DaemonConfiguration) -> SecretStoreOpening {
+    /// journal (``logSecrets(_:location:)``, ``DaemonEvent/secretsDisabled``) and in `/v1/status`, and the files are
+    /// left exactly as they are.
+    func beginOpeningSecretStore(_ configuration: DaemonConfiguration) -> PendingSecretStore {
         let location = SecretsLocation(directory: configuration.stateDirectory)
         let options = SecretStoreOptions(
             release: ControlAPI.daemonVersion,
@@ -19,9 +20,12 @@ extension Daemon {
             scheduler: environment.scheduler,
             observer: { [logger] event in Self.log(event, path: location.secretsPath, logger: logger) },
             fileSystem: environment.fileSystem, backupsKept: configuration.backupsKept)
-        let opening = SecretStore.open(at: location, key: SecretsCredential.provided(), options: options)
-        logSecrets(opening, location: location)
-        return opening
+        let installed =
+            environment.fileSystem.exists(location.installationPath)
+            && environment.fileSystem.exists(location.secretsPath)
+        return PendingSecretStore(installed: installed) {
+            SecretStore.open(at: location, key: SecretsCredential.provided(), options: options)
+        }
     }
 
     /// One entry per notice (the key-file warning and the new installation with their MESSAGE_IDs), then either

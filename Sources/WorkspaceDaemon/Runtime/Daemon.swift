@@ -6,6 +6,7 @@ import Systemd
 import UnixHTTP
 import WorkspaceAPI
 import WorkspaceModel
+import WorkspaceSecrets
 
 /// The daemon before it runs: its configuration (which a reload changes), where the configuration comes from,
 /// and the environment it runs against. ``start(serving:)`` loads the state, serves the control API and
@@ -13,8 +14,8 @@ import WorkspaceModel
 ///
 /// The start-up order: the caller installs ``SignalSources`` first (``DaemonLifecycle`` does), then
 /// ``start(serving:)`` takes the state lock, loads and migrates (reporting STATUS and extending the start timeout
-/// while it runs), logs the load report, starts the persistence engine, serves the control API and starts the
-/// watchdog, and only then sends READY=1.
+/// while it runs; an installed secret store opens beside it), logs the load report, starts the persistence engine,
+/// serves the control API and starts the watchdog, and only then sends READY=1.
 package final class Daemon: Sendable {
     /// The configuration in force.
     package var configuration: DaemonConfiguration { current.withLock { $0 } }
@@ -57,15 +58,28 @@ package final class Daemon: Sendable {
         logIgnoredKeys(configuration.ignoredKeys)
         let file = try openStateFile(configuration)
         try refuseAStateTooLargeForTheMemoryLimit(file)
+        let pendingSecrets = beginOpeningSecretStore(configuration)
         loadingFile.withLock { $0 = file }
         let startTimeout = StartTimeoutExtension(notifier: notifier, interval: environment.startTimeoutInterval)
         defer { startTimeout.stop() }
-        let loaded = try load(file)
+        let loaded: LoadedState<Workspace>
+        do {
+            loaded = try load(file)
+        } catch {
+            await pendingSecrets.settle()
+            throw error
+        }
         let loadedAt = Date()
         logLoadReport(loaded.report)
         logImport(loaded.report)
         let events = EventHub()
-        let persistent = try openJournaledState(file, loaded: loaded, events: events)
+        let persistent: PersistentState<Workspace>
+        do {
+            persistent = try openJournaledState(file, loaded: loaded, events: events)
+        } catch {
+            await pendingSecrets.settle()
+            throw error
+        }
         if loaded.report.migrated || !loaded.report.repairs.isEmpty || loaded.report.salvage != nil {
             // Bring the file on disk to the current version before READY=1 (the pre-migration backup is made
             // first; a salvaged file's original is already kept), so that a service reported started runs on a
@@ -80,7 +94,8 @@ package final class Daemon: Sendable {
             }
         }
         HeapTrim.releaseFreePages()
-        let secrets = openSecretStore(configuration)
+        let secrets = await pendingSecrets.opening()
+        logSecrets(secrets, location: SecretsLocation(directory: configuration.stateDirectory))
         let api = ControlAPI(
             state: persistent, statePath: file.path, uptime: { [startedAt] in ContinuousClock.now - startedAt },
             logger: logger, secrets: secrets, load: LoadStatusSource(report: loaded.report, loadedAt: loadedAt),
