@@ -59,6 +59,10 @@ package final class Daemon: Sendable {
         let file = try openStateFile(configuration)
         try refuseAStateTooLargeForTheMemoryLimit(file)
         let pendingSecrets = beginOpeningSecretStore(configuration)
+        if case .socket = environment.transport {
+            // The control server's event loops start their threads beside the load, not after it.
+            SharedEventLoops.startInBackground()
+        }
         loadingFile.withLock { $0 = file }
         let startTimeout = StartTimeoutExtension(notifier: notifier, interval: environment.startTimeoutInterval)
         defer { startTimeout.stop() }
