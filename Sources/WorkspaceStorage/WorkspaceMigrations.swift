@@ -76,7 +76,13 @@ enum WorkspaceMigrations {
     /// rollback (``v4ToV3(_:_:)``), is taken back while the pane still shows the number it was written as.
     /// Takes the old projects apart as it goes, as ``v1ToV2(_:_:)`` does.
     @Sendable static func v3ToV4(_ old: inout WorkspaceV3, _ context: inout MigrationContext) -> Workspace {
-        Workspace(
+        // The favorites first, so that their old storage is gone before the projects, the bulk, are converted.
+        let favorites = old.favorites.takingEach { favorite in
+            Favorite(
+                id: favorite.id, name: favorite.name, path: favorite.path, createdAt: favorite.createdAt,
+                unknownFields: favorite.unknownFields)
+        }
+        return Workspace(
             projects: old.projects.takingEach { project in
                 Project(
                     id: project.id, name: project.name, layout: project.layout,
@@ -95,11 +101,7 @@ enum WorkspaceMigrations {
                     },
                     unknownFields: project.unknownFields)
             },
-            favorites: old.favorites.map { favorite in
-                Favorite(
-                    id: favorite.id, name: favorite.name, path: favorite.path, createdAt: favorite.createdAt,
-                    unknownFields: favorite.unknownFields)
-            },
+            favorites: favorites,
             activeProjectID: old.activeProjectID,
             owner: Owner(alias: old.owner.alias, email: old.owner.email, unknownFields: old.owner.unknownFields),
             unknownFields: old.unknownFields)
@@ -118,7 +120,8 @@ enum WorkspaceMigrations {
 extension Array {
     /// The elements converted by `transform`, in order, each moved out of the array before it is converted, so
     /// that what `transform` does not keep of it is freed at once instead of when the whole array goes (a
-    /// migration step's peak memory). The array is left empty (part-emptied if `transform` throws).
+    /// migration step's peak memory). The array is left empty, its storage freed too (part-emptied if
+    /// `transform` throws).
     mutating func takingEach<Converted>(_ transform: (Element) throws -> Converted) rethrows -> [Converted] {
         var converted: [Converted] = []
         converted.reserveCapacity(count)
@@ -126,6 +129,8 @@ extension Array {
         while let element = popLast() {
             converted.append(try transform(element))
         }
+        // `popLast` keeps the capacity: without this the emptied storage stays until the step returns.
+        self = []
         return converted
     }
 }
