@@ -55,6 +55,7 @@ package final class Daemon: Sendable {
     ///   be acknowledged, so a stop must flush (``DaemonLifecycle`` holds a stop back until the daemon runs).
     package func start(serving: @Sendable () -> Void = {}) async throws(DaemonStartError) -> RunningDaemon {
         let configuration = self.configuration
+        HeapTrim.keepLargeBlocksMapped()
         logIgnoredKeys(configuration.ignoredKeys)
         let file = try openStateFile(configuration)
         try refuseAStateTooLargeForTheMemoryLimit(file)
