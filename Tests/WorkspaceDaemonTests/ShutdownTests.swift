@@ -44,7 +44,7 @@ struct ShutdownTests {
         }
         // The changes are in the journal; now the file system fills up, so the snapshot of the stop cannot be written.
         let filler = harness.stateDirectory + "/filler"
-        FileManager.default.createFile(atPath: filler, contents: nil)
+        #expect(FileManager.default.createFile(atPath: filler, contents: nil))
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: filler))
         let block = Data(count: 4096)
         while (try? handle.write(contentsOf: block)) != nil {}
