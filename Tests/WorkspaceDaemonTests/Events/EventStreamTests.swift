@@ -94,8 +94,12 @@ struct EventStreamTests {
         let world = try await EventsServer(bufferSize: 16, grace: .seconds(60))
         let stalled = try StalledWatcher(socketPath: world.socketPath)
         let reading = try StalledWatcher(socketPath: world.socketPath)
-        let readToEnd = reading.startReadingToEnd()
         #expect(await eventually(timeout: .seconds(20)) { world.events.subscriberCount == 2 })
+        // A subscriber is counted before its response is written: the reading watcher has its first event before
+        // the flood and the shutdown, or a loaded machine could cut its stream before a byte of it was sent.
+        let first = await reading.read { events in events.contains { $0.type == "subscribed" } }
+        #expect(first.events.first?.type == "subscribed" && !first.ended)
+        let readToEnd = reading.startReadingToEnd()
         // Enough to fill the stalled watcher's socket: its stream is stuck in a write.
         for level in 0..<5000 { world.events.publish(.configReloaded(logLevel: "level \(level)")) }
         let stalledHangUp = stalled.startWatchingForHangUp()
