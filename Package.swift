@@ -121,7 +121,7 @@ let package = Package(
         .testTarget(
             name: "StateModelMacrosTests",
             dependencies: [
-                "StateModelMacros", .product(name: "MacroTesting", package: "swift-macro-testing"),
+                "StateModelMacros", "TestSupport", .product(name: "MacroTesting", package: "swift-macro-testing"),
                 .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
             ]
         ),

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Issue 29: a `@StateModel` field whose type has no direct reader, or a `@StateCoder` coder without one, is a
@@ -12,8 +13,17 @@ struct DirectFallbackWarningTests {
         URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
     }
 
-    /// The compiler's diagnostics for `source`, type-checked against this build's modules.
-    static func diagnostics(_ source: String) throws -> String {
+    /// The compiler's diagnostics for `source`, type-checked against this build's modules: `swiftc` runs for
+    /// seconds on a loaded machine, so it is waited for off the cooperative pool (held, it starved the in-process
+    /// servers of other tests: a workspacectl test's stub did not answer within 10 s in `make test-stress`).
+    static func diagnostics(_ source: String) async throws -> String {
+        let (status, text) = try await offThePool { try typecheck(source) }
+        #expect(status == 0, "swiftc failed: \(text)")
+        return text
+    }
+
+    /// `swiftc -typecheck`'s exit status and output.
+    private static func typecheck(_ source: String) throws -> (Int32, String) {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("direct-warning-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -32,20 +42,19 @@ struct DirectFallbackWarningTests {
         try process.run()
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "swiftc failed: \(text)")
-        return text
+        return (process.terminationStatus, text)
     }
 
     static let header = "import Foundation\nimport StateCoding\nimport StateModel\n\n"
 
-    @Test func aFieldWithoutADirectReaderIsAWarning() throws {
-        let text = try Self.diagnostics(
+    @Test func aFieldWithoutADirectReaderIsAWarning() async throws {
+        let text = try await Self.diagnostics(
             Self.header + "@StateModel\nstruct Probe {\n    var link: URL\n    var name: String\n}\n")
         #expect(text.contains("warning: 'read(_:at:)' is deprecated: this type has no direct reader"), "\(text)")
     }
 
-    @Test func aCoderWithoutADirectReaderIsAWarning() throws {
-        let text = try Self.diagnostics(
+    @Test func aCoderWithoutADirectReaderIsAWarning() async throws {
+        let text = try await Self.diagnostics(
             Self.header + """
                 enum Upper: StateFieldCoder {
                     static func decode<Key: CodingKey>(
@@ -69,8 +78,8 @@ struct DirectFallbackWarningTests {
         #expect(text.contains("warning: 'read(with:at:)' is deprecated: this coder has no direct reader"), "\(text)")
     }
 
-    @Test func aModelOfDirectTypesCompilesWithoutAWarning() throws {
-        let text = try Self.diagnostics(
+    @Test func aModelOfDirectTypesCompilesWithoutAWarning() async throws {
+        let text = try await Self.diagnostics(
             Self.header + """
                 struct Mode: ExtensibleEnum {
                     let rawValue: String
