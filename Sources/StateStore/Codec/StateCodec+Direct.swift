@@ -145,11 +145,8 @@ extension StateCodec {
         to sink: @escaping (UnsafeRawBufferPointer) throws -> Void
     ) throws -> Bool {
         guard writesInPieces(model), let direct = model as? any StateDirectEncodable else { return false }
-        var envelope = EncodingEnvelope(
-            model: model, versionKey: schema.versionKey, version: version ?? schema.currentVersion,
-            minReaderVersionKey: schema.minReaderVersionKey,
-            minReaderVersion: minReaderVersion ?? schema.minReaderVersion)
-        envelope.stamp = (schema.revisionKey, revision, schema.lineageKey, lineage)
+        let envelope = self.envelope(
+            model, version: version, minReaderVersion: minReaderVersion, revision: revision, lineage: lineage)
         var writer = StateDirectWriter(
             dateCoding: directDateCoding, pieceSize: pieceSize, rootMembers: Self.rootMembers(of: envelope),
             sink: sink)

@@ -299,15 +299,8 @@ public struct StateCodec<Model: Codable & Sendable>: Sendable {
         _ model: Model, version: Int?, minReaderVersion: Int?, revision: UInt64? = nil, lineage: Lineage? = nil,
         compact useCompact: Bool, capacity: Int = 0
     ) throws -> Data {
-        var envelope = EncodingEnvelope(
-            model: model,
-            versionKey: schema.versionKey,
-            version: version ?? schema.currentVersion,
-            minReaderVersionKey: schema.minReaderVersionKey,
-            minReaderVersion: minReaderVersion ?? schema.minReaderVersion)
-        if let revision, let lineage {
-            envelope.stamp = (schema.revisionKey, revision, schema.lineageKey, lineage)
-        }
+        let envelope = self.envelope(
+            model, version: version, minReaderVersion: minReaderVersion, revision: revision, lineage: lineage)
         if useCompact && !prettyPrinted && writesDirectly, let direct = model as? any StateDirectEncodable {
             // The same bytes again, written straight by the model's generated `write(stateWriter:)`; anything it
             // does not do as the encoders below do throws, and they write instead.
@@ -324,6 +317,23 @@ public struct StateCodec<Model: Codable & Sendable>: Sendable {
             }
         }
         return try jsonEncoder().encode(envelope)
+    }
+
+    /// `model` with the store's root keys as a save writes them: the version and minimum reader version (the
+    /// schema's current ones unless given), and `revision` and `lineage` when both are given.
+    func envelope(
+        _ model: Model, version: Int?, minReaderVersion: Int?, revision: UInt64?, lineage: Lineage?
+    ) -> EncodingEnvelope<Model> {
+        var envelope = EncodingEnvelope(
+            model: model,
+            versionKey: schema.versionKey,
+            version: version ?? schema.currentVersion,
+            minReaderVersionKey: schema.minReaderVersionKey,
+            minReaderVersion: minReaderVersion ?? schema.minReaderVersion)
+        if let revision, let lineage {
+            envelope.stamp = (schema.revisionKey, revision, schema.lineageKey, lineage)
+        }
+        return envelope
     }
 
     /// StateStore's compact encoder set up as the state file is written (dates per the schema), with room for
