@@ -68,18 +68,14 @@ package final class Daemon: Sendable {
         let startTimeout = StartTimeoutExtension(notifier: notifier, interval: environment.startTimeoutInterval)
         defer { startTimeout.stop() }
         let loaded: LoadedState<Workspace>
-        do {
-            loaded = try load(file)
-        } catch {
-            await pendingSecrets.settle()
-            throw error
-        }
-        let loadedAt = Date()
-        logLoadReport(loaded.report)
-        logImport(loaded.report)
+        let loadedAt: Date
         let events = EventHub()
         let persistent: PersistentState<Workspace>
         do {
+            loaded = try load(file)
+            loadedAt = Date()
+            logLoadReport(loaded.report)
+            logImport(loaded.report)
             persistent = try openJournaledState(file, loaded: loaded, events: events)
         } catch {
             await pendingSecrets.settle()

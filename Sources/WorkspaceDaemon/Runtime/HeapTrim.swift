@@ -10,26 +10,22 @@ import Glibc
 /// returns every whole free page; it walks the heap, which costs about a millisecond per hundred megabytes, so
 /// the daemon calls it after a load and after a save, never per request.
 enum HeapTrim {
-    /// glibc's `malloc_trim`, looked up at run time: `<malloc.h>` is not part of the Glibc module, and another C
-    /// library (musl) has none.
-    private static let mallocTrim: (@convention(c) (Int) -> Int32)? = {
-        #if canImport(Glibc)
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") else { return nil }
-        return unsafeBitCast(symbol, to: (@convention(c) (Int) -> Int32).self)
-        #else
-        return nil
-        #endif
-    }()
+    /// glibc's `malloc_trim`.
+    private static let mallocTrim = allocatorFunction("malloc_trim", as: (@convention(c) (Int) -> Int32).self)
 
-    /// glibc's `mallopt`, looked up like `malloc_trim`.
-    private static let mallopt: (@convention(c) (Int32, Int32) -> Int32)? = {
+    /// glibc's `mallopt`.
+    private static let mallopt = allocatorFunction("mallopt", as: (@convention(c) (Int32, Int32) -> Int32).self)
+
+    /// A function of glibc's allocator, looked up at run time: `<malloc.h>` is not part of the Glibc module, and
+    /// another C library (musl) has none of them.
+    private static func allocatorFunction<Function>(_ name: String, as type: Function.Type) -> Function? {
         #if canImport(Glibc)
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") else { return nil }
-        return unsafeBitCast(symbol, to: (@convention(c) (Int32, Int32) -> Int32).self)
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), name) else { return nil }
+        return unsafeBitCast(symbol, to: type)
         #else
         return nil
         #endif
-    }()
+    }
 
     /// `M_MMAP_THRESHOLD` in glibc's `<malloc.h>`.
     private static let mmapThresholdParameter: Int32 = -3

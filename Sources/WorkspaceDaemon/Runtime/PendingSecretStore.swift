@@ -23,9 +23,6 @@ struct PendingSecretStore: Sendable {
         DispatchQueue.global(qos: .userInitiated).async { begun.set(open()) }
     }
 
-    /// Whether the opening runs beside the load.
-    var isConcurrent: Bool { begun != nil }
-
     /// The store's opening: waits for the one begun beside the load, or opens it now.
     func opening() async -> SecretStoreOpening {
         guard let begun else { return open() }
