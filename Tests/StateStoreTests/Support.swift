@@ -1,32 +1,10 @@
 import Foundation
 import StateStore
 import StateStoreSample
+import StateStoreTesting
 
-/// A fresh directory under the system temporary directory, removed by `remove()`.
-struct TemporaryDirectory {
-    let path: String
-
-    init() throws {
-        path = FileManager.default.temporaryDirectory.path + "/statestore-tests-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    func file(_ name: String) -> String { path + "/" + name }
-
-    func names() throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: path).sorted() }
-
-    func write(_ name: String, _ text: String) throws {
-        try Data(text.utf8).write(to: URL(fileURLWithPath: file(name)))
-    }
-
-    func write(_ name: String, _ data: Data) throws {
-        try data.write(to: URL(fileURLWithPath: file(name)))
-    }
-
-    func read(_ name: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: file(name))) }
-
-    func remove() { try? FileManager.default.removeItem(atPath: path) }
-}
+/// StateStoreTesting's temporary directory, for every file of these tests (most import only StateStore).
+typealias TemporaryDirectory = StateStoreTesting.TemporaryDirectory
 
 enum Fixtures {
     static var root: URL { Bundle.module.url(forResource: "Fixtures", withExtension: nil)! }
