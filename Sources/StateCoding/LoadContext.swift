@@ -23,6 +23,7 @@ package final class LoadContext: Sendable {
     package let duplicateKeys: DuplicateKeyIndex
     private let unknownKeys = Mutex<[String: Int]>([:])
     private let defaultedFields = Mutex<[String: Int]>([:])
+    private let droppedKeys = Mutex<[String: Int]>([:])
     package let salvageLog = Mutex(SalvageLog())
 
     /// A context for a decode of a file whose envelope keys are `versionKey`, `minReaderVersionKey`, `revisionKey`
@@ -62,6 +63,16 @@ package final class LoadContext: Sendable {
         }
     }
 
+    /// Records keys of the object at `codingPath` that its type neither declares nor keeps: dropped, by path.
+    package func recordDroppedKeys(_ keys: some Sequence<String>, at codingPath: [any CodingKey]) {
+        let prefix = Self.fieldPath(codingPath)
+        droppedKeys.withLock { counts in
+            for key in keys {
+                counts[prefix.isEmpty ? key : prefix + "." + key, default: 0] += 1
+            }
+        }
+    }
+
     /// Records that the field `key` of the object at `codingPath` was missing and got its default.
     package func recordDefaulted(_ key: String, at codingPath: [any CodingKey]) {
         let prefix = Self.fieldPath(codingPath)
@@ -71,6 +82,9 @@ package final class LoadContext: Sendable {
     package var keptUnknownKeys: [String: Int] { unknownKeys.withLock { $0 } }
 
     package var fieldsDefaulted: [String: Int] { defaultedFields.withLock { $0 } }
+
+    /// The keys dropped so far (``recordDroppedKeys(_:at:)``), by path, with how many records held each.
+    package var droppedUnknownKeys: [String: Int] { droppedKeys.withLock { $0 } }
 
     /// `projects[].panes[]` for the path `projects, 0, panes, 3`: array indices folded so counts aggregate.
     private static func fieldPath(_ codingPath: [any CodingKey]) -> String {

@@ -11,7 +11,7 @@ import StateCoding
 ///     public var focusedTabIndex: Int = 0        // missing or null in a file: 0, recorded as defaulted
 ///     @StateKey("mode") public var viewMode: String
 ///     public var closedAt: Date?                 // left out when nil
-///     public var unknownFields = UnknownFields()  // every other key, kept and written back
+///     public var unknownFields = UnknownFields()  // every other key, kept and written back (generated if absent)
 /// }
 /// ```
 ///
@@ -22,8 +22,12 @@ import StateCoding
 ///   ``StateWritesNull()``); any other property is required;
 /// - a property named differently from its key says so with ``StateKey(_:)``; one stored with a rule of its own
 ///   (a UUID as lower-case text, say) names a `StateFieldCoder` with ``StateCoder(_:)``;
-/// - with an `UnknownFields` property, the object's keys are read in one pass over one container: declared keys
-///   are decoded and every other key is kept; on encode the kept keys are written first, so a declared key wins;
+/// - every key of the object that the struct does not declare is kept in its `UnknownFields` property and written
+///   back, so a file a newer release wrote keeps its fields through any number of saves. A struct that declares
+///   none gets one, `unknownFields` (`@StateModel(unknownFields: .drop)` opts out: the keys are then dropped and
+///   each one is listed in the load report). The object's keys are read in one pass over one container: declared
+///   keys are decoded and every other key is kept; on encode the kept keys are written first, so a declared key
+///   wins;
 /// - a memberwise `init` (defaults as declared, optionals `nil`, unknown fields empty) unless the struct declares
 ///   an initializer of its own, as Swift does; its access level is the struct's.
 ///
@@ -50,9 +54,24 @@ import StateCoding
 /// value (Codable cannot set it), a computed or `lazy` property, a property wrapper, a property without a written
 /// type, a default on an optional (it would hide a stored `null`), a hand-written `init(from:)`, `encode(to:)` or
 /// `CodingKeys`.
-@attached(member, names: named(init), named(encode), named(write), named(StateCodingKeys))
+@attached(member, names: named(init), named(encode), named(write), named(StateCodingKeys), named(unknownFields))
 @attached(extension, conformances: Decodable, Encodable, StateSalvageable, StateDirectDecodable, StateDirectEncodable)
-public macro StateModel() = #externalMacro(module: "StateModelMacros", type: "StateModelMacro")
+public macro StateModel(unknownFields: StateModelUnknownFields = .keep) =
+    #externalMacro(module: "StateModelMacros", type: "StateModelMacro")
+
+/// What a ``StateModel(unknownFields:)`` record does with the keys of its object that it does not declare.
+///
+/// A file from a newer release holds fields this release does not know. Kept, they are written back by every
+/// save, so the newer release finds them again; dropped, they are gone at the first save.
+public enum StateModelUnknownFields: Sendable {
+    /// Keep them (the default): a record that declares no `UnknownFields` property gets one, `unknownFields`, with
+    /// the struct's access level, and every undeclared key is kept there and written back.
+    case keep
+    /// Drop them: the record declares no `UnknownFields` property and gets none. Every key dropped is listed, by
+    /// path with a count, in the load report (`LoadReport.unknownKeysDropped`, with a warning), and a file from a
+    /// newer release that lost a key this way is saved as the current version, not labelled with the newer one.
+    case drop
+}
 
 /// The key a ``StateModel()`` property is stored under, when it differs from the property's name.
 ///

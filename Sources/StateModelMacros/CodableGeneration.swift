@@ -6,6 +6,8 @@ struct CodableGeneration {
     let properties: [StoredProperty]
     /// `public `, `package ` or nothing: the struct's access level, for the generated members.
     let access: String
+    /// `@StateModel(unknownFields: .drop)`: the keys the struct does not declare are recorded as dropped.
+    var dropsUndeclaredKeys = false
 
     var unknownFields: StoredProperty? {
         properties.first { if case .unknownFields = $0.kind { true } else { false } }
@@ -101,6 +103,8 @@ struct CodableGeneration {
             lines.append(
                 "self.\(Self.identifier(unknownFields.name)) = try UnknownFields(undeclaredKeysOf: container, in: decoder)"
             )
+        } else if dropsUndeclaredKeys {
+            lines.append("container.recordUndeclaredKeysDropped(in: decoder)")
         }
         return DeclSyntax(
             stringLiteral: "\(access)init(\(label) decoder: any Decoder) throws {\n" + Self.indent(lines) + "\n}")

@@ -22,6 +22,9 @@ enum StateModelDiagnostic: DiagnosticMessage {
     case duplicateKey(key: String)
     case recordsNotAnArray(name: String)
     case recordsWithCoder(name: String)
+    case invalidUnknownFieldsRule
+    case dropsButDeclaresUnknownFields(name: String)
+    case generatedNameTaken
 
     var message: String {
         switch self {
@@ -71,6 +74,15 @@ enum StateModelDiagnostic: DiagnosticMessage {
             "@StateRecords marks an array of independent records; '\(name)' is not declared as [Element]"
         case .recordsWithCoder(let name):
             "'\(name)' has @StateCoder, which reads the whole array; @StateRecords cannot drop its elements"
+        case .invalidUnknownFieldsRule:
+            "@StateModel takes 'unknownFields: .keep' (the default) or 'unknownFields: .drop'"
+        case .dropsButDeclaresUnknownFields(let name):
+            "'\(name)' keeps the keys the model does not declare, but @StateModel(unknownFields: .drop) drops them: "
+                + "remove one of the two"
+        case .generatedNameTaken:
+            "@StateModel keeps the keys the model does not declare in a property named 'unknownFields', which this "
+                + "one already is: declare 'var unknownFields = UnknownFields()' yourself, rename this property, or "
+                + "write @StateModel(unknownFields: .drop)"
         }
     }
 
@@ -97,6 +109,9 @@ enum StateModelDiagnostic: DiagnosticMessage {
         case .duplicateKey: name = "duplicateKey"
         case .recordsNotAnArray: name = "recordsNotAnArray"
         case .recordsWithCoder: name = "recordsWithCoder"
+        case .invalidUnknownFieldsRule: name = "invalidUnknownFieldsRule"
+        case .dropsButDeclaresUnknownFields: name = "dropsButDeclaresUnknownFields"
+        case .generatedNameTaken: name = "generatedNameTaken"
         }
         return MessageID(domain: "StateModel", id: name)
     }

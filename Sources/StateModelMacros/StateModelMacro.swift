@@ -19,11 +19,24 @@ public struct StateModelMacro: MemberMacro, ExtensionMacro {
         }
         let members = structDecl.memberBlock.members
         guard checkHandWritten(members, in: context),
-            let properties = StoredProperty.parse(members, in: context)
+            let rule = UnknownFieldsRule(of: node, in: context),
+            var properties = StoredProperty.parse(members, in: context)
         else { return [] }
-        let generation = CodableGeneration(properties: properties, access: accessPrefix(of: structDecl))
-        let halves = codableHalves(of: structDecl)
+        let access = accessPrefix(of: structDecl)
         var generated: [DeclSyntax] = []
+        switch rule.resolve(properties, attribute: node, in: context) {
+        case .refused:
+            return []
+        case .declared, .dropped:
+            break
+        case .generated(let property):
+            // No key the struct does not declare is lost unless it says so: it gets the storage it did not write.
+            properties.append(property)
+            generated.append(DeclSyntax(stringLiteral: "\(access)var unknownFields = UnknownFields()"))
+        }
+        let generation = CodableGeneration(
+            properties: properties, access: access, dropsUndeclaredKeys: rule == .drop)
+        let halves = codableHalves(of: structDecl)
         if !members.contains(where: { $0.decl.is(InitializerDeclSyntax.self) }) {
             generated.append(generation.memberwiseInitializer())
         }

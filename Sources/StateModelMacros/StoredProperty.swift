@@ -35,6 +35,19 @@ struct StoredProperty {
     /// With `@StateRecords`: the element type of the array of independent records.
     var recordElement: TypeSyntax? = nil
 
+    /// The name of the `UnknownFields` property `@StateModel` adds to a struct that declares none.
+    static let generatedUnknownFieldsName = "unknownFields"
+
+    /// The property `@StateModel` adds to a struct that declares no `UnknownFields` property:
+    /// `var unknownFields = UnknownFields()`.
+    static func generatedUnknownFields() -> StoredProperty {
+        let declaration = VariableDeclSyntax(
+            DeclSyntax(stringLiteral: "var \(generatedUnknownFieldsName) = UnknownFields()"))!
+        return StoredProperty(
+            name: generatedUnknownFieldsName, key: generatedUnknownFieldsName, type: "UnknownFields",
+            kind: .unknownFields, isLet: false, initialValue: "UnknownFields()", node: declaration)
+    }
+
     /// The stored instance properties of `members`, in order; `nil` when a diagnostic was emitted.
     static func parse(_ members: MemberBlockItemListSyntax, in context: some MacroExpansionContext) -> [StoredProperty]?
     {

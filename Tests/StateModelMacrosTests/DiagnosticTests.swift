@@ -34,10 +34,14 @@ struct DiagnosticTests {
             struct Pane {
                 var kind: String = "pane"
 
+                var unknownFields = UnknownFields()
+
                 init(
-                    kind: String = "pane"
+                    kind: String = "pane",
+                    unknownFields: UnknownFields = UnknownFields()
                 ) {
                     self.kind = kind
+                    self.unknownFields = unknownFields
                 }
 
                 private struct StateCodingKeys: CodingKey {
@@ -69,17 +73,19 @@ struct DiagnosticTests {
                     let container = try decoder.container(keyedBy: StateCodingKeys.self)
                     self.kind = try container.decodeIfPresent(String.self, forKey: StateCodingKeys("kind"))
                         ?? container.defaulted("pane", forKey: StateCodingKeys("kind"), in: decoder)
+                    self.unknownFields = try UnknownFields(undeclaredKeysOf: container, in: decoder)
                 }
 
                 init(salvaging decoder: any Decoder) throws {
                     let container = try decoder.container(keyedBy: StateCodingKeys.self)
                     self.kind = container.salvage(
                         String.self, forKey: StateCodingKeys("kind"), defaultingTo: "pane", in: decoder)
+                    self.unknownFields = try UnknownFields(undeclaredKeysOf: container, in: decoder)
                 }
 
                 init(stateReader reader: inout StateDirectReader) throws {
                     var _kind: Optional<String> = nil
-                    var skippedKeys: Set<String> = []
+                    var _unknownFields = UnknownFields()
                     var seenKeys0: UInt64 = 0
                     try reader.beginObject()
                     while let key = try reader.nextKey() {
@@ -87,7 +93,7 @@ struct DiagnosticTests {
                             try reader.claim(key, bit: 0, of: &seenKeys0)
                             _kind = try reader.readIfPresent(String.self, at: "kind")
                         } else {
-                            try reader.skipUnknown(key, skipped: &skippedKeys)
+                            try reader.keepUnknown(key, in: &_unknownFields)
                         }
                     }
                     if let _kind {
@@ -95,15 +101,17 @@ struct DiagnosticTests {
                     } else {
                         self.kind = reader.defaulted("pane", "kind")
                     }
+                    self.unknownFields = _unknownFields
                 }
 
                 func encode(to encoder: any Encoder) throws {
                     var container = encoder.container(keyedBy: AnyCodingKey.self)
+                    try self.unknownFields.encode(to: &container, skipping: ["kind"])
                     try container.encode(self.kind, forKey: AnyCodingKey("kind"))
                 }
 
                 func write(stateWriter writer: inout StateDirectWriter) throws {
-                    writer.beginObject()
+                    writer.beginObject(keeping: self.unknownFields, declared: ["kind"])
                     try writer.member("kind")
                     try writer.write(self.kind)
                     try writer.endObject()
@@ -208,10 +216,14 @@ struct DiagnosticTests {
             struct Pane {
                 var pinned: Bool = false
 
+                var unknownFields = UnknownFields()
+
                 init(
-                    pinned: Bool = false
+                    pinned: Bool = false,
+                    unknownFields: UnknownFields = UnknownFields()
                 ) {
                     self.pinned = pinned
+                    self.unknownFields = unknownFields
                 }
 
                 private struct StateCodingKeys: CodingKey {
@@ -243,17 +255,19 @@ struct DiagnosticTests {
                     let container = try decoder.container(keyedBy: StateCodingKeys.self)
                     self.pinned = try container.decodeIfPresent(Bool.self, forKey: StateCodingKeys("pinned"))
                         ?? container.defaulted(false, forKey: StateCodingKeys("pinned"), in: decoder)
+                    self.unknownFields = try UnknownFields(undeclaredKeysOf: container, in: decoder)
                 }
 
                 init(salvaging decoder: any Decoder) throws {
                     let container = try decoder.container(keyedBy: StateCodingKeys.self)
                     self.pinned = container.salvage(
                         Bool.self, forKey: StateCodingKeys("pinned"), defaultingTo: false, in: decoder)
+                    self.unknownFields = try UnknownFields(undeclaredKeysOf: container, in: decoder)
                 }
 
                 init(stateReader reader: inout StateDirectReader) throws {
                     var _pinned: Optional<Bool> = nil
-                    var skippedKeys: Set<String> = []
+                    var _unknownFields = UnknownFields()
                     var seenKeys0: UInt64 = 0
                     try reader.beginObject()
                     while let key = try reader.nextKey() {
@@ -261,7 +275,7 @@ struct DiagnosticTests {
                             try reader.claim(key, bit: 0, of: &seenKeys0)
                             _pinned = try reader.readIfPresent(Bool.self, at: "pinned")
                         } else {
-                            try reader.skipUnknown(key, skipped: &skippedKeys)
+                            try reader.keepUnknown(key, in: &_unknownFields)
                         }
                     }
                     if let _pinned {
@@ -269,15 +283,17 @@ struct DiagnosticTests {
                     } else {
                         self.pinned = reader.defaulted(false, "pinned")
                     }
+                    self.unknownFields = _unknownFields
                 }
 
                 func encode(to encoder: any Encoder) throws {
                     var container = encoder.container(keyedBy: AnyCodingKey.self)
+                    try self.unknownFields.encode(to: &container, skipping: ["pinned"])
                     try container.encode(self.pinned, forKey: AnyCodingKey("pinned"))
                 }
 
                 func write(stateWriter writer: inout StateDirectWriter) throws {
-                    writer.beginObject()
+                    writer.beginObject(keeping: self.unknownFields, declared: ["pinned"])
                     try writer.member("pinned")
                     try writer.write(self.pinned)
                     try writer.endObject()
@@ -533,6 +549,70 @@ struct DiagnosticTests {
                 @StateRecords @StateCoder(PanesCoder.self) var panes: [Pane]
                 ┬───────────────────────────────────────────────────────────
                 ╰─ 🛑 'panes' has @StateCoder, which reads the whole array; @StateRecords cannot drop its elements
+            }
+            """
+        }
+    }
+
+    @Test func droppingRefusesADeclaredUnknownFieldsProperty() {
+        assertMacro {
+            """
+            @StateModel(unknownFields: .drop)
+            struct Point {
+                var x: Double
+                var extra = UnknownFields()
+            }
+            """
+        } diagnostics: {
+            """
+            @StateModel(unknownFields: .drop)
+            struct Point {
+                var x: Double
+                var extra = UnknownFields()
+                ┬──────────────────────────
+                ╰─ 🛑 'extra' keeps the keys the model does not declare, but @StateModel(unknownFields: .drop) drops them: remove one of the two
+            }
+            """
+        }
+    }
+
+    @Test func theGeneratedPropertysNameMustBeFree() {
+        assertMacro {
+            """
+            @StateModel
+            struct Point {
+                var x: Double
+                var unknownFields: [String]
+            }
+            """
+        } diagnostics: {
+            """
+            @StateModel
+            struct Point {
+                var x: Double
+                var unknownFields: [String]
+                ┬──────────────────────────
+                ╰─ 🛑 @StateModel keeps the keys the model does not declare in a property named 'unknownFields', which this one already is: declare 'var unknownFields = UnknownFields()' yourself, rename this property, or write @StateModel(unknownFields: .drop)
+            }
+            """
+        }
+    }
+
+    @Test func theUnknownFieldsArgumentIsKeepOrDrop() {
+        assertMacro {
+            """
+            @StateModel(unknownFields: .ignore)
+            struct Point {
+                var x: Double
+            }
+            """
+        } diagnostics: {
+            """
+            @StateModel(unknownFields: .ignore)
+                        ┬─────────────────────
+                        ╰─ 🛑 @StateModel takes 'unknownFields: .keep' (the default) or 'unknownFields: .drop'
+            struct Point {
+                var x: Double
             }
             """
         }

@@ -287,6 +287,8 @@ struct ExpansionTests {
                     self.default = nil
                 }
 
+                package var unknownFields = UnknownFields()
+
                 private struct StateCodingKeys: CodingKey {
                     let stringValue: String
 
@@ -320,6 +322,7 @@ struct ExpansionTests {
                     self.`default` = try container.decodeIfPresent(Int.self, forKey: StateCodingKeys("default"))
                     self.tags = try container.decodeIfPresent([String].self, forKey: StateCodingKeys("tags"))
                         ?? container.defaulted([], forKey: StateCodingKeys("tags"), in: decoder)
+                    self.unknownFields = try UnknownFields(undeclaredKeysOf: container, in: decoder)
                 }
 
                 package init(salvaging decoder: any Decoder) throws {
@@ -330,6 +333,7 @@ struct ExpansionTests {
                     self.`default` = container.salvageIfPresent(Int.self, forKey: StateCodingKeys("default"), in: decoder)
                     self.tags = container.salvage(
                         [String].self, forKey: StateCodingKeys("tags"), defaultingTo: [], in: decoder)
+                    self.unknownFields = try UnknownFields(undeclaredKeysOf: container, in: decoder)
                 }
 
                 package init(stateReader reader: inout StateDirectReader) throws {
@@ -338,7 +342,7 @@ struct ExpansionTests {
                     var _id: Optional<UUID> = nil
                     var _default: Optional<Int> = nil
                     var _tags: Optional<[String]> = nil
-                    var skippedKeys: Set<String> = []
+                    var _unknownFields = UnknownFields()
                     var seenKeys0: UInt64 = 0
                     try reader.beginObject()
                     while let key = try reader.nextKey() {
@@ -358,7 +362,7 @@ struct ExpansionTests {
                             try reader.claim(key, bit: 4, of: &seenKeys0)
                             _tags = try reader.readIfPresent([String].self, at: "tags")
                         } else {
-                            try reader.skipUnknown(key, skipped: &skippedKeys)
+                            try reader.keepUnknown(key, in: &_unknownFields)
                         }
                     }
                     self.items = try reader.required(_items, "items")
@@ -370,10 +374,12 @@ struct ExpansionTests {
                     } else {
                         self.tags = reader.defaulted([], "tags")
                     }
+                    self.unknownFields = _unknownFields
                 }
 
                 package func encode(to encoder: any Encoder) throws {
                     var container = encoder.container(keyedBy: AnyCodingKey.self)
+                    try self.unknownFields.encode(to: &container, skipping: ["items", "active", "id", "default", "tags"])
                     try container.encode(self.active, forKey: AnyCodingKey("active"))
                     try container.encodeIfPresent(self.`default`, forKey: AnyCodingKey("default"))
                     try LowercaseUUIDCoder.encode(self.id, to: &container, forKey: AnyCodingKey("id"))
@@ -382,7 +388,7 @@ struct ExpansionTests {
                 }
 
                 package func write(stateWriter writer: inout StateDirectWriter) throws {
-                    writer.beginObject()
+                    writer.beginObject(keeping: self.unknownFields, declared: ["items", "active", "id", "default", "tags"])
                     try writer.member("active")
                     try writer.write(self.active)
                     if let value = self.`default` {
@@ -405,7 +411,9 @@ struct ExpansionTests {
         }
     }
 
-    @Test func withoutUnknownFieldsNothingIsCaptured() {
+    /// Issue 41: a struct that declares no `UnknownFields` property gets one, so that a newer file's fields are
+    /// kept by every save without the model asking.
+    @Test func withoutUnknownFieldsAGeneratedPropertyKeepsThem() {
         assertMacro {
             """
             @StateModel
@@ -420,12 +428,16 @@ struct ExpansionTests {
                 var x: Double
                 var y: Double
 
+                var unknownFields = UnknownFields()
+
                 init(
                     x: Double,
-                    y: Double
+                    y: Double,
+                    unknownFields: UnknownFields = UnknownFields()
                 ) {
                     self.x = x
                     self.y = y
+                    self.unknownFields = unknownFields
                 }
 
                 private struct StateCodingKeys: CodingKey {
@@ -457,18 +469,20 @@ struct ExpansionTests {
                     let container = try decoder.container(keyedBy: StateCodingKeys.self)
                     self.x = try container.decode(Double.self, forKey: StateCodingKeys("x"))
                     self.y = try container.decode(Double.self, forKey: StateCodingKeys("y"))
+                    self.unknownFields = try UnknownFields(undeclaredKeysOf: container, in: decoder)
                 }
 
                 init(salvaging decoder: any Decoder) throws {
                     let container = try decoder.container(keyedBy: StateCodingKeys.self)
                     self.x = try container.salvage(Double.self, forKey: StateCodingKeys("x"), in: decoder)
                     self.y = try container.salvage(Double.self, forKey: StateCodingKeys("y"), in: decoder)
+                    self.unknownFields = try UnknownFields(undeclaredKeysOf: container, in: decoder)
                 }
 
                 init(stateReader reader: inout StateDirectReader) throws {
                     var _x: Optional<Double> = nil
                     var _y: Optional<Double> = nil
-                    var skippedKeys: Set<String> = []
+                    var _unknownFields = UnknownFields()
                     var seenKeys0: UInt64 = 0
                     try reader.beginObject()
                     while let key = try reader.nextKey() {
@@ -479,21 +493,23 @@ struct ExpansionTests {
                             try reader.claim(key, bit: 1, of: &seenKeys0)
                             _y = try reader.read(Double.self, at: "y")
                         } else {
-                            try reader.skipUnknown(key, skipped: &skippedKeys)
+                            try reader.keepUnknown(key, in: &_unknownFields)
                         }
                     }
                     self.x = try reader.required(_x, "x")
                     self.y = try reader.required(_y, "y")
+                    self.unknownFields = _unknownFields
                 }
 
                 func encode(to encoder: any Encoder) throws {
                     var container = encoder.container(keyedBy: AnyCodingKey.self)
+                    try self.unknownFields.encode(to: &container, skipping: ["x", "y"])
                     try container.encode(self.x, forKey: AnyCodingKey("x"))
                     try container.encode(self.y, forKey: AnyCodingKey("y"))
                 }
 
                 func write(stateWriter writer: inout StateDirectWriter) throws {
-                    writer.beginObject()
+                    writer.beginObject(keeping: self.unknownFields, declared: ["x", "y"])
                     try writer.member("x")
                     try writer.write(self.x)
                     try writer.member("y")
@@ -706,6 +722,99 @@ struct ExpansionTests {
             }
 
             extension Project: Decodable, Encodable, StateSalvageable, StateDirectDecodable, StateDirectEncodable {
+            }
+            """
+        }
+    }
+
+    /// Issue 41: the opt-out keeps nothing and records every key it drops, on both read paths (the direct reader's
+    /// `skipUnknown` counts them; `init(from:)` and `init(salvaging:)` call `recordUndeclaredKeysDropped`).
+    @Test func droppingUnknownFieldsRecordsThem() {
+        assertMacro {
+            """
+            @StateModel(unknownFields: .drop)
+            struct Point {
+                var x: Double
+            }
+            """
+        } expansion: {
+            """
+            struct Point {
+                var x: Double
+
+                init(
+                    x: Double
+                ) {
+                    self.x = x
+                }
+
+                private struct StateCodingKeys: CodingKey {
+                    let stringValue: String
+
+                    var intValue: Int? {
+                        nil
+                    }
+
+                    init(_ declared: String) {
+                        self.stringValue = declared
+                    }
+
+                    init?(stringValue: String) {
+                        switch stringValue {
+                        case "x":
+                            return nil
+                        default:
+                            self.stringValue = stringValue
+                        }
+                    }
+
+                    init?(intValue: Int) {
+                        nil
+                    }
+                }
+
+                init(from decoder: any Decoder) throws {
+                    let container = try decoder.container(keyedBy: StateCodingKeys.self)
+                    self.x = try container.decode(Double.self, forKey: StateCodingKeys("x"))
+                    container.recordUndeclaredKeysDropped(in: decoder)
+                }
+
+                init(salvaging decoder: any Decoder) throws {
+                    let container = try decoder.container(keyedBy: StateCodingKeys.self)
+                    self.x = try container.salvage(Double.self, forKey: StateCodingKeys("x"), in: decoder)
+                    container.recordUndeclaredKeysDropped(in: decoder)
+                }
+
+                init(stateReader reader: inout StateDirectReader) throws {
+                    var _x: Optional<Double> = nil
+                    var skippedKeys: Set<String> = []
+                    var seenKeys0: UInt64 = 0
+                    try reader.beginObject()
+                    while let key = try reader.nextKey() {
+                        if key.matches("x") {
+                            try reader.claim(key, bit: 0, of: &seenKeys0)
+                            _x = try reader.read(Double.self, at: "x")
+                        } else {
+                            try reader.skipUnknown(key, skipped: &skippedKeys)
+                        }
+                    }
+                    self.x = try reader.required(_x, "x")
+                }
+
+                func encode(to encoder: any Encoder) throws {
+                    var container = encoder.container(keyedBy: AnyCodingKey.self)
+                    try container.encode(self.x, forKey: AnyCodingKey("x"))
+                }
+
+                func write(stateWriter writer: inout StateDirectWriter) throws {
+                    writer.beginObject()
+                    try writer.member("x")
+                    try writer.write(self.x)
+                    try writer.endObject()
+                }
+            }
+
+            extension Point: Decodable, Encodable, StateSalvageable, StateDirectDecodable, StateDirectEncodable {
             }
             """
         }

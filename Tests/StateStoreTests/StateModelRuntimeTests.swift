@@ -44,9 +44,15 @@ struct LibraryV1: Decodable, Sendable {
     var unknownFields: UnknownFields
 }
 
-/// Declares no UnknownFields: undeclared keys are ignored, as synthesized Codable does.
+/// Declares no UnknownFields: the macro gives it one, so undeclared keys are kept all the same (issue 41).
 @StateModel
 struct Plain: Sendable, Equatable {
+    var x: Int
+}
+
+/// Opts out: undeclared keys are dropped (and a load counts them).
+@StateModel(unknownFields: .drop)
+struct Dropping: Sendable, Equatable {
     var x: Int
 }
 
@@ -161,10 +167,18 @@ private func object(_ data: Data) throws -> [String: Any] {
         #expect(decoded.model.unknownFields.values["kept"] == .integer(1))
     }
 
-    @Test func aModelWithoutUnknownFieldsIgnoresUndeclaredKeys() throws {
+    @Test func aModelWithoutAnUnknownFieldsPropertyKeepsUndeclaredKeysAllTheSame() throws {
         let plain = try JSONDecoder().decode(Plain.self, from: Data(#"{"x":1,"y":2}"#.utf8))
-        #expect(plain == Plain(x: 1))
-        #expect(String(decoding: try JSONEncoder().encode(plain), as: UTF8.self) == #"{"x":1}"#)
+        #expect(plain.unknownFields.values == ["y": .integer(2)])
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        #expect(String(decoding: try encoder.encode(plain), as: UTF8.self) == #"{"x":1,"y":2}"#)
+    }
+
+    @Test func aModelThatDropsUndeclaredKeysWritesOnlyItsOwn() throws {
+        let dropping = try JSONDecoder().decode(Dropping.self, from: Data(#"{"x":1,"y":2}"#.utf8))
+        #expect(dropping == Dropping(x: 1))
+        #expect(String(decoding: try JSONEncoder().encode(dropping), as: UTF8.self) == #"{"x":1}"#)
     }
 
     @Test func outsideAStateCodecLoadDefaultsAreGivenAndRecordedNowhere() throws {

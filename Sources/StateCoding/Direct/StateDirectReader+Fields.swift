@@ -122,11 +122,12 @@ extension StateDirectReader {
 
     /// Skips the value of the undeclared member `key` of a type that keeps no unknown fields, checking what
     /// `JSONDecoder` checks of a value it skips, with the keys skipped in this object so far in `skipped` (a key
-    /// held twice is refused); at the root of a store load, one of the store's own keys is read into
-    /// ``envelope`` instead.
+    /// held twice is refused), and counts it as dropped, by path; at the root of a store load, one of the store's
+    /// own keys is read into ``envelope`` instead.
     public mutating func skipUnknown(_ key: StateDirectKey, skipped: inout Set<String>) throws {
         if envelopeKeys != nil, try captureEnvelopeKey(key) { return }
         guard skipped.insert(key.text).inserted else { throw refusal("duplicate key \"\(key.text)\"") }
         try skipCheckingDuplicates()
+        unknownKeysDropped[fieldPath(key.text), default: 0] += 1
     }
 }

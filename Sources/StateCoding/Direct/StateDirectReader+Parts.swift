@@ -56,6 +56,7 @@ extension StateDirectReader {
             elements.append(contentsOf: read.elements)
             for (field, count) in read.fieldsDefaulted { fieldsDefaulted[field, default: 0] += count }
             for (field, count) in read.unknownKeysKept { unknownKeysKept[field, default: 0] += count }
+            for (field, count) in read.unknownKeysDropped { unknownKeysDropped[field, default: 0] += count }
             // Nothing of the first part is read again: all of it goes back (a page mapped with a large folio
             // would otherwise stay, mapped again by the faults that follow the last release).
             releaseRest()
@@ -140,6 +141,7 @@ final class PartReader<Element: StateDirectDecodable>: PartReading, @unchecked S
         var depth: Int
         var fieldsDefaulted: [String: Int]
         var unknownKeysKept: [String: Int]
+        var unknownKeysDropped: [String: Int]
     }
 
     /// The offset of the `,` the part starts at.
@@ -188,7 +190,8 @@ final class PartReader<Element: StateDirectDecodable>: PartReading, @unchecked S
         reader.releaseRest()
         read = Read(
             elements: elements, end: reader.json.byteOffset, depth: reader.json.nestingDepth,
-            fieldsDefaulted: reader.fieldsDefaulted, unknownKeysKept: reader.unknownKeysKept)
+            fieldsDefaulted: reader.fieldsDefaulted, unknownKeysKept: reader.unknownKeysKept,
+            unknownKeysDropped: reader.unknownKeysDropped)
     }
 
     /// Waits for the part and returns what it read; nil when it did not read to the array's end.

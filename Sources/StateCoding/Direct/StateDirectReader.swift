@@ -36,6 +36,9 @@ public struct StateDirectReader {
     package internal(set) var fieldsDefaulted: [String: Int] = [:]
     /// The unknown keys kept, by path, with how many records held each.
     package internal(set) var unknownKeysKept: [String: Int] = [:]
+    /// The undeclared keys skipped by a type that keeps none (``skipUnknown(_:skipped:)``), by path, with how many
+    /// records held each.
+    package internal(set) var unknownKeysDropped: [String: Int] = [:]
     /// The offset from which the next array element gives back the bytes passed (``releaseBytes(every:_:)``).
     @usableFromInline var nextRelease = Int.max
     /// How far the read goes between two releases.

@@ -20,6 +20,11 @@ public struct DecodedState<Model: Sendable>: Sendable {
     public var fieldsTakenBack: [String: Int] = [:]
     /// Keys the model does not declare that were kept, by path, with how many records had them.
     public var unknownKeysKept: [String: Int]
+    /// Keys of the bytes that the stored version's types neither declare nor keep, by path, with how many records
+    /// had them: a `@StateModel(unknownFields: .drop)` record's, or a plain `Codable` type's (found by writing the
+    /// decoded value back and comparing its keys with the bytes'). Each is in ``warnings`` too. Empty when nothing
+    /// was dropped.
+    public var unknownKeysDropped: [String: Int] = [:]
     /// Warnings raised by the steps.
     public var warnings: [String]
     /// Repairs made after migration.

@@ -51,7 +51,7 @@ extension StateCodec {
             return StoredPayload(
                 version: version, minReaderVersion: envelope.minReaderVersion, revision: envelope.revision,
                 lineage: lineage, stampWarning: nil, payload: payload, fieldsDefaulted: reader.fieldsDefaulted,
-                unknownKeysKept: reader.unknownKeysKept)
+                unknownKeysKept: reader.unknownKeysKept, unknownKeysDropped: reader.unknownKeysDropped)
         }
     }
 

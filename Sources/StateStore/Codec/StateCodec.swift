@@ -128,9 +128,13 @@ public struct StateCodec<Model: Codable & Sendable>: Sendable {
         let stampWarning = stored.stampWarning
         var defaulted = stored.fieldsDefaulted
         var unknownKept = stored.unknownKeysKept
+        let unknownDropped = stored.unknownKeysDropped
         var value = (consume stored).payload
         var steps: [ClosedRange<Int>] = []
         var warnings: [String] = stampWarning.map { [$0] } ?? []
+        if !unknownDropped.isEmpty {
+            warnings.append(Self.droppedWarning(unknownDropped, storedVersion: storedVersion))
+        }
         var fieldsTakenBack: [String: Int] = [:]
         var version = storedVersion
         while version < schema.currentVersion, let step = schema.stepsByVersion[version] {
@@ -187,6 +191,7 @@ public struct StateCodec<Model: Codable & Sendable>: Sendable {
             fieldsDefaulted: defaulted,
             fieldsTakenBack: fieldsTakenBack,
             unknownKeysKept: unknownKept,
+            unknownKeysDropped: unknownDropped,
             warnings: warnings,
             repairs: log.repairs,
             isNewerCompatible: storedVersion > schema.currentVersion,
@@ -195,6 +200,16 @@ public struct StateCodec<Model: Codable & Sendable>: Sendable {
             repairDuration: clock.now - repairStart)
         decoded.directReadFallback = fallback
         return decoded
+    }
+
+    /// The warning for keys the stored version's types dropped.
+    static func droppedWarning(_ dropped: [String: Int], storedVersion: Int) -> String {
+        let fields = dropped.sorted { $0.key < $1.key }.map { "\($0.key) (\($0.value))" }.joined(separator: ", ")
+        let count = dropped.count
+        return "\(count) \(count == 1 ? "field" : "fields") of the file \(count == 1 ? "is" : "are") not declared "
+            + "and not kept by the model, so the next save drops \(count == 1 ? "it" : "them"): \(fields); the "
+            + "version \(storedVersion) bytes are kept as a backup at the first save (keep unknown fields with "
+            + "@StateModel, or an UnknownFields property)"
     }
 
     /// Reads the envelope and the stored version's type through `JSONDecoder`, after a scan for duplicate keys
@@ -235,11 +250,18 @@ public struct StateCodec<Model: Codable & Sendable>: Sendable {
         } catch {
             throw DecodeFailure(error: .corrupt(reason: DecodingErrorDescription.describe(error)))
         }
+        var dropped = context.droppedUnknownKeys
+        if !context.salvaging {
+            // What a type that is not `@StateModel` left out (plain `Codable` ignores the keys it does not
+            // declare): found by writing the value back. A salvage lists what it dropped on its own.
+            let check = DroppedKeyCheck(reservedRootKeys: context.reservedRootKeys, encoder: jsonEncoder())
+            dropped.merge(check.droppedKeys(original: data, decoded: envelope.payload)) { max($0, $1) }
+        }
         return StoredPayload(
             version: envelope.storedVersion, minReaderVersion: envelope.storedMinReaderVersion,
             revision: envelope.storedRevision, lineage: envelope.storedLineage, stampWarning: envelope.stampWarning,
             payload: envelope.payload, fieldsDefaulted: context.fieldsDefaulted,
-            unknownKeysKept: context.keptUnknownKeys)
+            unknownKeysKept: context.keptUnknownKeys, unknownKeysDropped: dropped)
     }
 
     /// A decoding error as a failure: bytes that are not JSON are named by ``JSONDefectScanner``; a record or

@@ -11,4 +11,6 @@ struct StoredPayload {
     let payload: any Sendable
     let fieldsDefaulted: [String: Int]
     let unknownKeysKept: [String: Int]
+    /// Keys of the file that the stored version's types neither declare nor keep, by path.
+    var unknownKeysDropped: [String: Int] = [:]
 }

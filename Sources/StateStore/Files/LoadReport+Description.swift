@@ -23,6 +23,9 @@ extension LoadReport: CustomStringConvertible {
         if !fieldsDefaulted.isEmpty { lines.append("defaulted: " + Self.counted(fieldsDefaulted)) }
         if !fieldsTakenBack.isEmpty { lines.append("taken back: " + Self.counted(fieldsTakenBack)) }
         if !unknownKeysKept.isEmpty { lines.append("unknown fields kept: " + Self.counted(unknownKeysKept)) }
+        if !unknownKeysDropped.isEmpty {
+            lines.append("unknown fields dropped: " + Self.counted(unknownKeysDropped))
+        }
         lines += warnings.map { "warning: " + $0 }
         lines += repairs.map { "repair: " + $0 }
         if let salvage {
@@ -34,7 +37,7 @@ extension LoadReport: CustomStringConvertible {
                 "quarantined (\(quarantine.policy.rawValue)): \(quarantine.reason); moved to \(quarantine.movedTo)")
         }
         if let importResult { lines.append("imported from \(importResult.sourcePath)") }
-        if !stepsApplied.isEmpty, salvage == nil, let storedVersion {
+        if !stepsApplied.isEmpty || !unknownKeysDropped.isEmpty, salvage == nil, let storedVersion {
             let name = (path as NSString).lastPathComponent
             lines.append(
                 "backup: the version \(storedVersion) bytes go to \(name).v\(storedVersion).bak at the first save")

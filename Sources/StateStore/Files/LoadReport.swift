@@ -33,6 +33,10 @@ public struct LoadReport: Sendable, Equatable {
     public var fieldsTakenBack: [String: Int] = [:]
     /// Keys the model does not declare that were kept, by path, with record counts.
     public var unknownKeysKept: [String: Int] = [:]
+    /// Keys of the file that the model neither declares nor keeps, by path, with record counts: the next save
+    /// drops them (each is in ``warnings`` too, and the first save keeps the original bytes as a backup). Empty
+    /// with `@StateModel`'s default, which keeps them; see ``DecodedState/unknownKeysDropped``.
+    public var unknownKeysDropped: [String: Int] = [:]
     /// Warnings raised while migrating.
     public var warnings: [String] = []
     /// Repairs made after migrating.
@@ -101,6 +105,7 @@ public struct LoadReport: Sendable, Equatable {
         fieldsDefaulted = decoded.fieldsDefaulted
         fieldsTakenBack = decoded.fieldsTakenBack
         unknownKeysKept = decoded.unknownKeysKept
+        unknownKeysDropped = decoded.unknownKeysDropped
         warnings = decoded.warnings
         repairs = decoded.repairs
         isNewerCompatible = decoded.isNewerCompatible
@@ -123,9 +128,9 @@ public struct LoadReport: Sendable, Equatable {
     private var outcome: String {
         switch source {
         case .noFile:
-            return "no state file at \(path); started empty at version \(currentVersion)"
+            return "no state file at \(path); started from the initial state at version \(currentVersion)"
         case .quarantined:
-            return "state file was corrupt and moved to \(quarantine?.movedTo ?? "?"); started empty"
+            return "state file was corrupt and moved to \(quarantine?.movedTo ?? "?"); started from the initial state"
         case .file, .imported, .salvaged:
             var parts: [String] = []
             if let salvage {
@@ -143,6 +148,7 @@ public struct LoadReport: Sendable, Equatable {
                 parts.append("loaded version \(currentVersion)")
             }
             if !unknownKeysKept.isEmpty { parts.append("\(unknownKeysKept.count) unknown fields kept") }
+            if !unknownKeysDropped.isEmpty { parts.append("\(unknownKeysDropped.count) unknown fields dropped") }
             if !repairs.isEmpty { parts.append("\(repairs.count) repairs") }
             return parts.joined(separator: ", ") + " (\(byteCount) bytes)"
         }

@@ -98,9 +98,11 @@ extension StateFile {
             throw .writeFailed(error)
         }
         var report = load.report
+        // The imported file stays where it is: the original bytes are kept there, whatever the save drops.
+        let keepsNewerVersion = decoded.isNewerCompatible && decoded.unknownKeysDropped.isEmpty
         markLoaded(
-            writeVersion: decoded.isNewerCompatible ? decoded.storedVersion : nil,
-            minReader: decoded.isNewerCompatible ? decoded.storedMinReaderVersion : nil,
+            writeVersion: keepsNewerVersion ? decoded.storedVersion : nil,
+            minReader: keepsNewerVersion ? decoded.storedMinReaderVersion : nil,
             pendingBackup: nil,
             lineage: ResolvedLineage(
                 lineage: .random(), revision: decoded.storedRevision ?? 0, lineageBreak: .imported),

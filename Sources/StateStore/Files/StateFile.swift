@@ -198,10 +198,16 @@ public final class StateFile<Model: Codable & Sendable>: Sendable {
         let lineage = resolveLineage(
             stored: decoded.storedLineage, revision: decoded.storedRevision ?? 0, fileSize: bytes.count,
             breaking: decoded.salvage != nil ? .salvaged : nil)
+        // A newer file is written back under its own version only when every field of it is kept: one that lost
+        // fields is this release's version now, so that the newer release migrates it instead of missing them.
+        let keepsNewerVersion = decoded.isNewerCompatible && decoded.unknownKeysDropped.isEmpty
+        // The original bytes are kept as a backup at the first save when that save changes the version, or drops
+        // what the model does not keep.
+        let backsUp = !decoded.stepsApplied.isEmpty || !decoded.unknownKeysDropped.isEmpty
         markLoaded(
-            writeVersion: decoded.isNewerCompatible ? decoded.storedVersion : nil,
-            minReader: decoded.isNewerCompatible ? decoded.storedMinReaderVersion : nil,
-            pendingBackup: decoded.stepsApplied.isEmpty || decoded.salvage != nil ? nil : decoded.storedVersion,
+            writeVersion: keepsNewerVersion ? decoded.storedVersion : nil,
+            minReader: keepsNewerVersion ? decoded.storedMinReaderVersion : nil,
+            pendingBackup: backsUp && decoded.salvage == nil ? decoded.storedVersion : nil,
             lineage: lineage, report: &report)
         return LoadedState(model: decoded.model, report: report)
     }
