@@ -6,11 +6,16 @@
 #   - it compiles a module that StateStore, StateModel and StateStoreTesting do not need (SwiftNIO, swift-crypto,
 #     swift-log, the daemon...),
 #   - the service does not migrate a version 1 file, apply changes read on standard input, and on SIGTERM flush
-#     them and exit 0.
+#     them and exit 0;
+#   - a line that is not a change does not name itself, takes a revision, or stops the reading; the end of the
+#     input does not flush and exit 0 as SIGTERM does;
+#   - a compatible file from a newer release loses a field it holds (issue 41): through the service, and through a
+#     package outside the repository whose model has a nested record and no UnknownFields property anywhere.
 #
 #   Scripts/check-newcomer.sh            (scratch path Tests/Newcomer/.build; NEWCOMER_SCRATCH_PATH to change it)
 set -euo pipefail
-cd "$(dirname "$0")/../Tests/Newcomer"
+repo=$(cd "$(dirname "$0")/.." && pwd)
+cd "$repo/Tests/Newcomer"
 swift=${SWIFT:-swift}
 scratch=${NEWCOMER_SCRATCH_PATH:-.build}
 fail() { echo "newcomer: $*" >&2; exit 1; }
@@ -44,20 +49,26 @@ echo "newcomer: $service lines of service code, $tests of tests"
 [ "$service" -le 40 ] || fail "$service lines of service code, more than the guide's 40"
 [ "$tests" -le 20 ] || fail "$tests lines of tests, more than the guide's 20"
 
-# The service on a version 1 file: two changes on standard input, then SIGTERM.
+# The service on a version 1 file: two changes on standard input, which stays open (a FIFO held by this shell, so
+# that the end of the input does not stop it first), then SIGTERM.
 state=$(mktemp -d /tmp/newcomer-XXXXXX)
-trap 'rm -rf "$state"' EXIT
+outside=$(mktemp -d /tmp/newcomer-outside-XXXXXX)
+trap 'exec 3>&- 2>/dev/null; rm -rf "$state" "$outside"' EXIT
 cp Tests/SettingsTests/Fixtures/v1.json "$state/settings.json"
+mkfifo "$state/input"
 # It keeps settings.json in its current directory.
 pushd "$state" >/dev/null
-printf 'theme solarized\nfontSize 14\n' | "$bin/settings-service" >"$state/output" 2>&1 &
+"$bin/settings-service" <"$state/input" >"$state/output" 2>&1 &
 pid=$!
 popd >/dev/null
+exec 3>"$state/input"
+printf 'theme solarized\nfontSize 14\n' >&3
 for _ in $(seq 300); do grep -q '^revision 2$' "$state/output" && break; sleep 0.1; done
 grep -q '^revision 2$' "$state/output" || { kill -KILL "$pid"; cat "$state/output"; fail "no revision 2 in 30 s"; }
 kill -TERM "$pid"
 status=0
 wait "$pid" || status=$?
+exec 3>&-
 cat "$state/output"
 [ "$status" -eq 0 ] || fail "settings-service exited with $status after SIGTERM, expected 0"
 grep -q '^migrated version 1 to 2' "$state/output" || fail "no migration line in the load report"
@@ -69,3 +80,99 @@ stored = json.load(open(sys.argv[1]))
 sys.exit(0 if (stored["theme"], stored["fontSize"], stored["version"], stored["revision"]) == ("solarized", 14, 2, 2) else 1)
 PYTHON
 echo "newcomer: the service migrated version 1, applied 2 changes and flushed them on SIGTERM (exit 0)"
+
+# Lines that are not changes, then the end of the input: each is named and ignored (no revision), the reading goes
+# on, and the end of the input flushes and exits 0 as SIGTERM does.
+rm -f "$state"/settings.json* "$state"/output
+pushd "$state" >/dev/null
+status=0
+printf 'theme solarized\n\nbogus line\nfontSize big\ntheme\nfontSize 15\n' | timeout 30 "$bin/settings-service" \
+    >"$state/output" 2>&1 || status=$?
+popd >/dev/null
+cat "$state/output"
+[ "$status" -eq 0 ] || fail "settings-service exited with $status at the end of its input, expected 0"
+[ "$(grep -c '^ignored ' "$state/output")" -eq 4 ] || fail "not every line that is no change was named"
+[ "$(grep -c '^revision ' "$state/output")" -eq 2 ] || fail "a line that is no change took a revision"
+python3 - "$state/settings.json" <<'PYTHON' || fail "the end of the input did not flush both changes: $(cat "$state/settings.json")"
+import json, sys
+stored = json.load(open(sys.argv[1]))
+sys.exit(0 if (stored["theme"], stored["fontSize"], stored["revision"]) == ("solarized", 15, 2) else 1)
+PYTHON
+echo "newcomer: 4 lines that are no change were named and took no revision; the end of the input flushed (exit 0)"
+
+# A compatible file from a newer release (version 3, minReaderVersion 2) with a key version 2 does not know: two
+# changes and the end of the input; the key is still there, and the file is still labelled version 3.
+rm -f "$state"/settings.json* "$state"/output
+cp Tests/SettingsTests/Fixtures/v3.json "$state/settings.json"
+pushd "$state" >/dev/null
+status=0
+printf 'theme solarized\nfontSize 16\n' | timeout 30 "$bin/settings-service" >"$state/output" 2>&1 || status=$?
+popd >/dev/null
+cat "$state/output"
+[ "$status" -eq 0 ] || fail "settings-service exited with $status on a newer file, expected 0"
+python3 - "$state/settings.json" <<'PYTHON' || fail "the newer file lost what it held: $(cat "$state/settings.json")"
+import json, sys
+stored = json.load(open(sys.argv[1]))
+want = {"cursor": "block", "theme": "solarized", "fontSize": 16, "version": 3, "minReaderVersion": 2, "revision": 2}
+sys.exit(0 if all(stored.get(k) == v for k, v in want.items()) else 1)
+PYTHON
+echo "newcomer: a newer file kept its unknown key through two changes and still says version 3"
+
+# Issue 41 as a package outside the repository meets it: its version 2 model has a nested record and no
+# UnknownFields property anywhere; it loads a version 3 file that allows it, with a key unknown at the root and
+# one inside the nested record, saves twice through PersistentState and stops. Built in this scratch path, so
+# that swift-syntax is not compiled again.
+mkdir -p "$outside/Sources/outside"
+cat >"$outside/Package.swift" <<SWIFT
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "outside",
+    platforms: [.macOS(.v15)],
+    dependencies: [.package(name: "workspaced", path: "$repo", traits: [])],
+    targets: [
+        .executableTarget(
+            name: "outside",
+            dependencies: [
+                .product(name: "StateStore", package: "workspaced"),
+                .product(name: "StateModel", package: "workspaced"),
+            ])
+    ]
+)
+SWIFT
+cat >"$outside/Sources/outside/main.swift" <<'SWIFT'
+import StateModel
+import StateStore
+
+@StateModel struct Editor: Sendable { var fontSize: Int = 12 }
+
+@StateModel struct Settings: Sendable {
+    var theme: String
+    var editor: Editor = Editor()
+}
+
+let schema = try StateSchema(currentVersion: 2, firstVersion: 2, initial: { Settings(theme: "light") })
+let file = StateFile(path: CommandLine.arguments[1], schema: schema)
+let loaded = try file.load()
+print(loaded.report)
+let state = PersistentState(file: file, loaded: loaded)
+try state.apply { $0.theme = "solarized" }
+try state.flushSynchronously()
+try state.apply { $0.editor.fontSize = 16 }
+try state.close()
+SWIFT
+printf '%s\n' '{"editor":{"fontSize":14,"wordWrap":"bounded"},"lineSpacing":1.5,"minReaderVersion":2,"theme":"dark","version":3}' \
+    >"$state/outside.json"
+start=$(date +%s)
+$swift build --package-path "$outside" --scratch-path "$(cd "$scratch" && pwd)" --product outside
+echo "newcomer: the outside package built in $(($(date +%s) - start)) s"
+"$bin/outside" "$state/outside.json"
+python3 - "$state/outside.json" <<'PYTHON' || fail "the outside package lost a newer key: $(cat "$state/outside.json")"
+import json, sys
+stored = json.load(open(sys.argv[1]))
+ok = (stored.get("lineSpacing") == 1.5 and stored["editor"].get("wordWrap") == "bounded"
+      and stored["editor"]["fontSize"] == 16 and stored["theme"] == "solarized" and stored["version"] == 3)
+sys.exit(0 if ok else 1)
+PYTHON
+echo "newcomer: outside the repository, a model without UnknownFields kept a newer root key and nested key"

@@ -88,6 +88,13 @@ public struct FixtureVerifier<Model: Codable & Sendable & Equatable>: Sendable {
             throw FixtureFailure(
                 file: name, check: "idempotence", detail: "saving the migrated state twice gives different bytes")
         }
+        guard first.unknownKeysDropped.isEmpty else {
+            throw FixtureFailure(
+                file: name, check: "unknown fields",
+                detail:
+                    "the model drops \(first.unknownKeysDropped.keys.sorted()), which it neither declares nor keeps: "
+                    + "keep them with @StateModel's default or an UnknownFields property")
+        }
         guard first.unknownKeysKept == second.unknownKeysKept else {
             throw FixtureFailure(
                 file: name, check: "unknown fields",

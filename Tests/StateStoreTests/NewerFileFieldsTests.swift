@@ -148,4 +148,17 @@ struct NewerFileFieldsTests {
         #expect(decoded.unknownKeysDropped.isEmpty)
         #expect(decoded.warnings.isEmpty)
     }
+
+    @Test func theFixtureVerifierFailsAModelThatDropsAKeyOfAFixture() throws {
+        let current = Data(Self.newer.replacingOccurrences(of: #""version":3"#, with: #""version":2"#).utf8)
+        let dropping = FixtureVerifier(
+            schema: try StateSchema(currentVersion: 2, firstVersion: 2, initial: { DroppingSettings(theme: "") }))
+        let failure = #expect(throws: FixtureFailure.self) { try dropping.verify(current, name: "v2.json") }
+        #expect(failure?.check == "unknown fields")
+        #expect(failure?.detail.contains(#"["editor.wordWrap", "lineSpacing"]"#) == true)
+        let keeping = FixtureVerifier(
+            schema: try StateSchema(currentVersion: 2, firstVersion: 2, initial: { NewerFileSettings(theme: "") }))
+        let kept = try keeping.verify(current, name: "v2.json")
+        #expect(kept.decoded.unknownKeysKept == ["lineSpacing": 1, "editor.wordWrap": 1])
+    }
 }

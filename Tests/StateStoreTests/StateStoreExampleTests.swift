@@ -55,12 +55,44 @@ struct StateStoreExampleTests {
         let text = try String(contentsOf: Self.root.appendingPathComponent(article), encoding: .utf8)
         let blocks = Self.swiftBlocks(in: text)
         #expect(!blocks.isEmpty, "\(article) quotes no Swift code")
-        let sources = try Self.quotableSources().map(Self.unindented)
+        let files = try Self.quotableSources()
+        let sources = files.map(Self.unindented)
         #expect(sources.count >= 10)
         for block in blocks {
             #expect(
                 sources.contains { $0.contains(Self.unindented(block)) },
                 "\(article) quotes code that is in none of the checked sources (indentation aside):\n\(block)")
+            if Self.showsAWholeFile(block) {
+                let whole = files.contains { $0.trimmingCharacters(in: .newlines) == block }
+                let message =
+                    "\(article) shows a whole file (it starts with an import or the tools version) that is not, "
+                    + "character for character, a whole checked file:\n\(block)"
+                #expect(whole, Comment(rawValue: message))
+            }
+        }
+    }
+
+    /// Whether a block shows a file from its first line: a manifest's tools version or an import. Such a block must
+    /// be the whole file (issue 41: a manifest quoted without its first two lines did not build).
+    static func showsAWholeFile(_ block: String) -> Bool {
+        block.hasPrefix("// swift-tools-version") || block.hasPrefix("import ")
+    }
+
+    /// The guides show the newcomer's three files whole, so that a reader can copy them as they are.
+    @Test func theGettingStartedGuideShowsTheNewcomersFilesWhole() throws {
+        let guide = try String(
+            contentsOf: Self.root.appendingPathComponent("Sources/StateStore/StateStore.docc/GettingStarted.md"),
+            encoding: .utf8)
+        let testing = try String(
+            contentsOf: Self.root.appendingPathComponent("Sources/StateStore/StateStore.docc/TestingMigrations.md"),
+            encoding: .utf8)
+        let blocks = Set(Self.swiftBlocks(in: guide) + Self.swiftBlocks(in: testing))
+        for file in [
+            "Package.swift", "Sources/Settings/Settings.swift", "Sources/settings-service/main.swift",
+            "Tests/SettingsTests/SettingsTests.swift",
+        ] {
+            let text = try String(contentsOf: Self.newcomer.appendingPathComponent(file), encoding: .utf8)
+            #expect(blocks.contains(text.trimmingCharacters(in: .newlines)), "no guide shows \(file) whole")
         }
     }
 
