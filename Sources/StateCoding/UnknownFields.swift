@@ -83,6 +83,9 @@ public struct UnknownFields: Sendable {
     /// Whether nothing was captured.
     public var isEmpty: Bool { fields.isEmpty }
 
+    /// How many fields were captured.
+    public var count: Int { fields.count }
+
     /// The field `key`'s value. Setting a value other than the one held drops the field's text; the other
     /// fields keep theirs.
     public subscript(key: String) -> JSONValue? {

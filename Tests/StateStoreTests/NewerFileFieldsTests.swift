@@ -43,6 +43,12 @@ struct SynthesizedNewerSettings: Codable, Sendable, Equatable {
     var editor: SynthesizedEditor
 }
 
+/// Version 1 of the settings, for the steps below: it keeps the keys it does not declare (the macro's default).
+@StateModel
+struct NewerFileSettingsV1: Sendable {
+    var theme: String
+}
+
 @Suite("A newer file's fields are kept, or reported dropped (issue 41)")
 struct NewerFileFieldsTests {
     /// Version 3: `lineSpacing` at the root and `editor.wordWrap` are unknown to version 2.
@@ -160,5 +166,27 @@ struct NewerFileFieldsTests {
             schema: try StateSchema(currentVersion: 2, firstVersion: 2, initial: { NewerFileSettings(theme: "") }))
         let kept = try keeping.verify(current, name: "v2.json")
         #expect(kept.decoded.unknownKeysKept == ["lineSpacing": 1, "editor.wordWrap": 1])
+    }
+
+    /// A version 1 file holding a key version 1 does not declare (a rollback's, say): a step that carries the old
+    /// record's unknown fields keeps it; one that forgets them has the load report say so.
+    @Test func aStepThatDoesNotCarryTheUnknownFieldsIsReported() throws {
+        let file = Data(#"{"theme":"dark","version":1,"cursor":"block"}"#.utf8)
+        func codec(carrying: Bool) throws -> StateCodec<NewerFileSettings> {
+            let step = MigrationStep(from: 1, NewerFileSettingsV1.self, to: NewerFileSettings.self) { old, report in
+                let kept = carrying ? report.carry(old.unknownFields, to: "", declaring: ["editor"]) : UnknownFields()
+                return NewerFileSettings(theme: old.theme, unknownFields: kept)
+            }
+            return StateCodec(
+                schema: try StateSchema(
+                    currentVersion: 2, migrations: [step], initial: { NewerFileSettings(theme: "") }))
+        }
+        let carried = try codec(carrying: true).decode(file)
+        #expect(carried.model.unknownFields.values == ["cursor": .string("block")])
+        #expect(carried.warnings.isEmpty)
+        let forgotten = try codec(carrying: false).decode(file)
+        #expect(forgotten.unknownKeysKept == ["cursor": 1])
+        #expect(forgotten.warnings.count == 1)
+        #expect(forgotten.warnings.first?.hasPrefix("1 of the 1 unknown fields read at version 1 (cursor)") == true)
     }
 }

@@ -169,6 +169,19 @@ public struct StateCodec<Model: Codable & Sendable>: Sendable {
         guard var model = value as? Model else {
             preconditionFailure("the validated chain did not produce \(Model.self)")
         }
+        if !steps.isEmpty, !unknownKept.isEmpty {
+            // The steps had unknown fields to carry: they must all be in the migrated model (a rare load, so the
+            // walk over the model is affordable).
+            let expected = unknownKept.values.reduce(0, +)
+            let carried = UnknownFieldsCensus.count(in: model)
+            if carried < expected {
+                warnings.append(
+                    "\(expected - carried) of the \(expected) unknown fields read at version \(storedVersion) "
+                        + "(\(unknownKept.keys.sorted().joined(separator: ", "))) are not in the migrated state: a "
+                        + "step did not carry them (MigrationContext.carry); the version \(storedVersion) bytes are "
+                        + "kept as a backup at the first save")
+            }
+        }
         // The existential still shares the model's storage: let it go, so that the repairs change the model in
         // place instead of copying every array they touch.
         value = ()
