@@ -1,5 +1,5 @@
 /// Every exit status of `workspaced` (the daemon and its offline tools) and `workspacectl`, with its
-/// `sysexits.h` meaning: the one place they are defined. systemd's `RestartPreventExitStatus=65 75 78` and the
+/// `sysexits.h` meaning: the one place they are defined. systemd's `RestartPreventExitStatus=65 75 77 78` and the
 /// operator's scripts depend on them; never renumber one.
 public enum ExitStatus: Int32, Sendable, CaseIterable {
     /// Success: the daemon stopped with everything accepted on disk; a tool did what was asked; a file loads.
@@ -25,6 +25,9 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     case temporaryFailure = 75
     /// `EX_PROTOCOL`: `workspacectl` got an answer that is not what the API promises.
     case protocolError = 76
+    /// `EX_NOPERM`: the service's user may not read or lock a file in its state directory (the message names the
+    /// file, its owner and mode, the user, and the command that fixes it); the daemon does not restart.
+    case permissionDenied = 77
     /// `EX_CONFIG`: the configuration is invalid (the message names the key); the daemon does not restart.
     case configuration = 78
 
@@ -41,6 +44,7 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
         case .ioError: "EX_IOERR: I/O error, the old file is intact"
         case .temporaryFailure: "EX_TEMPFAIL: state file from a newer release"
         case .protocolError: "EX_PROTOCOL: unexpected answer from the daemon"
+        case .permissionDenied: "EX_NOPERM: the service's user may not read a file of its state"
         case .configuration: "EX_CONFIG: invalid configuration"
         }
     }

@@ -4,8 +4,10 @@ import Logging
 import WorkspaceDaemon
 
 /// `ExecStartPre=+workspaced stage-legacy`: copies a legacy state file the sandboxed daemon cannot read into the
-/// state directory for the one-time import. Exits 0 unless the configuration is invalid (78), so a failure here
-/// never keeps the workspace from being served: the daemon then says why the import could not run.
+/// state directory for the one-time import. Always exits 0, so a failure here never keeps the workspace from being
+/// served: the daemon then says why the import could not run. An invalid configuration is the daemon's to refuse:
+/// systemd applies `RestartPreventExitStatus=` to the main process only, so a 78 from here restarted the unit until
+/// its start limit, taking the socket down with it.
 struct StageLegacy: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stage-legacy",
@@ -21,8 +23,8 @@ struct StageLegacy: AsyncParsableCommand {
         do {
             configuration = try await ConfigurationLoader.load(options.sources())
         } catch {
-            logger.critical("stage-legacy: refusing to run: \(error)")
-            throw ExitCode(ConfigurationError.exitCode)
+            logger.notice("stage-legacy: skipped, the configuration is invalid (the daemon refuses to start): \(error)")
+            return
         }
         let outcome = LegacyStaging.stage(configuration)
         if case .failed = outcome {

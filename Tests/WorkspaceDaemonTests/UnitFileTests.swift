@@ -74,7 +74,7 @@ struct UnitFileTests {
             contentsOf: Self.repository.appendingPathComponent("systemd/workspaced.service"), encoding: .utf8)
         let line = try #require(unit.split(separator: "\n").first { $0.hasPrefix("RestartPreventExitStatus=") })
         let listed = line.dropFirst("RestartPreventExitStatus=".count).split(separator: " ").compactMap { Int32($0) }
-        let expected: [SharedExitStatus] = [.dataError, .temporaryFailure, .configuration]
+        let expected: [SharedExitStatus] = [.dataError, .temporaryFailure, .permissionDenied, .configuration]
         #expect(listed == expected.map(\.rawValue))
     }
 }

@@ -41,6 +41,9 @@ package enum OfflineTools {
         guard FileManager.default.fileExists(atPath: path) else {
             return Outcome(text: "\(path): no such file", status: missing)
         }
+        if let problem = serviceAccessProblem(path) {
+            return Outcome(text: "the service cannot read its state file: \(problem)", status: permissionDenied)
+        }
         let result = inspect(path, schema: schema)
         guard let report = result.report else {
             return Outcome(text: result.errorText ?? "\(path): cannot be read", status: 74)
@@ -52,6 +55,20 @@ package enum OfflineTools {
         case .newer: status = newer
         }
         return Outcome(text: json ? CheckRendering.json(report) : CheckRendering.text(report), status: status)
+    }
+
+    /// Exit status of `check` for a file the service's user may not read (`EX_NOPERM`).
+    package static let permissionDenied = ExitStatus.permissionDenied.rawValue
+
+    /// What the service meets reading `path`, when this process is root and the state directory belongs to another
+    /// user (the service's, under `DynamicUser=`): root reads any file, the service only what its mode allows.
+    static func serviceAccessProblem(_ path: String) -> FileAccessProblem? {
+        var directory = stat()
+        let parent = (path as NSString).deletingLastPathComponent
+        guard geteuid() == 0, stat(parent.isEmpty ? "." : parent, &directory) == 0, directory.st_uid != 0 else {
+            return nil
+        }
+        return FileAccessProblem.reading(path, as: directory.st_uid, gid: directory.st_gid)
     }
 
     /// The check's findings, or the text of an error that is not about the file's content (such as `EACCES`).

@@ -22,6 +22,7 @@ package enum DaemonStartError: Error, Sendable, CustomStringConvertible {
         case .controlSocket: return .ioError
         case .stateDirectory: return .cannotCreate
         case .state(let error):
+            if accessProblem != nil { return .permissionDenied }
             switch error {
             case .newerVersion: return .temporaryFailure
             case .corrupt: return .dataError
@@ -31,11 +32,23 @@ package enum DaemonStartError: Error, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The file of the state this process may not read or lock (`EACCES`, `EPERM`), with its owner and mode and
+    /// the fix: a restart cannot change it.
+    package var accessProblem: FileAccessProblem? {
+        guard case .state(let error) = self else { return nil }
+        switch error {
+        case .readFailed(let failure), .lockFailed(let failure): return FileAccessProblem.meeting(failure)
+        default: return nil
+        }
+    }
+
     /// The one line the daemon logs and puts in its STATUS.
     package var description: String {
         switch self {
         case .configuration(let error): return "refusing to start: \(error)"
-        case .state(let error): return "refusing to start: \(error)"
+        case .state(let error):
+            guard let problem = accessProblem else { return "refusing to start: \(error)" }
+            return "refusing to start: \(error): \(problem)"
         case .stateDirectory(let error): return "refusing to start: cannot create the state directory: \(error)"
         case .controlSocket(let reason): return "cannot serve the control socket: \(reason)"
         case .memory(let refusal): return "refusing to start: \(refusal)"
