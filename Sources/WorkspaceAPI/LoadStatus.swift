@@ -5,7 +5,8 @@ import Foundation
 /// defaulted, and how long it took.
 public struct LoadStatus: Codable, Sendable, Equatable {
     /// Where the state came from: `file`, `noFile` (started empty), `quarantined` (a corrupt file was moved aside;
-    /// started empty), `salvaged` (read what could be read; the original kept) or `imported` (from a legacy path).
+    /// the state came from ``restoredFromBackup``, or started empty without one), `salvaged` (read what could be
+    /// read; the original kept) or `imported` (from a legacy path).
     public var source: String
     /// The one line the journal and the ready `STATUS=` carry.
     public var summary: String
@@ -47,8 +48,8 @@ public struct LoadStatus: Codable, Sendable, Equatable {
     public var crashedLoadAttempts: Int? = nil
     /// Where that file's bytes were kept.
     public var crashedLoadPath: String? = nil
-    /// The backup the state then came from; `nil` when none loaded (the state started empty) or the guard did
-    /// not fire.
+    /// The backup the state came from after the crash-loop guard or a quarantine set the state file aside; `nil`
+    /// when none loaded (the state started empty) or nothing was set aside.
     public var restoredFromBackup: String? = nil
 
     /// A load status with every field.

@@ -15,7 +15,8 @@ extension StatusCommand {
         switch load.source {
         case "noFile": rows.append(("", "no state file: started empty at version \(load.currentVersion)"))
         case "quarantined":
-            rows.append(("", "the file was CORRUPT and moved to \(load.quarantinePath ?? "?"); started empty"))
+            let serving = load.restoredFromBackup.map { "the state came from backup \($0)" } ?? "started empty"
+            rows.append(("", "the file was CORRUPT and moved to \(load.quarantinePath ?? "?"); \(serving)"))
         case "imported": rows.append(("", "imported \(load.importedFrom ?? "a legacy file")"))
         default: break
         }

@@ -24,6 +24,9 @@ struct ConfigOptions: ParsableArguments {
     @Option(help: "salvage (default), quarantine or refuse an unreadable state file.")
     var corruptFilePolicy: String?
 
+    @Option(help: "newest-backup (default) or initial-state: what serves when a corrupt state file is set aside.")
+    var corruptFileFallback: String?
+
     @Option(help: "Pre-migration backups kept.")
     var backupsKept: String?
 
@@ -48,6 +51,9 @@ struct ConfigOptions: ParsableArguments {
         if let saveDebounceMs { overrides[ConfigurationKey.saveDebounce.name] = .string(saveDebounceMs) }
         if let saveMaximumDelayMs { overrides[ConfigurationKey.saveMaximumDelay.name] = .string(saveMaximumDelayMs) }
         if let corruptFilePolicy { overrides[ConfigurationKey.corruptFilePolicy.name] = .string(corruptFilePolicy) }
+        if let corruptFileFallback {
+            overrides[ConfigurationKey.corruptFileFallback.name] = .string(corruptFileFallback)
+        }
         if let backupsKept { overrides[ConfigurationKey.backupsKept.name] = .string(backupsKept) }
         if let crashedLoadLimit { overrides[ConfigurationKey.crashedLoadLimit.name] = .string(crashedLoadLimit) }
         if let legacyStatePath { overrides[ConfigurationKey.legacyStatePath.name] = .string(legacyStatePath) }

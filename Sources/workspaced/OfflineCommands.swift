@@ -27,6 +27,7 @@ struct CheckConfig: AsyncParsableCommand {
             print("save debounce:      \(resolved.saveDebounce)")
             print("save maximum delay: \(resolved.saveMaximumDelay)")
             print("corrupt file:       \(resolved.corruptFilePolicy.rawValue)")
+            print("corrupt fallback:   \(resolved.corruptFileFallback.rawValue)")
             print("backups kept:       \(resolved.backupsKept)")
             print("crashed load limit: \(resolved.crashedLoadLimit)")
             print("legacy state file:  \(resolved.legacyStatePath ?? "(import off)")")

@@ -82,6 +82,9 @@ public struct LoadReport: Sendable, Equatable {
         public var reason: String
         /// Where its bytes are now.
         public var movedTo: String
+        /// The backup the state was restored from instead of the initial state
+        /// (``StateFileConfiguration/corruptFileFallback``), by name; `nil` when none loaded, or the fallback is off.
+        public var restoredFrom: String? = nil
     }
 
     /// How long the parts of a load took.
@@ -130,7 +133,11 @@ public struct LoadReport: Sendable, Equatable {
         case .noFile:
             return "no state file at \(path); started from the initial state at version \(currentVersion)"
         case .quarantined:
-            return "state file was corrupt and moved to \(quarantine?.movedTo ?? "?"); started from the initial state"
+            let moved = "state file was corrupt and moved to \(quarantine?.movedTo ?? "?")"
+            guard let backup = quarantine?.restoredFrom else { return moved + "; started from the initial state" }
+            var restored = moved + "; restored from backup \(backup)"
+            if let storedVersion, migrated { restored += ", migrated version \(storedVersion) to \(currentVersion)" }
+            return restored + " (\(byteCount) bytes)"
         case .file, .imported, .salvaged:
             var parts: [String] = []
             if let salvage {

@@ -3,7 +3,7 @@ import Foundation
 /// A backup kept next to a state file.
 public struct BackupInfo: Sendable, Equatable {
     /// Why the backup exists.
-    public enum Kind: String, Sendable, Equatable {
+    public enum Kind: String, Sendable, Hashable {
         /// The original bytes of a file that was migrated, kept before the first save.
         case preMigration = "pre-migration"
         /// The state file as it was before a backup was restored over it.

@@ -98,19 +98,7 @@ extension StateFile {
     /// Quarantines the file that crashed its loads, then writes the newest backup whose bytes load in its place.
     private func setAsideCrashedFile(attempts: Int) throws(StateStoreError) -> CrashedLoad {
         let movedTo = try quarantine(reason: "its load never finished \(attempts) times")
-        var restoredFrom: String?
-        for backup in (try? backups()) ?? [] {
-            guard let bytes = try? fileSystem.readFile(at: backup.path),
-                (try? decodeStored(bytes, path: backup.path)) != nil
-            else { continue }
-            do {
-                try writer.write(bytes, to: path)
-            } catch {
-                throw .writeFailed(error)
-            }
-            restoredFrom = backup.name
-            break
-        }
+        let restoredFrom = try restoreNewestLoadableBackup()?.name
         return CrashedLoad(attempts: attempts, movedTo: movedTo, restoredFrom: restoredFrom, at: now())
     }
 

@@ -173,6 +173,14 @@ public final class StateFile<Model: Codable & Sendable>: Sendable {
                 report.source = .quarantined
                 report.quarantine = LoadReport.Quarantine(
                     policy: configuration.corruptFilePolicy, reason: reason, movedTo: movedTo)
+                if configuration.corruptFileFallback == .newestBackup,
+                    let restored = try restoreNewestLoadableBackup()
+                {
+                    report.quarantine?.restoredFrom = restored.name
+                    return try finishDecoded(
+                        restored.decoded, byteCount: restored.byteCount, load: load, report: report,
+                        lineageBreak: .quarantined)
+                }
                 report.timings.total = load.clock.now - load.start
                 markLoaded(
                     writeVersion: nil, minReader: nil, pendingBackup: nil,
@@ -183,10 +191,23 @@ public final class StateFile<Model: Codable & Sendable>: Sendable {
                 throw error
             }
         }
+        return try finishDecoded(
+            decoded, byteCount: bytes.count, load: load, report: report,
+            lineageBreak: decoded.salvage != nil ? .salvaged : nil)
+    }
+
+    /// Finishes a load whose bytes (`byteCount` of them) decoded as `decoded`: the report, a salvage's copy of the
+    /// original, the lineage (continued unless `lineageBreak` says why not), and what the first save will do.
+    private func finishDecoded(
+        _ decoded: DecodedState<Model>, byteCount: Int, load: LoadInProgress, report loadReport: LoadReport,
+        lineageBreak: LineageBreak?
+    ) throws(StateStoreError) -> LoadedState<Model> {
+        var report = loadReport
         report.record(decoded)
+        report.byteCount = byteCount
         report.storedLineage = decoded.storedLineage
         // The room the first save makes up front: only a file whose state is used says how large the next is.
-        state.withLock { $0.lastJSONByteCount = bytes.count }
+        state.withLock { $0.lastJSONByteCount = byteCount }
         if var salvage = decoded.salvage {
             if configuration.locking == .exclusive {
                 salvage.originalKeptAt = try keepCorruptCopy(reason: salvage.reason)
@@ -196,8 +217,8 @@ public final class StateFile<Model: Codable & Sendable>: Sendable {
         }
         report.timings.total = load.clock.now - load.start
         let lineage = resolveLineage(
-            stored: decoded.storedLineage, revision: decoded.storedRevision ?? 0, fileSize: bytes.count,
-            breaking: decoded.salvage != nil ? .salvaged : nil)
+            stored: decoded.storedLineage, revision: decoded.storedRevision ?? 0, fileSize: byteCount,
+            breaking: lineageBreak)
         // A newer file is written back under its own version only when every field of it is kept: one that lost
         // fields is this release's version now, so that the newer release migrates it instead of missing them.
         let keepsNewerVersion = decoded.isNewerCompatible && decoded.unknownKeysDropped.isEmpty

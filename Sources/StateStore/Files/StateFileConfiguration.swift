@@ -15,6 +15,10 @@ public struct StateFileConfiguration: Sendable, Equatable {
     /// How many loads of the same file may begin and never finish before the next load sets the file aside
     /// (``StateFile/finishedLoading()``); `nil` turns the guard off. See ``LoadReport/crashedLoad``.
     public var crashedLoadLimit: Int?
+    /// What a load serves after it quarantined a corrupt file (``CorruptFilePolicy/quarantine``, or a salvage that
+    /// could keep nothing): by default the newest backup that loads, so that a broken file never starts the state
+    /// from scratch while a good copy is on disk. See ``LoadReport/Quarantine/restoredFrom``.
+    public var corruptFileFallback: CorruptFileFallback = .newestBackup
 
     /// How a state file guards against a second process.
     public enum Locking: String, Sendable, Equatable {
@@ -44,6 +48,16 @@ public struct StateFileConfiguration: Sendable, Equatable {
         self.locking = locking
         self.crashedLoadLimit = crashedLoadLimit.map { max(1, $0) }
     }
+}
+
+/// What a load serves in place of a corrupt file it quarantined.
+public enum CorruptFileFallback: String, Sendable, Equatable, CaseIterable {
+    /// The newest backup next to the state file (``StateFile/backups()``: pre-migration and before-restore copies)
+    /// whose bytes load, written as the state file and loaded (migrated when it is older); the initial state only
+    /// when none loads.
+    case newestBackup = "newest-backup"
+    /// The initial state.
+    case initialState = "initial-state"
 }
 
 /// What to do with a state file that cannot be read (not JSON, truncated, wrong types, failed validation).

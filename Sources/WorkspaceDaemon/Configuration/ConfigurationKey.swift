@@ -112,6 +112,12 @@ package struct ConfigurationKey: Sendable, Hashable {
         summary:
             "what to do with an unreadable state file: keep every readable record (salvage), set it aside (quarantine) or refuse to start",
         defaultValue: .text("salvage"), flag: "--corrupt-file-policy")
+    /// What serves after a corrupt state file is set aside.
+    package static let corruptFileFallback = ConfigurationKey(
+        name: "corruptFileFallback", kind: .choice(["newest-backup", "initial-state"]),
+        summary:
+            "what serves when a corrupt state file is set aside (policy quarantine, or a salvage that keeps nothing): the newest backup that loads, or the initial (empty) state",
+        defaultValue: .text("newest-backup"), flag: "--corrupt-file-fallback")
     /// The state file of an earlier installation, imported once when there is no state file.
     package static let legacyStatePath = ConfigurationKey(
         name: "legacyStatePath", kind: .optionalPath,
@@ -168,7 +174,8 @@ package struct ConfigurationKey: Sendable, Hashable {
 
     /// Every key, in documentation order.
     package static let all: [ConfigurationKey] = [
-        .stateDirectory, .controlSocket, .saveDebounce, .saveMaximumDelay, .corruptFilePolicy, .backupsKept,
+        .stateDirectory, .controlSocket, .saveDebounce, .saveMaximumDelay, .corruptFilePolicy, .corruptFileFallback,
+        .backupsKept,
         .crashedLoadLimit, .legacyStatePath, .logLevel, .apiMaximumBodyBytes, .apiMaximumConnections,
         .apiRequestTimeout, .readUsers,
         .readGroups, .writeUsers, .writeGroups,

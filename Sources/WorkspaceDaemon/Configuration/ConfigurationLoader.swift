@@ -88,6 +88,8 @@ package enum ConfigurationLoader {
         }
         let policy = CorruptFilePolicy(
             rawValue: try reader.choice(.corruptFilePolicy) ?? ConfigurationKey.corruptFilePolicy.textDefault)!
+        let fallback = CorruptFileFallback(
+            rawValue: try reader.choice(.corruptFileFallback) ?? ConfigurationKey.corruptFileFallback.textDefault)!
         let level = Logger.Level(rawValue: try reader.choice(.logLevel) ?? ConfigurationKey.logLevel.textDefault)!
         let legacyStatePath =
             try reader.optionalPath(.legacyStatePath) ?? ConfigurationKey.legacyStatePath.textDefault
@@ -100,6 +102,7 @@ package enum ConfigurationLoader {
             saveDebounce: .milliseconds(debounce),
             saveMaximumDelay: .milliseconds(maximumDelay),
             corruptFilePolicy: policy,
+            corruptFileFallback: fallback,
             backupsKept: try reader.integer(.backupsKept) ?? ConfigurationKey.backupsKept.integerDefault,
             crashedLoadLimit: try reader.integer(.crashedLoadLimit) ?? ConfigurationKey.crashedLoadLimit.integerDefault,
             legacyStatePath: legacyStatePath,

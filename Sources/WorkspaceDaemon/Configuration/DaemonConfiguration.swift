@@ -14,6 +14,8 @@ package struct DaemonConfiguration: Sendable, Equatable {
     package var saveMaximumDelay: Duration
     /// What to do with a state file that cannot be read.
     package var corruptFilePolicy: CorruptFilePolicy
+    /// What serves after a corrupt state file is set aside: the newest backup that loads, or the initial state.
+    package var corruptFileFallback: CorruptFileFallback
     /// How many pre-migration backups to keep.
     package var backupsKept: Int
     /// How many loads of the same state file may begin and never finish (crashed, killed, out of memory, timed
@@ -44,6 +46,8 @@ package struct DaemonConfiguration: Sendable, Equatable {
         saveMaximumDelay: Duration = .milliseconds(ConfigurationKey.saveMaximumDelay.integerDefault),
         corruptFilePolicy: CorruptFilePolicy = CorruptFilePolicy(
             rawValue: ConfigurationKey.corruptFilePolicy.textDefault)!,
+        corruptFileFallback: CorruptFileFallback = CorruptFileFallback(
+            rawValue: ConfigurationKey.corruptFileFallback.textDefault)!,
         backupsKept: Int = ConfigurationKey.backupsKept.integerDefault,
         crashedLoadLimit: Int = DaemonConfiguration.defaultCrashedLoadLimit,
         legacyStatePath: String? = DaemonConfiguration.defaultLegacyStatePath,
@@ -58,6 +62,7 @@ package struct DaemonConfiguration: Sendable, Equatable {
         self.saveDebounce = saveDebounce
         self.saveMaximumDelay = saveMaximumDelay
         self.corruptFilePolicy = corruptFilePolicy
+        self.corruptFileFallback = corruptFileFallback
         self.backupsKept = backupsKept
         self.crashedLoadLimit = crashedLoadLimit
         self.legacyStatePath = legacyStatePath

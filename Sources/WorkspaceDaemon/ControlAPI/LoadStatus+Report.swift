@@ -28,6 +28,6 @@ extension LoadStatus {
             loadMilliseconds: Double(total.seconds) * 1000 + Double(total.attoseconds) / 1e15)
         crashedLoadAttempts = report.crashedLoad?.attempts
         crashedLoadPath = report.crashedLoad?.movedTo
-        restoredFromBackup = report.crashedLoad?.restoredFrom
+        restoredFromBackup = report.crashedLoad?.restoredFrom ?? report.quarantine?.restoredFrom
     }
 }

@@ -31,6 +31,9 @@ package enum DaemonEvent: String, CaseIterable, Sendable {
     case journalResumed
     /// A corrupt state file was moved aside.
     case quarantined
+    /// After a corrupt state file was moved aside, the state came from the newest backup that loads instead of
+    /// starting empty (`corruptFileFallback`).
+    case restoredFromBackup
     /// A state file that did not load as it was was salvaged: records dropped, fields coerced or defaulted; the
     /// original kept.
     case salvaged
@@ -84,6 +87,7 @@ package enum DaemonEvent: String, CaseIterable, Sendable {
         case .journalFailed: hex = "4b2508af5fca490ba49988ec12de99c1"
         case .journalResumed: hex = "b32795a196614c46b4fe6c608a00b666"
         case .quarantined: hex = "87da9888b6c248ff9d9caee4abe6b974"
+        case .restoredFromBackup: hex = "b09537f355614952a348eaee12d21470"
         case .salvaged: hex = "77de2393ac96444ab4abfd745fd62bc3"
         case .refusedNewerFile: hex = "edd1498be4804db3a040144b7fc11efc"
         case .saveFailed: hex = "37e65969d71a45258e581e55094950e1"

@@ -64,12 +64,24 @@ extension Daemon {
                 ]))
         }
         if let quarantine = report.quarantine {
+            let serving = quarantine.restoredFrom.map { "restored from backup \($0)" } ?? "starting empty"
             logger.warning(
-                "state file was corrupt (\(quarantine.reason)); moved to \(quarantine.movedTo), starting empty",
+                "state file was corrupt (\(quarantine.reason)); moved to \(quarantine.movedTo), \(serving)",
                 metadata: DaemonEvent.quarantined.metadata([
                     "state_path": "\(report.path)", "quarantine_path": "\(quarantine.movedTo)",
                     "reason": "\(quarantine.reason)", "policy": "\(quarantine.policy.rawValue)",
                 ]))
+            if let backup = quarantine.restoredFrom {
+                let message =
+                    "the state came from backup \(backup), not from the corrupt file: changes made after that backup "
+                    + "are only in \(quarantine.movedTo)"
+                logger.error(
+                    "\(message)",
+                    metadata: DaemonEvent.restoredFromBackup.metadata([
+                        "state_path": "\(report.path)", "quarantine_path": "\(quarantine.movedTo)",
+                        "restored_from": "\(backup)",
+                    ]))
+            }
         }
         if let salvage = report.salvage {
             logSalvage(salvage, path: report.path)

@@ -172,11 +172,12 @@ package final class Daemon: Sendable {
 
     private func openStateFile(_ configuration: DaemonConfiguration) throws(DaemonStartError) -> StateFile<Workspace> {
         try Self.createDirectory(configuration.stateDirectory)
+        var stateFileConfiguration = StateFileConfiguration(
+            corruptFilePolicy: configuration.corruptFilePolicy, backupsKept: configuration.backupsKept,
+            crashedLoadLimit: configuration.crashedLoadLimit > 0 ? configuration.crashedLoadLimit : nil)
+        stateFileConfiguration.corruptFileFallback = configuration.corruptFileFallback
         return StateFile(
-            path: configuration.statePath, schema: environment.schema,
-            configuration: StateFileConfiguration(
-                corruptFilePolicy: configuration.corruptFilePolicy, backupsKept: configuration.backupsKept,
-                crashedLoadLimit: configuration.crashedLoadLimit > 0 ? configuration.crashedLoadLimit : nil),
+            path: configuration.statePath, schema: environment.schema, configuration: stateFileConfiguration,
             fileSystem: environment.fileSystem)
     }
 
