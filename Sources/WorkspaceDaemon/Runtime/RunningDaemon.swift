@@ -47,7 +47,9 @@ package final class RunningDaemon: Sendable {
 
     /// The STATUS line sent with READY=1.
     func readyStatus() -> String {
-        let counts = state.read { "\($0.projects.count) projects, \($0.favorites.count) favorites" }
+        let counts = state.read {
+            Self.counted($0.projects.count, "project") + ", " + Self.counted($0.favorites.count, "favorite")
+        }
         let ignored = daemon.configuration.ignoredKeys
         let warning =
             ignored.isEmpty
@@ -56,6 +58,11 @@ package final class RunningDaemon: Sendable {
                 + ignored.map { $0.key + ($0.suggestion.map { " (did you mean \($0)?)" } ?? "") }
                 .joined(separator: ", ")
         return "serving \(counts); \(report.summary)\(warning)"
+    }
+
+    /// `count` and `noun`, plural unless the count is one: "1 project", "0 projects".
+    static func counted(_ count: Int, _ noun: String) -> String {
+        "\(count) \(noun)\(count == 1 ? "" : "s")"
     }
 
     /// Sends a notification; a failure is logged, never fatal.

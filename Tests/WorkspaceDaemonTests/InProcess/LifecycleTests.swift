@@ -21,7 +21,7 @@ struct LifecycleTests {
         let loading = try #require(datagrams.firstIndex { $0.contains("STATUS=loading \(world.statePath)") })
         let ready = try #require(datagrams.firstIndex { $0.split(separator: "\n").contains("READY=1") })
         #expect(loading < ready)
-        #expect(datagrams[ready].contains("STATUS=serving 1 projects, 1 favorites; migrated version 2 to 4"))
+        #expect(datagrams[ready].contains("STATUS=serving 1 project, 1 favorite; migrated version 2 to 4"))
         let beforeServing = try #require(seenWhenServing.withLock { $0 })
         #expect(!beforeServing.contains { $0.contains("READY=1") }, "READY=1 came before the API could serve")
         #expect(beforeServing.contains { $0.contains("STATUS=loading") }, "the load came before serving")
