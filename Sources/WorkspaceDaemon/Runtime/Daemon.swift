@@ -101,7 +101,8 @@ package final class Daemon: Sendable {
             state: persistent, statePath: file.path, uptime: { [startedAt] in ContinuousClock.now - startedAt },
             logger: logger, secrets: secrets, load: LoadStatusSource(report: loaded.report, loadedAt: loadedAt),
             savesFailingSince: { [statusLine] in statusLine.failingSince }, events: events,
-            configurationWarnings: { [configuration] in configuration.ignoredKeys.map(\.description) })
+            // The configuration in force when asked, not the one of the start: a reload replaces its warnings.
+            configurationWarnings: { [self] in self.configuration.ignoredKeys.map(\.description) })
         serving()
         let server: HTTPServer?
         // One router for both the socket's server and the in-process responder.
