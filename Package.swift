@@ -149,7 +149,7 @@ let package = Package(
         .target(
             name: "WorkspaceDaemon",
             dependencies: [
-                "StateStore", "Systemd", "WorkspaceModel", "WorkspaceStorage", "WorkspaceAPI", "UnixHTTP",
+                "StateStore", "StateJSON", "Systemd", "WorkspaceModel", "WorkspaceStorage", "WorkspaceAPI", "UnixHTTP",
                 "WorkspaceSecrets",
                 traitProduct("Logging", "swift-log"),
                 traitProduct("NIOHTTP1", "swift-nio"),

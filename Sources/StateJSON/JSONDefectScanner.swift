@@ -51,18 +51,21 @@ package struct JSONDefect: Equatable, Sendable, CustomStringConvertible {
 
     /// One sentence, such as `duplicate key "name" in projects[2] (line 40, column 9)`; a very long path or key
     /// is shortened to its first and last 60 characters.
-    package var description: String {
-        let place = "(line \(line), column \(column))"
+    package var description: String { "\(problem) (line \(line), column \(column))" }
+
+    /// What is wrong and in which value, without the line and column: `duplicate key "name" in projects[2]`, for a
+    /// message that names the place its own way.
+    package var problem: String {
         let inPath = path.isEmpty ? "" : " in \(Self.abbreviated(path))"
         switch kind {
         case .invalidUTF8:
-            return "invalid UTF-8 at byte \(Self.grouped(byteOffset))\(inPath) \(place)"
+            return "invalid UTF-8 at byte \(Self.grouped(byteOffset))\(inPath)"
         case .tooDeep(let limit):
-            return "JSON nested deeper than \(limit) levels at \(shownPath) \(place)"
+            return "JSON nested deeper than \(limit) levels at \(shownPath)"
         case .duplicateKey(let key):
-            return "duplicate key \(Self.abbreviated(JSONText.quoted(key))) in \(shownPath) \(place)"
+            return "duplicate key \(Self.abbreviated(JSONText.quoted(key))) in \(shownPath)"
         case .syntax(let message):
-            return "\(message)\(inPath) \(place)"
+            return "\(message)\(inPath)"
         }
     }
 

@@ -318,6 +318,16 @@ struct ConfigurationTests {
         }
     }
 
+    @Test func brokenJSONIsNamedByLineAndColumn() async throws {
+        let path = try writeConfig("{\n  \"logLevel\": \"debug\"\n  \"backupsKept\": 2\n}\n")
+        await #expect(
+            throws: ConfigurationError.unreadableFile(
+                path: path, reason: "not valid JSON at line 3, column 3: expected ',' or '}' after an object member")
+        ) {
+            try await ConfigurationLoader.load(ConfigurationSources(configFile: path, environment: [:]))
+        }
+    }
+
     @Test func environmentVariableNamesFollowTheKeys() {
         #expect(ConfigurationKey.saveDebounce.environmentVariable == "WORKSPACED_SAVE_DEBOUNCE_MILLISECONDS")
         #expect(ConfigurationKey.stateDirectory.environmentVariable == "WORKSPACED_STATE_DIRECTORY")

@@ -1,6 +1,7 @@
 import Configuration
 import Foundation
 import Logging
+import StateJSON
 import StateStore
 import SystemPackage
 
@@ -136,11 +137,17 @@ package enum ConfigurationLoader {
     /// The file's keys, flattened to dotted names, that are not known keys; a known object key (`save`) holding
     /// anything but an object is refused.
     private static func unknownFileKeys(_ path: String) throws(ConfigurationError) -> [IgnoredConfigurationKey] {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw .unreadableFile(path: path, reason: error.localizedDescription)
+        }
         let object: Any
         do {
-            object = try JSONSerialization.jsonObject(with: try Data(contentsOf: URL(fileURLWithPath: path)))
+            object = try JSONSerialization.jsonObject(with: data)
         } catch {
-            throw .unreadableFile(path: path, reason: "not valid JSON (\(error.localizedDescription))")
+            throw .unreadableFile(path: path, reason: invalidJSON(data, error: error))
         }
         guard let root = object as? [String: Any] else {
             throw .unreadableFile(path: path, reason: "the top level is not a JSON object")
@@ -170,6 +177,16 @@ package enum ConfigurationLoader {
         }
         try visit(root, prefix: "")
         return unknown
+    }
+
+    /// Why `data` is not JSON, at the line and column of its first defect (what the state file's checks name too):
+    /// `not valid JSON at line 3, column 5: expected ',' or '}' after an object member`. Foundation's own error, which
+    /// names no place, only when the scanner finds no defect.
+    static func invalidJSON(_ data: Data, error: any Error) -> String {
+        guard let defect = JSONDefectScanner.firstDefect(in: data) else {
+            return "not valid JSON (\(error.localizedDescription))"
+        }
+        return "not valid JSON at line \(defect.line), column \(defect.column): \(defect.problem)"
     }
 
     /// The `WORKSPACED_*` variables that are not known keys.
