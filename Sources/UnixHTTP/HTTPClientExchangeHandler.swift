@@ -39,7 +39,12 @@ final class HTTPClientExchangeHandler: ChannelDuplexHandler {
             let buffer = context.channel.allocator.buffer(bytes: body)
             context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
         }
-        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+        // A write that fails (EPIPE: the server is gone) closes the channel without an errorCaught.
+        let written = context.eventLoop.makePromise(of: Void.self)
+        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: written)
+        written.futureResult.assumeIsolated().whenFailure { error in
+            self.connectionLost(error, context: context)
+        }
         context.fireChannelActive()
     }
 
@@ -70,7 +75,17 @@ final class HTTPClientExchangeHandler: ChannelDuplexHandler {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        if connectionLost(error, context: context) { return }
         finish(.failure(MalformedResponse(reason: "\(error)")), context: context)
+    }
+
+    /// Ends the exchange with ``ConnectionLost`` when `error` is a reset before any response head; returns
+    /// whether it did.
+    @discardableResult
+    private func connectionLost(_ error: any Error, context: ChannelHandlerContext) -> Bool {
+        guard response == nil, let lost = ConnectionLost(error) else { return false }
+        finish(.failure(lost), context: context)
+        return true
     }
 
     private func finish(_ result: Result<HTTPClientResponse, any Error>, context: ChannelHandlerContext) {

@@ -82,7 +82,12 @@ final class HTTPClientStreamHandler: ChannelDuplexHandler {
             let buffer = context.channel.allocator.buffer(bytes: body)
             context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
         }
-        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+        // A write that fails (EPIPE: the server is gone) closes the channel without an errorCaught.
+        let written = context.eventLoop.makePromise(of: Void.self)
+        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: written)
+        written.futureResult.assumeIsolated().whenFailure { error in
+            self.connectionLost(error, context: context)
+        }
         context.fireChannelActive()
     }
 
@@ -123,7 +128,17 @@ final class HTTPClientStreamHandler: ChannelDuplexHandler {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        if connectionLost(error, context: context) { return }
         fail(MalformedResponse(reason: "\(error)"), context: context)
+    }
+
+    /// Ends the exchange with ``ConnectionLost`` when `error` is a reset before the response head; returns whether
+    /// it did.
+    @discardableResult
+    private func connectionLost(_ error: any Error, context: ChannelHandlerContext) -> Bool {
+        guard case .awaitingHead = state, let lost = ConnectionLost(error) else { return false }
+        fail(lost, context: context)
+        return true
     }
 
     func read(context: ChannelHandlerContext) {

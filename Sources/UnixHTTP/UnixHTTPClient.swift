@@ -66,6 +66,8 @@ public struct UnixHTTPClient: Sendable {
             return try await promise.futureResult.get()
         } catch is ClientTimeout {
             throw .timedOut(path: socketPath, after: self.timeout)
+        } catch let error as ConnectionLost {
+            throw error.clientError(path: socketPath)
         } catch let error as MalformedResponse {
             throw .malformedResponse(reason: error.reason)
         } catch {

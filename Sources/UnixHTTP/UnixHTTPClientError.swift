@@ -1,7 +1,8 @@
 /// Why ``UnixHTTPClient/send(method:path:headers:body:)`` got no response.
 public enum UnixHTTPClientError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// Nothing accepts connections at the path: the file is missing, is not a socket or nobody listens
-    /// (`errno` is e.g. `ENOENT` or `ECONNREFUSED` when known). A command-line tool would suggest checking the daemon.
+    /// Nothing accepts connections at the path: the file is missing, is not a socket or nobody listens, or the
+    /// connection was reset before any response (a socket-activated service failing to start) (`errno` is e.g.
+    /// `ENOENT`, `ECONNREFUSED` or `ECONNRESET` when known). A command-line tool would suggest checking the daemon.
     case unreachable(path: String, errno: Int32?, reason: String)
     /// No complete response arrived within the timeout.
     case timedOut(path: String, after: Duration)

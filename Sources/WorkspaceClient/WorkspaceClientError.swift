@@ -4,7 +4,8 @@ import WorkspaceAPI
 public enum WorkspaceClientError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The daemon answered with a 4xx or 5xx status and the API's error body; nothing changed.
     case refused(status: Int, APIError)
-    /// Nothing accepts connections at the socket path (missing file, nobody listening, permission denied).
+    /// Nothing accepts connections at the socket path (missing file, nobody listening, permission denied), or the
+    /// connection was reset before any response (a socket-activated daemon failing to start).
     case unreachable(socketPath: String, reason: String)
     /// The daemon accepted the connection but sent no complete response in time.
     case timedOut(socketPath: String, after: Duration)

@@ -74,3 +74,30 @@ import UnixHTTP
         }
     }
 }
+
+@Suite struct ConnectionResetTests {
+    /// A socket-activated service that fails to start: systemd closes the listening socket and the queued
+    /// connection is reset after `connect()` succeeded. Nothing answered: unreachable, not a malformed response.
+    @Test(arguments: [false, true])
+    func aResetBeforeAnyAnswerIsUnreachable(streaming: Bool) async throws {
+        let directory = try TemporaryDirectory()
+        let listener = try ResettingListener(path: directory.socketPath)
+        let resetting = Task { await listener.resetOneConnection() }
+        let client = UnixHTTPClient(socketPath: directory.socketPath)
+        let error = await #expect(throws: UnixHTTPClientError.self) {
+            if streaming {
+                _ = try await client.open(method: .GET, path: "/v1/events")
+            } else {
+                _ = try await client.send(method: .GET, path: "/v1/status")
+            }
+        }
+        guard case .unreachable(let path, let code, let reason) = error else {
+            Issue.record("expected .unreachable, got \(String(describing: error))")
+            return
+        }
+        #expect(path == directory.socketPath)
+        #expect(code == ECONNRESET || code == EPIPE, "\(reason)")
+        #expect(reason.contains("before any response"), "\(reason)")
+        await resetting.value
+    }
+}

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 import UnixHTTP
 
@@ -11,6 +12,19 @@ struct WorkspacectlTests {
         #expect(result.output.contains("systemctl status workspaced"))
         #expect(result.output.contains("systemctl start workspaced.socket"))
         #expect(result.output.contains("wctl-none-"))
+    }
+
+    /// What a client of a socket-activated daemon that fails to start sees: the connection is accepted into the
+    /// queue and then reset. Nothing answered, so 69 with the hint, not 76 (an unexpected answer).
+    @Test("a connection reset before any answer exits 69 with the hint")
+    func resetBeforeAnswer() async throws {
+        let listener = try ResettingListener(path: "/tmp/wctl-reset-\(UUID().uuidString.prefix(8)).sock")
+        async let reset: Void = listener.resetOneConnection()
+        let result = try await workspacectl(["status"], socket: listener.path)
+        await reset
+        #expect(result.status == 69, "\(result.output)")
+        #expect(result.output.contains("before any response"), "\(result.output)")
+        #expect(result.output.contains("systemctl status workspaced"))
     }
 
     @Test("a refusal exits 1 and prints the daemon's message and field")
