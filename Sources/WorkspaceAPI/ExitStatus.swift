@@ -13,7 +13,8 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     case dataError = 65
     /// `EX_NOINPUT`: the file to inspect does not exist.
     case noInput = 66
-    /// `EX_UNAVAILABLE`: `workspacectl` cannot reach the daemon, or it does not answer.
+    /// `EX_UNAVAILABLE`: `workspacectl` cannot reach the daemon, or it does not answer; `workspaced reload` cannot
+    /// read or signal the daemon's process.
     case unavailable = 69
     /// `EX_CANTCREAT`: the state directory cannot be created, or another process holds the state lock.
     case cannotCreate = 73

@@ -43,8 +43,8 @@ struct ConfigOptions: ParsableArguments {
     @Option(help: "Largest control API request body, in bytes (1024–67108864); larger ones get 413.")
     var apiMaximumBodyBytes: String?
 
-    /// The configuration sources: these flags, the process environment and the config file.
-    func sources() -> ConfigurationSources {
+    /// The configuration sources: these flags, `environment` (by default the process's own) and the config file.
+    func sources(environment: [String: String] = ProcessInfo.processInfo.environment) -> ConfigurationSources {
         var overrides: [String: ConfigurationSources.Override] = [:]
         if let stateDirectory { overrides[ConfigurationKey.stateDirectory.name] = .string(stateDirectory) }
         if let controlSocket { overrides[ConfigurationKey.controlSocket.name] = .string(controlSocket) }
@@ -62,7 +62,7 @@ struct ConfigOptions: ParsableArguments {
             overrides[ConfigurationKey.apiMaximumBodyBytes.name] = .string(apiMaximumBodyBytes)
         }
         return ConfigurationSources(
-            configFile: config, environment: ProcessInfo.processInfo.environment, overrides: overrides)
+            configFile: config, environment: environment, overrides: overrides)
     }
 }
 

@@ -463,7 +463,11 @@ def scenario_5_reload(suite: Suite) -> str:
                  lambda: unit_journal(machine, "PRIORITY=7"), timeout=5)
 
         write_config(machine, '{"logLevel": "loud", ')
-        machine.systemctl("reload", UNIT)
+        refused = machine.systemctl("reload", UNIT, check=False)
+        check(refused.returncode != 0, "systemctl reload of a broken config returned 0")
+        said = [entry.get("MESSAGE", "") for entry in unit_journal(machine)]
+        check(any("workspaced reload: configuration rejected" in line and "not valid JSON at line 1" in line
+                  for line in said), "ExecReload did not name the defect in the journal")
         wait_for("STATUS after the rejected reload",
                  lambda: "configuration rejected" in active(machine)["StatusText"])
         text = machine.systemctl("status", "--no-pager", UNIT, check=False).stdout
@@ -480,7 +484,8 @@ def scenario_5_reload(suite: Suite) -> str:
                  lambda: "after rejection" in names((state_on_disk(machine) or {}).get("projects", [])), timeout=5)
         wait_for("debug logging to continue", lambda: len(unit_journal(machine, "PRIORITY=7")) > debug_before,
                  timeout=5)
-        return "debug + 100 ms debounce applied by reload; a broken config was rejected in STATUS and journal, kept"
+        return ("debug + 100 ms debounce applied by reload; a broken config failed systemctl reload, was rejected "
+                "in STATUS and journal, kept")
 
 
 def scenario_6_watchdog(suite: Suite) -> str:
