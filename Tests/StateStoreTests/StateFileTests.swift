@@ -92,7 +92,9 @@ struct StateFileTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         for round in 0..<4 {
-            try directory.write("notebook.json", try Fixtures.data("notebook/v2.json"))
+            // Distinct bytes each round (trailing blank lines): identical backups would be kept once.
+            try directory.write(
+                "notebook.json", try Fixtures.data("notebook/v2.json") + Data(repeating: 0x0A, count: round + 1))
             let path = directory.file("notebook.json")
             let date = Date(timeIntervalSince1970: 1_700_000_000 + Double(round) * 100)
             _ = try FileManager.default.setAttributes([.modificationDate: date], ofItemAtPath: path)

@@ -1,31 +1,7 @@
 import Foundation
 
-/// A backup kept next to a state file.
-public struct BackupInfo: Sendable, Equatable {
-    /// Why the backup exists.
-    public enum Kind: String, Sendable, Hashable {
-        /// The original bytes of a file that was migrated, kept before the first save.
-        case preMigration = "pre-migration"
-        /// The state file as it was before a backup was restored over it.
-        case beforeRestore = "before-restore"
-    }
-
-    /// The file name, which ``StateFile/restoreBackup(named:)`` takes.
-    public var name: String
-    /// The full path.
-    public var path: String
-    /// What kind of backup it is.
-    public var kind: Kind
-    /// The schema version of a pre-migration backup.
-    public var version: Int?
-    /// Size in bytes.
-    public var size: Int
-    /// When it was written.
-    public var modificationDate: Date
-}
-
 extension StateFile {
-    /// Backups of this file, newest first.
+    /// Backups of this file, newest first: pre-migration, before-restore and manual ones (`<name>.….bak`).
     public func backups() throws(StateStoreError) -> [BackupInfo] {
         let names: [String]
         do {
@@ -34,18 +10,8 @@ extension StateFile {
             throw .backupFailed(error)
         }
         var backups: [BackupInfo] = []
-        for name in names where name.hasPrefix(fileName + ".") && name.hasSuffix(".bak") {
-            let middle = name.dropFirst(fileName.count + 1).dropLast(4)
-            let kind: BackupInfo.Kind
-            var version: Int?
-            if middle.hasPrefix("before-restore") {
-                kind = .beforeRestore
-            } else if middle.hasPrefix("v"), let number = Int(middle.dropFirst().prefix(while: \.isNumber)) {
-                kind = .preMigration
-                version = number
-            } else {
-                continue
-            }
+        for name in names {
+            guard let (kind, version) = backupKind(of: name) else { continue }
             guard let attributes = try? fileSystem.attributes(of: directory + "/" + name) else { continue }
             backups.append(
                 BackupInfo(
@@ -55,11 +21,24 @@ extension StateFile {
         return backups.sorted { ($0.modificationDate, $0.name) > ($1.modificationDate, $1.name) }
     }
 
+    /// The kind of the file `name` next to the state file, and the version its name says; `nil` for a file that is
+    /// no backup.
+    private func backupKind(of name: String) -> (BackupInfo.Kind, Int?)? {
+        guard name.hasPrefix(fileName + ".") && name.hasSuffix(".bak") else { return nil }
+        let middle = name.dropFirst(fileName.count + 1).dropLast(4)
+        if middle.hasPrefix("before-restore") { return (.beforeRestore, nil) }
+        if middle.hasPrefix(Self.manualBackupInfix) { return (.manual, nil) }
+        if middle.hasPrefix("v"), let number = Int(middle.dropFirst().prefix(while: \.isNumber)) {
+            return (.preMigration, number)
+        }
+        return nil
+    }
+
     /// Restores the backup called `name` (as listed by ``backups()``) as the state file.
     ///
     /// Takes the lock first (unless locking is off), so a running daemon makes this fail with
     /// ``StateStoreError/locked(lockPath:holder:)``. The backup must be readable by this release. The current file, if any, is first kept as
-    /// `<name>.before-restore.<UTC timestamp>.bak`. The restored bytes are written durably and migrated at the
+    /// `<name>.before-restore.<UTC timestamp>.bak` (unless a backup holds its bytes already). The restored bytes are written durably and migrated at the
     /// next load, which must follow before anything else is written through this object.
     public func restoreBackup(named name: String) throws(StateStoreError) {
         if configuration.locking == .exclusive { try acquireLock() }
@@ -83,7 +62,8 @@ extension StateFile {
             throw .backupUnreadable(name: name, reason: error.description)
         }
         if (try? fileSystem.attributes(of: path)) != nil {
-            _ = try keepUnique(base: fileName + ".before-restore." + UTCTimestamp.string(from: now()), suffix: ".bak")
+            let base = fileName + ".before-restore." + UTCTimestamp.string(from: now())
+            _ = keepingOnce(directory + "/" + (try keepUnique(base: base, suffix: ".bak")))
         }
         do {
             try writer.write(bytes, to: path)
@@ -94,8 +74,9 @@ extension StateFile {
     }
 
     /// Keeps the original bytes of a migrated file as `<name>.v<version>.bak` (or, when that exists,
-    /// `<name>.v<version>.<UTC timestamp>.bak`) and prunes old pre-migration backups. Returns the backup's path;
-    /// `nil` when there was no file to keep or the pruning removed it at once (`backupsKept` 0).
+    /// `<name>.v<version>.<UTC timestamp>.bak`) and prunes old pre-migration backups; a backup that already holds
+    /// the same bytes is kept once (``keepingOnce(_:)``). Returns the path of the backup holding the bytes; `nil`
+    /// when there was no file to keep or the pruning removed it at once (`backupsKept` 0).
     @discardableResult
     func keepPreMigrationBackup(version: Int) throws(StateStoreError) -> String? {
         if (try? fileSystem.attributes(of: path)) == nil { return nil }
@@ -105,6 +86,7 @@ extension StateFile {
             kept =
                 directory + "/" + (try keepUnique(base: plain + "." + UTCTimestamp.string(from: now()), suffix: ".bak"))
         }
+        kept = keepingOnce(kept)
         let preMigration = ((try? backups()) ?? []).filter { $0.kind == .preMigration }
         var keptRemains = true
         for old in preMigration.dropFirst(configuration.backupsKept) {
@@ -115,7 +97,7 @@ extension StateFile {
     }
 
     /// Keeps the state file as `<base>[-N]<suffix>` without replacing anything; returns the name used.
-    private func keepUnique(base: String, suffix: String) throws(StateStoreError) -> String {
+    func keepUnique(base: String, suffix: String) throws(StateStoreError) -> String {
         let name = try placeAtFirstFreeName(base: base, suffix: suffix) { name throws(StateStoreError) -> Bool in
             try keepCopy(at: directory + "/" + name)
         }
