@@ -1,17 +1,26 @@
 import Foundation
 
 extension StateFile {
-    /// Backups of this file, newest first: pre-migration, before-restore and manual ones (`<name>.….bak`).
-    public func backups() throws(StateStoreError) -> [BackupInfo] {
+    /// Backups of this file, newest first: pre-migration, before-restore and manual ones (`<name>.….bak`). With
+    /// `includingSetAside`, also the copies loads set aside (`<name>.corrupt-…`: ``BackupInfo/Kind-swift.enum/corrupt``
+    /// and ``BackupInfo/Kind-swift.enum/crashedLoad``), which ``restoreBackup(named:salvaging:)`` takes too.
+    public func backups(includingSetAside: Bool = false) throws(StateStoreError) -> [BackupInfo] {
         let names: [String]
         do {
             names = try fileSystem.contentsOfDirectory(directory)
         } catch {
             throw .backupFailed(error)
         }
+        // Only the crash-loop guard's last set-aside file is known as such; earlier ones are listed as corrupt.
+        let crashed = includingSetAside ? crashGuardRecord().lastCrash?.movedTo : nil
         var backups: [BackupInfo] = []
         for name in names {
-            guard let (kind, version) = backupKind(of: name) else { continue }
+            guard let (found, version) = backupKind(of: name) else { continue }
+            var kind = found
+            if kind.isSetAside {
+                guard includingSetAside else { continue }
+                if directory + "/" + name == crashed { kind = .crashedLoad }
+            }
             guard let attributes = try? fileSystem.attributes(of: directory + "/" + name) else { continue }
             backups.append(
                 BackupInfo(
@@ -22,8 +31,9 @@ extension StateFile {
     }
 
     /// The kind of the file `name` next to the state file, and the version its name says; `nil` for a file that is
-    /// no backup.
+    /// no backup. Every `<name>.corrupt-…` is ``BackupInfo/Kind-swift.enum/corrupt`` here.
     private func backupKind(of name: String) -> (BackupInfo.Kind, Int?)? {
+        if name.hasPrefix(quarantinePrefix) { return (.corrupt, nil) }
         guard name.hasPrefix(fileName + ".") && name.hasSuffix(".bak") else { return nil }
         let middle = name.dropFirst(fileName.count + 1).dropLast(4)
         if middle.hasPrefix("before-restore") { return (.beforeRestore, nil) }
@@ -32,45 +42,6 @@ extension StateFile {
             return (.preMigration, number)
         }
         return nil
-    }
-
-    /// Restores the backup called `name` (as listed by ``backups()``) as the state file.
-    ///
-    /// Takes the lock first (unless locking is off), so a running daemon makes this fail with
-    /// ``StateStoreError/locked(lockPath:holder:)``. The backup must be readable by this release. The current file, if any, is first kept as
-    /// `<name>.before-restore.<UTC timestamp>.bak` (unless a backup holds its bytes already). The restored bytes are written durably and migrated at the
-    /// next load, which must follow before anything else is written through this object.
-    public func restoreBackup(named name: String) throws(StateStoreError) {
-        if configuration.locking == .exclusive { try acquireLock() }
-        guard let backup = try backups().first(where: { $0.name == name }) else {
-            throw .backupNotFound(name: name, directory: directory)
-        }
-        let bytes: Data
-        do {
-            guard let data = try fileSystem.readFile(at: backup.path) else {
-                throw StateStoreError.backupNotFound(name: name, directory: directory)
-            }
-            bytes = data
-        } catch let error as StateStoreError {
-            throw error
-        } catch {
-            throw .backupFailed(error as! FileSystemError)
-        }
-        do {
-            _ = try codec.decode(bytes)
-        } catch {
-            throw .backupUnreadable(name: name, reason: error.description)
-        }
-        if (try? fileSystem.attributes(of: path)) != nil {
-            let base = fileName + ".before-restore." + UTCTimestamp.string(from: now())
-            _ = keepingOnce(directory + "/" + (try keepUnique(base: base, suffix: ".bak")))
-        }
-        do {
-            try writer.write(bytes, to: path)
-        } catch {
-            throw .writeFailed(error)
-        }
-        refuseWrites("a backup was restored; load the file again")
     }
 
     /// Keeps the original bytes of a migrated file as `<name>.v<version>.bak` (or, when that exists,

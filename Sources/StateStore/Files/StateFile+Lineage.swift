@@ -26,13 +26,34 @@ extension StateFile {
     public func recordCleanStop(revision: UInt64) throws(StateStoreError) {
         let (descriptor, lineage, held) = state.withLock { ($0.lockDescriptor, $0.lineage, $0.revision) }
         guard let descriptor, configuration.locking == .exclusive, held == revision else { return }
+        _ = try writeMarker(lineage: lineage, revision: revision, restored: false, descriptor: descriptor)
+    }
+
+    /// Records in the lock file that a restore handed the file over as it is now, at `revision` under the new
+    /// `lineage`: the next load continues that lineage and reports ``LineageBreak/restored``. Does nothing without
+    /// the lock. A load through this same object, which holds the lock already, continues it too.
+    /// - Throws: ``StateStoreError/lockFailed(_:)`` when the marker cannot be written; the next load then starts a
+    ///   new lineage for an unclean stop, which is safe.
+    func recordHandOver(lineage: Lineage, revision: UInt64) throws(StateStoreError) {
+        guard let descriptor = state.withLock({ $0.lockDescriptor }), configuration.locking == .exclusive else {
+            return
+        }
+        let marker = try writeMarker(lineage: lineage, revision: revision, restored: true, descriptor: descriptor)
+        state.withLock { $0.previousSession = marker }
+    }
+
+    /// Writes the marker, with the file's size and modification time, and fsyncs the lock file; returns it.
+    private func writeMarker(
+        lineage: Lineage, revision: UInt64, restored: Bool, descriptor: Int32
+    ) throws(StateStoreError) -> SessionMarker {
         do {
             let stamp = try fileSystem.attributes(of: path).map {
                 SessionMarker.FileStamp(size: $0.size, modificationDate: $0.modificationDate)
             }
-            let marker = SessionMarker(lineage: lineage, revision: revision, file: stamp)
+            let marker = SessionMarker(lineage: lineage, revision: revision, file: stamp, restored: restored)
             try fileSystem.writeLockOwner(descriptor, "\(getpid())\n" + marker.line, path: lockPath)
             try fileSystem.fsync(descriptor, path: lockPath)
+            return marker
         } catch {
             throw .lockFailed(error)
         }
@@ -79,7 +100,8 @@ extension StateFile {
         if breaking == nil || breaking == .noFile, let marker, marker.revision == revision,
             fileStampMatches(marker.file, fileSize: fileSize)
         {
-            return ResolvedLineage(lineage: marker.lineage, revision: revision)
+            return ResolvedLineage(
+                lineage: marker.lineage, revision: revision, lineageBreak: marker.restored ? .restored : nil)
         }
         if let breaking { return fresh(breaking) }
         if stored == nil { return fresh(.notStored) }

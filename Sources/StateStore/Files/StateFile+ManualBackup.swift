@@ -13,7 +13,7 @@ extension StateFile {
     /// fsync. It holds the state as last saved: an owner that saves with a debounce may have accepted changes since.
     ///
     /// Manual backups are never pruned (``StateFileConfiguration/backupsKept`` counts pre-migration backups only);
-    /// ``backups()`` lists them and ``restoreBackup(named:)`` takes them.
+    /// ``backups(includingSetAside:)`` lists them and ``restoreBackup(named:salvaging:)`` takes them.
     /// - Throws: ``StateStoreError/backupFailed(_:)`` or ``StateStoreError/backupCopyFailed(linkError:copy:)``
     ///   when the backup cannot be made (nothing is left behind).
     public func keepManualBackup() throws(StateStoreError) -> ManualBackup? {

@@ -149,6 +149,9 @@ extension StateFile {
         if report.crashedLoad != nil {
             return "the crash-loop guard set the state file aside, and replaying may be what crashed"
         }
+        if report.lineageBreak == .restored {
+            return "a backup was restored over the state file; the journal belongs to the state it replaced"
+        }
         switch report.source {
         case .file, .noFile:
             // A file without a stored lineage (written by an older release), like no file, is continued by a journal

@@ -14,6 +14,9 @@ public enum LineageBreak: String, Sendable, Equatable, CustomStringConvertible {
     case uncleanStop = "unclean-stop"
     /// The file changed since its last owner stopped (restored from a backup, copied in or edited by hand).
     case changedSinceStop = "changed-since-stop"
+    /// A backup or set-aside copy was restored over the file (``StateFile/restoreBackup(named:salvaging:)``),
+    /// which handed it over cleanly under a new lineage.
+    case restored
 
     /// A phrase for logs: `the last owner did not stop cleanly`.
     public var description: String {
@@ -25,6 +28,7 @@ public enum LineageBreak: String, Sendable, Equatable, CustomStringConvertible {
         case .notStored: return "the file stores no lineage"
         case .uncleanStop: return "the last owner did not stop cleanly"
         case .changedSinceStop: return "the file changed since its last owner stopped"
+        case .restored: return "a backup was restored over the file"
         }
     }
 }
