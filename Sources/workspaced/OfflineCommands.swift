@@ -161,11 +161,19 @@ struct StateFileOption: ParsableArguments {
 struct Backups: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "backups",
-        abstract: "List the backups in the state directory, or restore one (with the daemon stopped).",
+        abstract: "List the backups and set-aside files in the state directory, or restore one (with the daemon "
+            + "stopped).",
         discussion: """
             The state directory is the configured one (found as the daemon finds it), or --state-directory. \
-            --json prints {"stateDirectory", "stateFile", "backups": [{"name", "path", "kind", "version", \
-            "size", "modifiedAt"}]}, newest first (docs/operations.md).
+            The list holds every file the daemon or its tools kept there, newest first, with its kind: \
+            pre-migration (workspace.json.v<N>.bak), before-restore, manual (workspaced backup), corrupt \
+            (workspace.json.corrupt-<time>: a quarantined file or a salvaged file's original) and crashed-load \
+            (the file the crash-loop guard set aside last). --json prints {"stateDirectory", "stateFile", \
+            "backups": [{"name", "path", "kind", "version", "size", "modifiedAt"}]} (docs/operations.md). \
+            --restore NAME takes any of them: it takes the state lock (exit 73 while the daemon runs), keeps the \
+            current file as a before-restore backup, writes NAME as workspace.json and says what it holds; the \
+            next start continues from it without reporting an unclean stop. A file that does not load as it is \
+            is refused (exit 65) and nothing changes; with --salvage, what a salvage keeps of it is restored.
             """)
 
     @OptionGroup var location: StateDirectoryOptions
@@ -177,6 +185,9 @@ struct Backups: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The backup to restore, as listed.", valueName: "name"))
     var restore: String?
 
+    @Flag(help: "With --restore: restore what a salvage keeps of a file that does not load as it is.")
+    var salvage = false
+
     @Flag(help: "Print the list as JSON (an empty list when there are none).")
     var json = false
 
@@ -185,6 +196,7 @@ struct Backups: AsyncParsableCommand {
             throw ValidationError("give --state-directory once (--state-dir is its earlier name)")
         }
         if json && restore != nil { throw ValidationError("--json lists the backups; it does not go with --restore") }
+        if salvage && restore == nil { throw ValidationError("--salvage goes with --restore NAME") }
     }
 
     func run() async throws {
@@ -192,7 +204,7 @@ struct Backups: AsyncParsableCommand {
         if let restore {
             try finish(
                 OfflineTools.restoreBackup(
-                    named: restore, stateDirectory: directory, schema: processSchema()))
+                    named: restore, stateDirectory: directory, salvaging: salvage, schema: processSchema()))
         } else {
             try finish(
                 OfflineTools.listBackups(

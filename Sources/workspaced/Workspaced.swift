@@ -10,7 +10,8 @@ struct Workspaced: AsyncParsableCommand {
             "Keeps workspace state (projects, panes, tabs, favorites, owner) durable across upgrades and crashes.",
         version: Release.version,
         subcommands: [
-            Run.self, CheckConfig.self, Reload.self, Check.self, Migrate.self, Backups.self, StageLegacy.self,
+            Run.self, CheckConfig.self, Reload.self, Check.self, Migrate.self, Backup.self, Backups.self,
+            StageLegacy.self,
             SecretsCommand.self,
             ConfigurationManual.self,
         ],

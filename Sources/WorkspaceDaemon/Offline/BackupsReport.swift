@@ -1,8 +1,8 @@
 import Foundation
 import StateStore
 
-/// What `workspaced backups --json` prints: the backups kept beside a state file, newest first, as the text list
-/// shows them (an empty list when there are none).
+/// What `workspaced backups --json` prints: the backups and set-aside copies kept beside a state file, newest
+/// first, as the text list shows them (an empty list when there are none).
 package struct BackupsReport: Codable, Sendable, Equatable {
     /// One backup file.
     package struct Backup: Codable, Sendable, Equatable {
@@ -10,8 +10,10 @@ package struct BackupsReport: Codable, Sendable, Equatable {
         package var name: String
         /// The full path.
         package var path: String
-        /// `pre-migration` (the bytes of a file before it was migrated) or `before-restore` (the state file as it
-        /// was before a backup was restored over it).
+        /// `pre-migration` (the bytes of a file before it was migrated), `before-restore` (the state file as it
+        /// was before a backup was restored over it), `manual` (`workspaced backup`), `corrupt` (a file a load
+        /// set aside as corrupt, or a salvaged file's original) or `crashed-load` (the file the crash-loop guard set
+        /// aside last).
         package var kind: String
         /// The schema version of a pre-migration backup; absent for the other kinds.
         package var version: Int?

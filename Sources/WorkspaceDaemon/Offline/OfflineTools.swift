@@ -146,7 +146,8 @@ package enum OfflineTools {
             }
             try file.save(loaded.model)
             recordCleanStop(file)
-            let backups = (try? file.backups().filter { $0.kind == .preMigration }.first?.name) ?? nil
+            // The backup holding the original bytes: a new one, or an earlier one with the same bytes.
+            let backups = file.preMigrationBackupPath.map { ($0 as NSString).lastPathComponent }
             let handed = StateDirectoryOwner.handBack(file.directory)
             return Outcome(
                 text: lines(["\(path): \(loaded.report.summary); backup \(backups ?? "(none)")"] + handed), status: 0)
@@ -296,61 +297,22 @@ package enum OfflineTools {
         }
     }
 
-    /// Lists the backups next to `workspace.json` in `directory`, newest first: one tab-separated line each, or
-    /// with `json` a ``BackupsReport`` (whose list is empty when there are none). A directory that cannot be read
-    /// is 74 with the error as text, also with `json`.
-    package static func listBackups(
-        stateDirectory directory: String, json: Bool = false, schema: StateSchema<Workspace> = WorkspaceSchema.shipped
-    ) -> Outcome {
-        let file = readOnlyFile(statePath(inStateDirectory: directory), schema: schema)
-        do {
-            let backups = try file.backups()
-            if json {
-                let report = BackupsReport(
-                    stateDirectory: directory, stateFile: file.path, backups: backups.map(BackupsReport.Backup.init))
-                return Outcome(text: OfflineJSON.text(report), status: 0)
-            }
-            guard !backups.isEmpty else { return Outcome(text: "no backups in \(directory)", status: 0) }
-            let formatter = ISO8601DateFormatter()
-            return Outcome(
-                text: lines(
-                    backups.map {
-                        "\($0.name)\t\($0.kind.rawValue)\t\($0.version.map { "v\($0)" } ?? "-")\t\($0.size) bytes\t"
-                            + formatter.string(from: $0.modificationDate)
-                    }), status: 0)
-        } catch {
-            return failure(error, path: directory)
-        }
-    }
-
-    /// Restores the backup `name` in `directory` as the state file (the current one is kept as a backup).
-    package static func restoreBackup(
-        named name: String, stateDirectory directory: String, schema: StateSchema<Workspace> = WorkspaceSchema.shipped
-    ) -> Outcome {
-        let file = lockedFile(statePath(inStateDirectory: directory), schema: schema)
-        do {
-            try file.restoreBackup(named: name)
-            let handed = StateDirectoryOwner.handBack(file.directory)
-            return Outcome(
-                text: lines(["restored \(name) as \(file.path); it is migrated at the next start"] + handed), status: 0)
-        } catch {
-            return failure(error, path: directory)
-        }
-    }
-
-    private static func failure(_ error: StateStoreError, path: String) -> Outcome {
+    /// The outcome of a tool that failed with `error` on `path`, with the exit status the error calls for.
+    static func failure(_ error: StateStoreError, path: String) -> Outcome {
         let status: Int32
         switch error {
         case .newerVersion: status = newer
         case .corrupt: status = corrupt
         case .locked: status = 73
         case .backupNotFound: status = missing
+        case .backupUnreadable: status = corrupt
         default: status = 74
         }
         return Outcome(text: "\(error)", status: status)
     }
 
-    private static func readOnlyFile(
+    /// The state file at `path` opened to read only: no lock, no quarantine, no write.
+    static func readOnlyFile(
         _ path: String, schema: StateSchema<Workspace>, prettyPrinted: Bool = false,
         policy: CorruptFilePolicy = .refuse
     ) -> StateFile<Workspace> {
@@ -360,9 +322,11 @@ package enum OfflineTools {
                 corruptFilePolicy: policy, prettyPrinted: prettyPrinted, locking: .none))
     }
 
-    private static func lockedFile(_ path: String, schema: StateSchema<Workspace>) -> StateFile<Workspace> {
+    /// The state file at `path` opened as its owner: it takes the lock, and refuses a corrupt file.
+    static func lockedFile(_ path: String, schema: StateSchema<Workspace>) -> StateFile<Workspace> {
         StateFile(path: path, schema: schema, configuration: StateFileConfiguration(corruptFilePolicy: .refuse))
     }
 
-    private static func lines(_ lines: [String]) -> String { lines.joined(separator: "\n") }
+    /// `lines`, one a line.
+    static func lines(_ lines: [String]) -> String { lines.joined(separator: "\n") }
 }
