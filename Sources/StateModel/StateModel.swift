@@ -73,7 +73,7 @@ public enum StateModelUnknownFields: Sendable {
     case drop
 }
 
-/// The key a ``StateModel()`` property is stored under, when it differs from the property's name.
+/// The key a ``StateModel(unknownFields:)`` property is stored under, when it differs from the property's name.
 ///
 /// ```swift
 /// @StateKey("display_name") var displayName: String
@@ -83,11 +83,11 @@ public enum StateModelUnknownFields: Sendable {
 @attached(peer)
 public macro StateKey(_ key: String) = #externalMacro(module: "StateModelMacros", type: "StateFieldAttributeMacro")
 
-/// Writes a ``StateModel()`` optional property as `null` when it is `nil`, instead of leaving its key out.
+/// Writes a ``StateModel(unknownFields:)`` optional property as `null` when it is `nil`, instead of leaving its key out.
 @attached(peer)
 public macro StateWritesNull() = #externalMacro(module: "StateModelMacros", type: "StateFieldAttributeMacro")
 
-/// Reads and writes a ``StateModel()`` property with a `StateFieldCoder` instead of its own `Codable`.
+/// Reads and writes a ``StateModel(unknownFields:)`` property with a `StateFieldCoder` instead of its own `Codable`.
 ///
 /// ```swift
 /// @StateCoder(LowercaseUUIDCoder.self) var id: UUID

@@ -51,4 +51,46 @@ struct JournalProcessTests {
         let after = try await harness.runToolAsync(["check", "--state", harness.statePath])
         #expect(after.output.contains("journal: no change to replay"), "\(after.output)")
     }
+
+    /// Issue 47: a SIGKILL before the first snapshot leaves no state file, only the journal. `check` says what a
+    /// start serves (exit 0, not "no such file"), the start's STATUS says it replayed the changes (not "started
+    /// empty"), and the replayed state is written within the maximum delay without another change.
+    @Test func aJournalWithoutAStateFileIsAStateAndIsSnapshotted() async throws {
+        let harness = try DaemonHarness()
+        try harness.writeConfig(#"{"save": {"debounceMilliseconds": 200, "maximumDelayMilliseconds": 1000}}"#)
+        let first = try harness.start(output: "first.log")
+        #expect(await harness.becomesReady(), "\(first.output)")
+        for name in ["one", "two"] {
+            let created = try await curlAsync(
+                harness.socketPath, "POST", "/v1/favorites", body: #"{"name":"\#(name)","path":"/\#(name)"}"#)
+            #expect(created.status == 201)
+        }
+        first.send(SIGKILL)
+        _ = await exitStatus(of: first, timeout: .seconds(20))
+        guard !FileManager.default.fileExists(atPath: harness.statePath) else {
+            Issue.record("a snapshot came before the kill; the test needs the journal alone")
+            return
+        }
+        let check = try await harness.runToolAsync(["check"], environment: ["STATE_DIRECTORY": harness.stateDirectory])
+        #expect(check.status == 0, "\(check.output)")
+        #expect(check.output.contains("no such file: a start serves the initial state"), "\(check.output)")
+        #expect(check.output.contains("journal: 2 change(s) a start would replay"), "\(check.output)")
+
+        let earlier = harness.messages().count
+        let second = try harness.start(output: "second.log")
+        let ready = await harness.waitForMessageAsync { $0.contains("READY=1") && $0.contains("replayed 2 changes") }
+        #expect(ready, "\(harness.messages()) \(second.output)")
+        let since = harness.messages().dropFirst(earlier)
+        #expect(!since.contains { $0.contains("STATUS=") && $0.contains("started from the initial") }, "\(since)")
+        let written = await eventually(timeout: .seconds(20)) {
+            FileManager.default.fileExists(atPath: harness.statePath)
+        }
+        #expect(written, "the replayed changes were not snapshotted without a change")
+        let stored = try String(decoding: harness.stateBytes(), as: UTF8.self)
+        for name in ["one", "two"] { #expect(stored.contains(#""name":"\#(name)""#), "\(stored)") }
+        let status = try await curlAsync(harness.socketPath, "GET", "/v1/status")
+        #expect(status.body.contains("replayed 2 changes from the change journal"), "\(status.body)")
+        second.send(SIGTERM)
+        #expect(await exitStatus(of: second, timeout: .seconds(20)) == 0)
+    }
 }

@@ -1,10 +1,10 @@
 extension StateFile {
-    /// Writes the newest backup whose bytes load (``backups()``, newest first) durably as the state file, and
+    /// Writes the newest backup whose bytes load (``backups(includingSetAside:)``, newest first) durably as the state file, and
     /// returns its name, what it decoded to and its size; `nil` when none loads.
     ///
     /// What both the crash-loop guard and ``CorruptFileFallback/newestBackup`` serve in place of a file they set
     /// aside, so that a broken file never starts the state from scratch while a good copy is on disk. Only the
-    /// kinds that hold a state this file had are tried: copies set aside because they were corrupt are not.
+    /// kinds that hold a state this file had are tried (``fallbackKinds``).
     func restoreNewestLoadableBackup() throws(StateStoreError) -> (
         name: String, decoded: DecodedState<Model>, byteCount: Int
     )? {
@@ -22,6 +22,7 @@ extension StateFile {
         return nil
     }
 
-    /// The kinds of backup a fallback may serve.
-    static var fallbackKinds: Set<BackupInfo.Kind> { [.preMigration, .beforeRestore] }
+    /// The kinds of backup a fallback may serve: states this file held, never a copy set aside because it was
+    /// corrupt or crashed its loads.
+    static var fallbackKinds: Set<BackupInfo.Kind> { [.preMigration, .beforeRestore, .manual] }
 }

@@ -13,7 +13,7 @@ extension StateFile {
         return earlier.path
     }
 
-    /// An earlier backup (``backups()``) with the same bytes as the file
+    /// An earlier backup (``backups(includingSetAside:)``) with the same bytes as the file
     /// at `kept`, newest first.
     func identicalBackup(to kept: String) -> BackupInfo? {
         guard let size = ((try? fileSystem.attributes(of: kept)) ?? nil)?.size else { return nil }

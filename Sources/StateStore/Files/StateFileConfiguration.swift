@@ -52,9 +52,9 @@ public struct StateFileConfiguration: Sendable, Equatable {
 
 /// What a load serves in place of a corrupt file it quarantined.
 public enum CorruptFileFallback: String, Sendable, Equatable, CaseIterable {
-    /// The newest backup next to the state file (``StateFile/backups()``: pre-migration and before-restore copies)
-    /// whose bytes load, written as the state file and loaded (migrated when it is older); the initial state only
-    /// when none loads.
+    /// The newest backup next to the state file (``StateFile/backups(includingSetAside:)``: pre-migration,
+    /// before-restore and manual copies, never one set aside as corrupt) whose bytes load, written as the state
+    /// file and loaded (migrated when it is older); the initial state only when none loads.
     case newestBackup = "newest-backup"
     /// The initial state.
     case initialState = "initial-state"

@@ -24,7 +24,9 @@ extension PersistentState {
     /// (salvaged, imported, quarantined, or restored by the crash-loop guard) is written first, before any change
     /// is accepted. If that write fails, the state works but answers every change with
     /// ``PersistenceError/journalFailed(path:revision:underlying:)`` until a snapshot succeeds. After a crash the
-    /// replayed changes stay in their segments until the first snapshot holds them, so the start writes nothing.
+    /// replayed changes stay in their segments until the first snapshot holds them, so the start writes nothing;
+    /// that snapshot is scheduled as for a change applied at the start (after the debounce, at most the maximum
+    /// delay), so the state file soon holds them, also when there was no state file.
     ///
     /// - Parameters:
     ///   - file: The file the state was loaded from and is saved to.
@@ -67,7 +69,18 @@ extension PersistentState {
             try? saveSynchronously()
         } else {
             startJournalInPlace()
+            scheduleSnapshotOfReplayedChanges()
         }
+    }
+
+    /// Arms the snapshot of the changes the start replayed, as a change would (``saveDeadline(_:)``): without it,
+    /// a state file would wait for the next change to hold them.
+    private func scheduleSnapshotOfReplayedChanges() {
+        let job = state.withLock { engine -> SaveJob<Model>? in
+            guard engine.status.isDirty else { return nil }
+            return scheduleOrStartSave(&engine)
+        }
+        if let job { startInBackground(job) }
     }
 
     /// Applies `change`, records it in the change journal and gives it the next revision; returns what `returning`

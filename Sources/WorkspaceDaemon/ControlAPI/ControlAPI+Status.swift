@@ -28,7 +28,10 @@ extension ControlAPI {
             uptimeSeconds: Double(seconds.seconds) + Double(seconds.attoseconds) / 1e18,
             installation: installationStatus(), secrets: secretsStatus(),
             load: load.map {
-                LoadStatus(report: $0.report, loadedAt: $0.loadedAt, backupPath: state.file.preMigrationBackupPath)
+                var status = LoadStatus(
+                    report: $0.report, loadedAt: $0.loadedAt, backupPath: state.file.preMigrationBackupPath)
+                status.summary = StartSummary.line($0.report, replay: state.journalReplay)
+                return status
             },
             savesFailingSince: status.lastError == nil ? nil : savesFailingSince(),
             lineage: state.lineage.rawValue, configurationWarnings: configurationWarnings(),

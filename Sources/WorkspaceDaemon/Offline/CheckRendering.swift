@@ -5,8 +5,10 @@ enum CheckRendering {
     /// One finding per line.
     static func text(_ report: CheckReport) -> String {
         var output = [
-            "file: \(report.file)",
-            "stored version: \(report.storedVersion.map(String.init) ?? "?")",
+            "file: \(report.file)"
+                + (report.noStateFile
+                    ? " (no such file: a start serves the initial state with the journal below)" : ""),
+            "stored version: \(report.storedVersion.map(String.init) ?? (report.noStateFile ? "none" : "?"))",
             "target version: \(report.targetVersion)",
         ]
         if report.unfinishedLoads > 0 {
@@ -65,7 +67,10 @@ enum CheckRendering {
             output += journal.wouldKeepAside.map { "journal: a start would keep aside \($0)" }
         }
         guard let salvage = report.salvage else {
-            output.append("problems: none; the file is loadable")
+            output.append(
+                report.noStateFile
+                    ? "problems: none; the next snapshot writes the state file (the daemon's, within the maximum delay)"
+                    : "problems: none; the file is loadable")
             return output.joined(separator: "\n")
         }
         output.append("problem: the file does not load as it is: \(report.problem ?? "")")

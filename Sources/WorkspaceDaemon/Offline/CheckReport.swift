@@ -34,6 +34,9 @@ package struct CheckReport: Codable, Sendable, Equatable {
 
     /// The state file.
     package var file: String
+    /// There is no state file, and a start serves the initial state with the change journal's changes
+    /// (``journal``): what a crash before the first snapshot leaves.
+    package var noStateFile: Bool = false
     /// The verdict.
     package var verdict: Verdict
     /// Why the file does not load as it is; `nil` when it does.

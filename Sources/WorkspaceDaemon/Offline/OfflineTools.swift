@@ -39,6 +39,14 @@ package enum OfflineTools {
         statePath path: String, json: Bool = false, schema: StateSchema<Workspace> = WorkspaceSchema.shipped
     ) -> Outcome {
         guard FileManager.default.fileExists(atPath: path) else {
+            // After a crash before the first snapshot the state is the change journal's: say what a start serves.
+            if let report = inspect(path, schema: schema).report, let journal = report.journal,
+                journal.changesToReplay > 0 || !journal.wouldKeepAside.isEmpty
+            {
+                var found = report
+                found.noStateFile = true
+                return Outcome(text: json ? CheckRendering.json(found) : CheckRendering.text(found), status: loadable)
+            }
             return Outcome(text: "\(path): no such file", status: missing)
         }
         if let problem = serviceAccessProblem(path) {

@@ -57,7 +57,7 @@ package final class RunningDaemon: Sendable {
             : "; ignoring unknown config key(s): "
                 + ignored.map { $0.key + ($0.suggestion.map { " (did you mean \($0)?)" } ?? "") }
                 .joined(separator: ", ")
-        return "serving \(counts); \(report.summary)\(warning)"
+        return "serving \(counts); \(StartSummary.line(report, replay: state.journalReplay))\(warning)"
     }
 
     /// `count` and `noun`, plural unless the count is one: "1 project", "0 projects".
