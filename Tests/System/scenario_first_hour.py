@@ -6,6 +6,11 @@ on (78, 77), NRestarts 0, the socket still listening and the reason (with the fi
 journal; `workspaced check` as root says what the service meets. After the operator fixes the cause, a plain
 `systemctl start` works, without `reset-failed`.
 
+28: the journal-only state is a state. A SIGKILL before the first snapshot (a minute of debounce) leaves no
+`workspace.json`, only the change journal: `workspaced check` says what a start would serve (exit 0, not "no such
+file"), the next start's STATUS says it replayed the changes, and the state file holds them within the maximum
+delay without another change.
+
 26: a broken file never starts empty while a good copy exists. A version 3 file is migrated (its bytes kept as
 `workspace.json.v3.bak`), then the state file is cut in half; the next start sets it aside, serves the backup
 (migrated), and says so in STATUS, the journal (its MESSAGE_ID, explained by `journalctl -x`) and `/v1/status`.
@@ -15,6 +20,7 @@ from __future__ import annotations
 
 import os
 import re
+import time
 
 import systemtest as st
 from harness import check, wait_for
@@ -115,7 +121,38 @@ def scenario_26_corrupt_file_serves_its_backup(suite: st.Suite) -> str:
                 f"({len(after.get('projects', []))} projects), in STATUS, the journal and /v1/status")
 
 
+def scenario_28_journal_only_state(suite: st.Suite) -> str:
+    """A SIGKILL before the first snapshot: check, STATUS and the snapshot treat the journal as the state."""
+    with suite.installed(st.default_config(debounce=60_000, maximum_delay=600_000)) as machine:
+        # No restart: the scenario starts the service itself, after `check`.
+        machine.write(f"{st.DROP_INS}/no-restart.conf", "[Service]\nRestart=no\n")
+        machine.systemctl("daemon-reload")
+        machine.systemctl("start", st.UNIT)
+        for name in ("one", "two"):
+            st.expect_ok(machine.http("POST", "/v1/favorites", {"name": name, "path": f"/srv/{name}"}), 201)
+        machine.systemctl("kill", "-s", "KILL", st.UNIT)
+        wait_for("the kill", lambda: st.active(machine)["ActiveState"] in ("failed", "inactive") or None)
+        check(not machine.path(st.STATE).exists(), "a snapshot came before the kill: nothing left to replay")
+        checked = machine.run("/usr/local/bin/workspaced", "check", check=False)
+        check(checked.returncode == 0 and "journal: 2 change(s) a start would replay" in checked.stdout,
+              f"check does not say what a start serves: {checked.returncode} {checked.stdout}{checked.stderr}")
+
+        st.write_config(machine, st.default_config(debounce=500, maximum_delay=5000))
+        machine.systemctl("start", st.UNIT)
+        started = time.monotonic()
+        line = st.active(machine)["StatusText"]
+        check("replayed 2 changes from the change journal" in line and "started" not in line.split(";")[1],
+              f"STATUS does not say the state is the journal's: {line!r}")
+        wait_for("the snapshot of the replayed changes", lambda: machine.path(st.STATE).exists() or None, timeout=15)
+        took = time.monotonic() - started
+        stored = st.names((st.state_on_disk(machine) or {}).get("favorites", []))
+        check(stored == ["one", "two"], f"the snapshot does not hold the replayed changes: {stored}")
+        check(took <= 5 + 3, f"the snapshot took {took:.1f} s, past the maximum delay of 5 s")
+        return f"no state file after the kill; check exit 0; STATUS {line!r}; file written after {took:.1f} s"
+
+
 SCENARIOS = [
     (25, "a refusal a restart cannot fix does not loop, and starts after the fix", scenario_25_no_loop),
     (26, "a corrupt file serves the newest backup that loads", scenario_26_corrupt_file_serves_its_backup),
+    (28, "a journal without a state file is a state: check, STATUS and its snapshot", scenario_28_journal_only_state),
 ]
