@@ -68,8 +68,8 @@ def scenario_25_no_loop(suite: st.Suite) -> str:
         check(shown["ExecMainStatus"] == "77" and shown["NRestarts"] == "0",
               f"expected exit 77 and no restart: {shown}")
         check(socket_listening(machine), "workspaced.socket failed with the service")
-        message = " ".join(str(entry.get("MESSAGE", "")) for entry in st.unit_journal(machine))
-        message += shown["StatusText"]
+        message = " ".join([str(entry.get("MESSAGE", "")) for entry in st.unit_journal(machine)]
+                           + [shown["StatusText"]])
         fix = re.search(r"as root, run: (chown \d+:\d+ \S+)", message)
         check(fix is not None and "mode 0600" in message, f"the refusal names no owner, mode or fix: {message!r}")
         checked = machine.run("/usr/local/bin/workspaced", "check", check=False)
@@ -88,7 +88,7 @@ def scenario_26_corrupt_file_serves_its_backup(suite: st.Suite) -> str:
     with suite.installed() as machine:
         st.place_state(machine, (st.FIXTURES / "versions/v3.json").read_bytes())
         machine.systemctl("start", st.UNIT)
-        before = st.expect_ok(machine.http("GET", "/v1/workspace")).json
+        before = st.expect_ok(machine.http("GET", "/v1/workspace")).json["workspace"]
         machine.systemctl("stop", st.UNIT)
         check(machine.path(f"{st.STATE_DIR}/workspace.json.v3.bak").exists(), "the migration kept no v3 backup")
         saved = machine.path(st.STATE).read_bytes()
@@ -99,7 +99,7 @@ def scenario_26_corrupt_file_serves_its_backup(suite: st.Suite) -> str:
         check(shown["SubState"] == "running", f"not running: {shown}")
         check("restored from backup workspace.json.v3.bak" in shown["StatusText"],
               f"STATUS does not say where the state came from: {shown['StatusText']!r}")
-        after = st.expect_ok(machine.http("GET", "/v1/workspace")).json
+        after = st.expect_ok(machine.http("GET", "/v1/workspace")).json["workspace"]
         check(st.names(after.get("projects", [])) == st.names(before.get("projects", [])) and after.get("projects"),
               "the backup's projects are not served")
         status = st.expect_ok(machine.http("GET", "/v1/status")).json
@@ -111,6 +111,7 @@ def scenario_26_corrupt_file_serves_its_backup(suite: st.Suite) -> str:
         check(entry.get("RESTORED_FROM") == "workspace.json.v3.bak"
               and "workspace.json.corrupt-" in entry.get("QUARANTINE_PATH", ""),
               f"no journal entry with the backup and the quarantined file: {entries}")
+        machine.run("journalctl", "--update-catalog")  # as make install does on a running systemd
         explained = machine.run("journalctl", "--no-pager", "-x", "-u", st.UNIT,
                                 f"MESSAGE_ID={RESTORED_FROM_BACKUP}").stdout
         check("restored the state from a backup" in explained, f"journalctl -x does not explain it:\n{explained}")
@@ -118,7 +119,7 @@ def scenario_26_corrupt_file_serves_its_backup(suite: st.Suite) -> str:
         check(len(quarantined) == 1 and quarantined[0].read_bytes() == saved[: len(saved) // 2],
               "the broken bytes were not kept aside")
         return (f"truncated file set aside as {quarantined[0].name}; served workspace.json.v3.bak "
-                f"({len(after.get('projects', []))} projects), in STATUS, the journal and /v1/status")
+                f"({len(after.get('projects', []))} project(s)), in STATUS, the journal and /v1/status")
 
 
 def scenario_28_journal_only_state(suite: st.Suite) -> str:
