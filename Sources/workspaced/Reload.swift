@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Glibc
+import Logging
 import WorkspaceAPI
 import WorkspaceDaemon
 
@@ -28,11 +29,15 @@ struct Reload: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // The same logging as the daemon: under systemd, journal entries with SYSLOG_IDENTIFIER=workspaced and the
+        // CODE_* fields (ExecReload='s output is the unit's journal), standard error elsewhere.
+        _ = DaemonLogging.bootstrap(level: .info)
+        let logger = Logger(label: "workspaced.reload")
         let sources: ConfigurationSources
         do {
             sources = try Self.daemonSources(pid: pid)
         } catch {
-            Self.standardError("workspaced reload: \(error)")
+            logger.error("workspaced reload: \(error)")
             throw ExitCode(ExitStatus.unavailable.rawValue)
         }
         let verdict: Result<DaemonConfiguration, ConfigurationError>
@@ -43,17 +48,16 @@ struct Reload: AsyncParsableCommand {
         }
         guard kill(pid, SIGHUP) == 0 else {
             let code = errno
-            Self.standardError(
+            logger.error(
                 "workspaced reload: cannot signal process \(pid): \(String(cString: strerror(code))) (errno \(code))")
             throw ExitCode(ExitStatus.unavailable.rawValue)
         }
         switch verdict {
         case .success(let configuration):
-            for ignored in configuration.ignoredKeys { print("warning: \(ignored)") }
-            print("workspaced reload: configuration accepted; process \(pid) is reloading it")
+            for ignored in configuration.ignoredKeys { logger.warning("warning: \(ignored)") }
+            logger.info("workspaced reload: configuration accepted; process \(pid) is reloading it")
         case .failure(let error):
-            Self.standardError(
-                "workspaced reload: configuration rejected, the daemon keeps the previous one: \(error)")
+            logger.error("workspaced reload: configuration rejected, the daemon keeps the previous one: \(error)")
             throw ExitCode(ConfigurationError.exitCode)
         }
     }
@@ -77,9 +81,6 @@ struct Reload: AsyncParsableCommand {
         return run.options.sources(environment: invocation.environment)
     }
 
-    private static func standardError(_ line: String) {
-        FileHandle.standardError.write(Data((line + "\n").utf8))
-    }
 }
 
 /// The process `workspaced reload` was pointed at is not a `workspaced run`.

@@ -771,9 +771,13 @@ def scenario_10_journal(suite: Suite) -> str:
             check(entry.get("SYSLOG_IDENTIFIER") == "workspaced" and not missing,
                   f"an entry without SYSLOG_IDENTIFIER=workspaced or {missing}: "
                   f"{entry.get('SYSLOG_IDENTIFIER')!r} {entry.get('MESSAGE')!r}")
-        # Each start runs ExecStartPre=+workspaced stage-legacy (its own process) before the daemon itself.
+        # Each start runs ExecStartPre=+workspaced stage-legacy (its own process) before the daemon itself, and the
+        # reload ExecReload=workspaced reload (another one), each logging natively too.
         staging = {entry["_PID"] for entry in native if entry.get("MESSAGE", "").startswith("stage-legacy: ")}
-        pids = {entry["_PID"] for entry in native} - staging
+        reloading = {entry["_PID"] for entry in native
+                     if entry.get("MESSAGE", "").startswith("workspaced reload: ")}
+        check(len(reloading) == 1, f"expected one workspaced reload process, got pids {sorted(reloading)}")
+        pids = {entry["_PID"] for entry in native} - staging - reloading
         check(len(pids) == 2, f"expected entries from the two daemon processes, got pids {sorted(pids)}")
         check(len(staging) == 2, f"expected one stage-legacy process per start, got pids {sorted(staging)}")
         return (f"-p err empty, {len(native)} entries all SYSLOG_IDENTIFIER=workspaced with CODE_FILE/LINE/FUNC"
