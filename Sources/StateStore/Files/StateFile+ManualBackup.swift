@@ -9,8 +9,8 @@ extension StateFile {
     ///
     /// Takes no lock, so it can run beside the owner of the file: every save is an atomic replace, so the state
     /// file's name always holds one whole save, and the backup is a hard link to that file (or, where the file
-    /// system cannot link, a durable copy of its bytes; ``linkUnsupportedErrors``), made durable with a directory
-    /// fsync. It holds the state as last saved: an owner that saves with a debounce may have accepted changes since.
+    /// system cannot link, a durable copy of its bytes: `EPERM`, `EXDEV`, `ENOTSUP`, `EMLINK`), made durable with
+    /// a directory fsync. It holds the state as last saved: an owner that saves with a debounce may have accepted changes since.
     ///
     /// Manual backups are never pruned (``StateFileConfiguration/backupsKept`` counts pre-migration backups only);
     /// ``backups(includingSetAside:)`` lists them and ``restoreBackup(named:salvaging:)`` takes them.
