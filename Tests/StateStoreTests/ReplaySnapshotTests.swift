@@ -36,3 +36,35 @@ import Testing
         try reopened.close()
     }
 }
+
+extension ReplaySnapshotTests {
+    /// Found by the SIGKILL torture under load: two crashes in a row give three lineages (A, B relabelling A, C
+    /// relabelling B). C's start snapshots its replayed state before any change, so C's segment holds only its
+    /// header; a kill before the snapshot's compaction leaves A's and B's segments beside the new file. The next
+    /// start must read C's header to know that A and B are its ancestors, and skip their records as already in
+    /// the snapshot, not keep them aside as another lineage's.
+    @Test func aSnapshotBeforeAnyChangeThenACrashBeforeItsCompactionReplaysCleanly() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        for round in 0..<2 {
+            let file = try notebookFile(directory)
+            let state = try openJournaled(file)
+            try state.apply(NoteChange.add(id: "n\(round)", title: "t"))
+            file.unlock()  // a crash: no snapshot, both lineages' segments stay
+        }
+        let left = try journalNames(directory).map { ($0, try directory.read($0)) }
+        #expect(left.count == 2, "\(left.map(\.0))")
+        let file = try notebookFile(directory)
+        let third = try openJournaled(file)
+        #expect(third.journalReplay?.recordsReplayed == 2)
+        try third.flushSynchronously()  // the snapshot at the replayed revision, before any change
+        // A crash between the snapshot's rename and the removal of the segments it holds.
+        for (name, bytes) in left { try directory.write(name, bytes) }
+        file.unlock()
+        let fourth = try openJournaled(try notebookFile(directory))
+        let replay = try #require(fourth.journalReplay)
+        #expect(replay.keptAside.isEmpty && replay.stopReason == nil, "\(replay)")
+        #expect(replay.recordsReplayed == 0 && replay.recordsAlreadyInSnapshot == 2, "\(replay)")
+        #expect(fourth.read { $0.notes.map(\.id) } == ["n0", "n1"])
+    }
+}

@@ -79,6 +79,10 @@ extension StateFile {
         var replay = JournalReplay(snapshotRevision: report.revision)
         var segments: [(segment: FoundSegment, bytes: [UInt8])] = []
         var replayed: [FoundSegment] = []
+        // Every segment's header names the lineage it relabels, also one that holds no change yet: a snapshot taken
+        // at a start's replayed revision, before any change, keeps that segment as the current one, and a crash
+        // before the snapshot's compaction leaves the older lineages' segments beside it.
+        var headers: [[UInt8]] = []
         for segment in try journalSegments(removingLeftovers: keepingAside) {
             let bytes: [UInt8]
             do {
@@ -86,6 +90,7 @@ extension StateFile {
             } catch {
                 throw .journalFailed(path: segment.path, reason: "cannot read the segment", underlying: error)
             }
+            headers.append(bytes)
             // A segment without a change (a header, or a header a crash cut short) loses nothing wherever it is:
             // it is removed with the others once the state is saved.
             if Self.holdsNoChange(bytes) {
@@ -97,7 +102,7 @@ extension StateFile {
         var notReplayed: [(FoundSegment, String)] = []
         let continuesFile = replayRefusal(report)
         var lineage = report.storedLineage
-        let ancestors = Self.ancestorLineages(of: lineage, in: segments.map(\.bytes))
+        let ancestors = Self.ancestorLineages(of: lineage, in: headers)
         for (index, (segment, bytes)) in segments.enumerated() {
             if let refusal = continuesFile {
                 notReplayed.append((segment, refusal))
