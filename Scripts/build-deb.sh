@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Turns a staged `make install DESTDIR=ROOT PREFIX=/usr` tree into a Debian package with dpkg-deb (`make deb`):
 # the binaries stripped as dh_strip does (120 MB → 72 MB for workspaced; the unit turns Swift's backtracer off
-# anyway), DEBIAN/control from packaging/deb/control.in, the maintainer scripts of packaging/deb, every file under
-# etc/ as a conffile, md5sums, and Depends computed by dpkg-shlibdeps from what the binaries link. Fails when a
+# anyway), DEBIAN/control from packaging/deb/control.in, the maintainer scripts and the debconf config and
+# templates of packaging/deb, every file under etc/ as a conffile, md5sums, and Depends computed by dpkg-shlibdeps
+# from what the binaries link (plus debconf, which postrm asks with). Fails when a
 # binary links a library no Debian package provides (a Swift runtime under /opt/swift, for instance).
 #
 #   Scripts/build-deb.sh ROOT VERSION ARCH OUTPUT.deb
@@ -51,10 +52,12 @@ depends=${depends#shlibs:Depends=}
 
 mkdir -p "$stage/DEBIAN"
 # The scripts know their own package's version (prerm tells a downgrade from an upgrade with it).
-for script in preinst postinst prerm postrm; do
+for script in preinst postinst prerm postrm config; do
     sed "s|@VERSION@|$version|g" "$here/packaging/deb/$script" >"$stage/DEBIAN/$script"
     chmod 0755 "$stage/DEBIAN/$script"
 done
+# debconf's templates (postrm purge asks workspaced/purge-state); the control file's Depends names debconf.
+install -m 0644 "$here/packaging/deb/templates" "$stage/DEBIAN/templates"
 (cd "$stage" && find etc -type f | sort | sed 's|^|/|') >"$stage/DEBIAN/conffiles"
 chmod 0644 "$stage/DEBIAN/conffiles"
 size=$(du -sk --exclude=DEBIAN "$stage" | cut -f1)
