@@ -2,9 +2,11 @@
 
 16: `make deb` twice (two versions); in a fresh machine: install, start through the socket, change the workspace
     and the config, create an API token, upgrade under a looping client (nothing refused, the service restarted,
-    both kept), remove (state, config and secret store kept, units gone), install again (same state, same
-    installation id, the token still accepted), purge (state gone), install again (a new installation id, the old
-    token refused): `dpkg -P` is the one way to reset the installation and the tokens.
+    both kept), remove (state, config and secret store kept, units gone, no stale /run/workspaced/control.sock),
+    install again (same state, same installation id, the token still accepted, the socket enabled again), purge
+    with the debconf answer workspaced/purge-state true preseeded (state gone), install again (a new installation
+    id, the old token refused): `dpkg -P`, told to delete the state, is the one way to reset the installation and
+    the tokens. (Scenario 27, scenario_purge.py, checks what a purge with no answer keeps.)
 17: every page `make install` installs renders with `man --warnings -l` without a warning, is found by name, and
     names what it must (the subcommands of each binary, every configuration key with its variable and flag);
     `make uninstall` removes what `make install` put in the staged tree.
@@ -27,6 +29,9 @@ from harness import Failure, Machine, check, wait_for
 DEB_SERVICE = "/lib/systemd/system/workspaced.service"
 DEB_SOCKET = "/lib/systemd/system/workspaced.socket"
 SOCKET_LINK = "/etc/systemd/system/sockets.target.wants/workspaced.socket"
+RUN_DIR = "/run/workspaced"
+RUN_SOCKET = "/run/workspaced/control.sock"
+PURGE_QUESTION = "workspaced/purge-state"
 PAGES = {
     "workspaced": "/usr/local/share/man/man8/workspaced.8",
     "workspacectl": "/usr/local/share/man/man1/workspacectl.1",
@@ -59,11 +64,25 @@ def build_deb(work: Path, version: str) -> Path:
     return found[0]
 
 
-def dpkg(machine: Machine, *args: str):
-    """`dpkg ARGS` inside the machine with no terminal (a conffile question would fail, not hang); must exit 0."""
-    result = machine.run("dpkg", *args, check=False, input="", timeout=300)
+def dpkg(machine: Machine, *args: str, frontend: str = "noninteractive", answers: str = ""):
+    """`dpkg ARGS` inside the machine with no terminal (a conffile question would fail, not hang) and debconf's
+    DEBIAN_FRONTEND `frontend` (noninteractive: every question gets its default or preseeded answer; teletype
+    reads `answers` from stdin); must exit 0."""
+    result = machine.run("env", f"DEBIAN_FRONTEND={frontend}", "dpkg", *args, check=False, input=answers,
+                         timeout=300)
     check(result.returncode == 0, f"dpkg {' '.join(args)} exited {result.returncode}: {result.stdout}{result.stderr}")
     return result
+
+
+def preseed_purge(machine: Machine, delete: bool) -> None:
+    """Answers postrm purge's debconf question ahead, as an administrator would with debconf-set-selections."""
+    answer = f"workspaced {PURGE_QUESTION} boolean {'true' if delete else 'false'}\n"
+    machine.run("debconf-set-selections", input=answer)
+
+
+def no_stale_socket(machine: Machine, what: str) -> None:
+    for path in (RUN_SOCKET, RUN_DIR):
+        check(not machine.path(path).exists() and not machine.path(path).is_symlink(), f"{what} left {path}")
 
 
 def unit_state(machine: Machine) -> dict[str, str]:
@@ -198,6 +217,7 @@ def scenario_16_package(suite: st.Suite) -> str:
         for path in ("/usr/bin/workspaced", DEB_SERVICE, DEB_SOCKET, "/usr/share/man/man8/workspaced.8"):
             check(not machine.path(path).exists(), f"dpkg -r left {path}")
         check(not machine.path(SOCKET_LINK).is_symlink(), "dpkg -r left workspaced.socket enabled")
+        no_stale_socket(machine, "dpkg -r")
         check(machine.path(st.STATE).exists(), "dpkg -r deleted the state")
         check(machine.path("/var/lib/workspaced").is_symlink(), "dpkg -r removed the /var/lib/workspaced link")
         check(machine.path(st.CONFIG).read_text() == edited, "dpkg -r removed or changed the edited config.json")
@@ -213,6 +233,7 @@ def scenario_16_package(suite: st.Suite) -> str:
         check(sha256(machine.path(st.STATE)) == kept, "installing again changed the state file")
         state = unit_state(machine)
         check(state["socket"] == "active", f"installing again did not start the socket: {state}")
+        check(machine.path(SOCKET_LINK).is_symlink(), "installing again after dpkg -r did not enable the socket again")
         check("before upgrade" in favorites(machine), "the state is not served after installing again")
         check(sha256(machine.path(st.STATE)) == kept, "serving the state after installing again changed it")
         for name in SECRET_FILES:
@@ -223,8 +244,11 @@ def scenario_16_package(suite: st.Suite) -> str:
         check(token_status(machine, token) == 200, "the token made before dpkg -r is refused after installing again")
         check(token_status(machine, forged) == 401, "a forged secret for the kept token's id is accepted")
 
-        # Purge: the state, its link and the config are gone.
-        dpkg(machine, "-P", "workspaced")
+        # Purge, told to delete the state: the state, its link and the config are gone.
+        preseed_purge(machine, True)
+        purged = dpkg(machine, "-P", "workspaced")
+        check("deleted the state" in purged.stdout + purged.stderr,
+              f"dpkg -P with {PURGE_QUESTION} true did not say it deleted the state: {purged.stdout}{purged.stderr}")
         state = unit_state(machine)
         check(state["service"] == "inactive" and state["service_load"] == "not-found",
               f"after dpkg -P: {state}")
@@ -238,12 +262,14 @@ def scenario_16_package(suite: st.Suite) -> str:
         check(fresh["id"] != installation["id"],
               f"dpkg -P and installing again kept the installation id {installation['id']}")
         check(token_status(machine, token) == 401, "the token made before dpkg -P is still accepted")
+        preseed_purge(machine, True)
         dpkg(machine, "-P", "workspaced")
         return (f"{first.name} and {second.name} ({second.stat().st_size // 1024} KiB); installed, activated by "
                 f"the socket, upgraded under {during} requests (0 refused, MainPID {old_pid} → {new_pid}, config "
                 f"and state kept); removed (state, installation {installation['id'][:8]} and token kept), installed "
-                f"again (same state, id and token), purged (state gone), installed again (new id "
-                f"{fresh['id'][:8]}, old token 401)")
+                f"again (same state, id and token, the socket enabled again, no stale socket after dpkg -r), "
+                f"purged with {PURGE_QUESTION} true (state gone), installed again (new id {fresh['id'][:8]}, old "
+                f"token 401)")
 
 
 def rendered(text: str) -> str:
