@@ -88,6 +88,8 @@ extension PersistentState {
     ///
     /// - Parameters:
     ///   - change: The change; it must be of the journal's change type.
+    ///   - origin: Who asks for it (a peer's credentials, a tool), kept with the change in the history
+    ///     (``HistoryEntry/origin``); `nil` names nobody.
     ///   - expecting: Applies the change only while the state is at a revision this accepts (an HTTP `If-Match`),
     ///     as in ``apply(validatesBeforeMutating:expecting:_:applied:)``.
     ///   - returning: Reads the answer from the changed model, under the lock.
@@ -100,6 +102,7 @@ extension PersistentState {
     @discardableResult
     public func apply<Change: StateChange, Value: Sendable>(
         _ change: Change,
+        origin: String? = nil,
         expecting: ((_ revision: UInt64) -> Bool)? = nil,
         returning: (Model) -> Value,
         applied: ((Applied<Value>) -> Void)? = nil
