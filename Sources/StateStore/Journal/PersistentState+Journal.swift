@@ -33,6 +33,7 @@ extension PersistentState {
     ///   - loaded: What `file.load()` returned.
     ///   - changeType: The changes the journal records.
     ///   - journalConfiguration: The journal's size bound.
+    ///   - historyConfiguration: How much history to keep (``HistoryConfiguration``); off by default.
     ///   - configuration: The debounce, maximum delay and retry backoff of the snapshots.
     ///   - scheduler: The clock and timers; tests pass a manual one.
     ///   - observer: Told about saves, failures and recoveries, one event at a time in save order.
@@ -43,6 +44,7 @@ extension PersistentState {
         loaded: LoadedState<Model>,
         journaling changeType: Change.Type,
         journal journalConfiguration: JournalConfiguration = JournalConfiguration(),
+        history historyConfiguration: HistoryConfiguration = .off,
         configuration: PersistenceConfiguration = PersistenceConfiguration(),
         scheduler: any PersistenceScheduler = DispatchPersistenceScheduler(),
         observer: (@Sendable (PersistenceEvent) -> Void)? = nil
