@@ -196,6 +196,12 @@ public final class FaultInjectingFileSystem: FileSystem {
         try base.link(source, to: destination)
     }
 
+    /// Creates the directory through the base unless a fault applies (a `create` fault).
+    public func createDirectory(_ path: String, mode: UInt32) throws(FileSystemError) {
+        try fail(begin(.create, path), "mkdir", path)
+        try base.createDirectory(path, mode: mode)
+    }
+
     /// Unlinks through the base unless a fault applies.
     public func unlink(_ path: String) throws(FileSystemError) {
         try fail(begin(.unlink, path), "unlink", path)

@@ -221,6 +221,12 @@ public final class PowerLossFileSystem: FileSystem, Sendable {
         }
     }
 
+    /// Directories are implicit here (a name's directory is its path up to the last `/`): counted as a mutating
+    /// call, so that a crash can fall on it, and otherwise nothing.
+    public func createDirectory(_ path: String, mode: UInt32) throws(FileSystemError) {
+        try state.withLock { state throws(FileSystemError) in try mutating("mkdir", path, &state) }
+    }
+
     /// Makes every name change in the directory durable.
     public func fsyncDirectory(_ path: String) throws(FileSystemError) {
         try state.withLock { state throws(FileSystemError) in

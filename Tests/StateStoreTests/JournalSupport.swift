@@ -34,10 +34,11 @@ struct NoteChangeError: Error, Equatable {
 /// Opens `file` and its journal the way a service starts: load, then replay.
 func openJournaled(
     _ file: StateFile<Notebook>, scheduler: ManualPersistenceScheduler = ManualPersistenceScheduler(),
-    journal: JournalConfiguration = JournalConfiguration()
+    journal: JournalConfiguration = JournalConfiguration(), history: HistoryConfiguration = .off
 ) throws -> PersistentState<Notebook> {
     try PersistentState(
-        file: file, loaded: try file.load(), journaling: NoteChange.self, journal: journal, scheduler: scheduler)
+        file: file, loaded: try file.load(), journaling: NoteChange.self, journal: journal, history: history,
+        scheduler: scheduler)
 }
 
 /// The journal's segment files and anything kept aside, by name, in `directory`.

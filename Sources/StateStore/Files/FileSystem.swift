@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 
 /// The file-system calls a state file makes, as a seam so that tests can make any one of them fail.
 ///
@@ -30,6 +31,8 @@ public protocol FileSystem: Sendable {
     func unlink(_ path: String) throws(FileSystemError)
     /// Flushes a directory's entries (creations, renames, removals) to the device.
     func fsyncDirectory(_ path: String) throws(FileSystemError)
+    /// Creates the directory `path` with `mode`; succeeds when it exists already. Has a default: `mkdir(2)`.
+    func createDirectory(_ path: String, mode: UInt32) throws(FileSystemError)
     /// The names in a directory, without `.` and `..`.
     func contentsOfDirectory(_ path: String) throws(FileSystemError) -> [String]
     /// Size and modification time of a file, or `nil` when there is none.
@@ -64,6 +67,13 @@ extension FileSystem {
     /// the timestamps.
     public func fdatasync(_ descriptor: Int32, path: String) throws(FileSystemError) {
         try fsync(descriptor, path: path)
+    }
+
+    /// Creates the directory with `mkdir(2)`; an existing one is not an error.
+    public func createDirectory(_ path: String, mode: UInt32) throws(FileSystemError) {
+        guard Glibc.mkdir(path, mode_t(mode)) == 0 || errno == EEXIST else {
+            throw FileSystemError(operation: "mkdir", path: path, errno: errno)
+        }
     }
 
     /// Writes every byte of `bytes`, looping on short writes; a write that makes no progress is `EIO`.

@@ -1,25 +1,141 @@
 import Foundation
 
+/// Replays a history's changes after `from` through `through` onto a past model.
+typealias HistoryReplayer<Model> =
+    @Sendable (_ model: inout Model, _ set: HistoryReadSet, _ from: UInt64, _ through: UInt64) throws(HistoryError)
+    -> Void
+
 extension PersistentState {
-    /// The model as it was at `revision`: the newest history snapshot at or before it, with the journal's changes
-    /// replayed up to it. Reads files: call it off an event loop.
+    /// The model as it was at `revision`: the newest history snapshot at or before it (migrated, when an older
+    /// release wrote it, by the same steps as a load), with the journal's changes replayed up to it. Reads files:
+    /// call it off an event loop. The current revision is answered from memory.
     ///
-    /// - Throws: ``HistoryError``.
+    /// - Throws: ``HistoryError``: ``HistoryError/disabled`` without history, ``HistoryError/pruned(revision:oldestRevision:)``
+    ///   before the oldest kept, ``HistoryError/notReached(revision:currentRevision:)`` after the current one,
+    ///   ``HistoryError/damaged(path:reason:)`` when a file the read needs fails its check.
     public func model(atRevision revision: UInt64) throws(HistoryError) -> Model {
-        throw .disabled
+        guard let history, let historyReplayer else { throw .disabled }
+        let (current, currentRevision) = snapshot
+        if revision == currentRevision { return current }
+        guard revision < currentRevision else {
+            throw .notReached(revision: revision, currentRevision: currentRevision)
+        }
+        let set = try history.gather(lineage: lineage.rawValue, snapshotAtOrBefore: revision)
+        guard let base = set.snapshot else {
+            throw .pruned(revision: revision, oldestRevision: set.oldestRevision ?? currentRevision)
+        }
+        var model: Model
+        do {
+            model = try file.decodeStored(base.bytes, path: base.path).model
+        } catch {
+            throw .damaged(path: base.path, reason: "\(error)")
+        }
+        try historyReplayer(&model, set, base.revision, revision)
+        return model
     }
 
     /// The changes after `revision` (with `nil`, the newest `limit`), oldest first: at most `limit`, and only those
-    /// `matching` keeps.
+    /// `matching` keeps. ``HistoryPage/hasMore`` says whether matching changes were left off (later ones after
+    /// `revision`, earlier ones for the newest).
     ///
-    /// - Throws: ``HistoryError``.
+    /// - Throws: ``HistoryError``, as ``model(atRevision:)``.
     public func changes<Change: StateChange>(
         _ type: Change.Type, after revision: UInt64?, limit: Int,
         matching: ((HistoryEntry<Change>) -> Bool)? = nil
     ) throws(HistoryError) -> HistoryPage<Change> where Change.Model == Model {
-        throw .disabled
+        guard let history else { throw .disabled }
+        let currentRevision = status.revision
+        if let revision, revision > currentRevision {
+            throw .notReached(revision: revision, currentRevision: currentRevision)
+        }
+        let set = try history.gather(lineage: lineage.rawValue, snapshotAtOrBefore: nil, after: revision ?? 0)
+        let oldest = set.oldestRevision ?? currentRevision
+        if let revision, revision < oldest { throw .pruned(revision: revision, oldestRevision: oldest) }
+        var entries: [HistoryEntry<Change>] = []
+        var hasMore = false
+        let limit = max(0, limit)
+        _ = try HistoryArchive.walk(set, from: revision ?? oldest, through: currentRevision) {
+            record throws(HistoryError) -> Bool in
+            let entry = HistoryEntry(
+                revision: record.revision, date: record.marker?.date, origin: record.marker?.origin,
+                change: try Self.decodeChange(Change.self, record))
+            guard matching?(entry) ?? true else { return true }
+            if revision != nil, entries.count == limit {
+                hasMore = true
+                return false
+            }
+            entries.append(entry)
+            if revision == nil, entries.count > limit {
+                entries.removeFirst()
+                hasMore = true
+            }
+            return true
+        }
+        return HistoryPage(
+            entries: entries, oldestRevision: oldest, currentRevision: currentRevision, hasMore: hasMore)
     }
 
     /// The history kept now; `nil` when history is off or the state has no journal.
-    public var historyStatus: HistoryStatus? { nil }
+    public var historyStatus: HistoryStatus? { history?.status(lineage: lineage.rawValue) }
+
+    /// A change record's change, read as a start's replay reads it.
+    static func decodeChange<Change: StateChange>(
+        _ type: Change.Type, _ record: HistorySegment.Record
+    ) throws(HistoryError) -> Change {
+        if let direct = Change.self as? any StateDirectDecodable.Type,
+            let read = StateFile<Model>.readDirectly(direct, record.change) as? Change
+        {
+            return read
+        }
+        do {
+            return try JSONDecoder().decode(Change.self, from: Data(record.change))
+        } catch {
+            throw .damaged(
+                path: record.path, reason: "the change of revision \(record.revision) does not decode: \(error)")
+        }
+    }
+
+    /// The replayer of a journal of `Change`.
+    static func replayer<Change: StateChange>(_ type: Change.Type) -> HistoryReplayer<Model>
+    where Change.Model == Model {
+        { model, set, from, through throws(HistoryError) in
+            _ = try HistoryArchive.walk(set, from: from, through: through) { record throws(HistoryError) -> Bool in
+                let change = try decodeChange(Change.self, record)
+                do {
+                    var working = model
+                    try change.apply(to: &working)
+                    model = working
+                } catch {
+                    throw .damaged(
+                        path: record.path, reason: "the change of revision \(record.revision) does not apply: \(error)")
+                }
+                return true
+            }
+        }
+    }
+
+    /// Opens the history of a journaled start: the directory, the link a start after a crash made between its
+    /// lineages, and the state file as the first snapshot when the history has none for the state.
+    static func openHistory(
+        file: StateFile<Model>, loaded: LoadedState<Model>, outcome: ReplayOutcome, configuration: HistoryConfiguration,
+        journal: JournalConfiguration
+    ) -> HistoryArchive {
+        let archive = HistoryArchive(
+            stateFilePath: file.path, stateDirectory: file.directory, stateFileName: file.fileName,
+            fileSystem: file.fileSystem, configuration: configuration,
+            journalMaximumByteCount: journal.maximumByteCount, fileMode: file.configuration.fileMode)
+        archive.open()
+        if outcome.continuesFile, outcome.lineage != file.lineage {
+            archive.state.withLock {
+                $0.liveLinks.append(
+                    (file.lineage.rawValue, outcome.lineage?.rawValue, outcome.replay.snapshotRevision))
+            }
+        }
+        if outcome.continuesFile, loaded.report.source == .file, let stored = loaded.report.storedLineage {
+            archive.keepStartingSnapshot(
+                stateFile: file.path, revision: loaded.report.revision, storedLineage: stored.rawValue,
+                chainLineage: file.lineage.rawValue)
+        }
+        return archive
+    }
 }

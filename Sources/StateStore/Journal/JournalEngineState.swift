@@ -48,6 +48,10 @@ struct JournalEngineState: Sendable {
     var syncsPerformed = 0
     var recordsAppended = 0
     var lastCompactionDate: Date?
+    /// Whether changes are timed with markers (``JournalSegmentFormat/Marker``): while history is kept.
+    var marksChanges = false
+    /// The last marker written to the current segment; `nil` at the start of a segment.
+    var lastMarker: JournalSegmentFormat.Marker?
 
     init(changeType: ObjectIdentifier, configuration: JournalConfiguration, revision: UInt64) {
         self.changeType = changeType

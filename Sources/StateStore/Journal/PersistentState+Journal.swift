@@ -57,6 +57,12 @@ extension PersistentState {
         journal.leftFromStart = outcome.replayedSegments.map(\.path)
         if outcome.continuesFile, outcome.lineage != file.lineage { journal.relabels = .some(outcome.lineage) }
         let needsSnapshot = !outcome.continuesFile
+        let history =
+            historyConfiguration.isEnabled
+            ? Self.openHistory(
+                file: file, loaded: loaded, outcome: outcome, configuration: historyConfiguration,
+                journal: journalConfiguration) : nil
+        journal.marksChanges = history != nil
         if needsSnapshot {
             journal.failure = .journalFailed(
                 path: file.path, revision: outcome.replay.revision,
@@ -65,7 +71,8 @@ extension PersistentState {
         self.init(
             file: file, model: model, revision: outcome.replay.revision, journal: journal,
             changeTypeName: String(describing: Change.self), replay: outcome.replay, configuration: configuration,
-            scheduler: scheduler, observer: observer)
+            scheduler: scheduler, observer: observer, history: history,
+            historyReplayer: history == nil ? nil : Self.replayer(Change.self))
         if needsSnapshot {
             // The snapshot starts the first segment (``rotateJournal(_:)``) and, once durable, resumes acknowledgements.
             try? saveSynchronously()
@@ -133,7 +140,8 @@ extension PersistentState {
             engine.status.revision += 1
             engine.lastChangeAt = now
             if engine.dirtySince == nil { engine.dirtySince = now }
-            let notRecorded = appendToJournal(revision: engine.status.revision, change: encoded, &engine)
+            let notRecorded = appendToJournal(
+                revision: engine.status.revision, change: encoded, origin: origin, &engine)
             let result = Applied(value: returning(engine.model), revision: engine.status.revision)
             applied?(result)
             let job = scheduleOrStartSave(&engine)
@@ -157,7 +165,7 @@ extension PersistentState {
     /// Appends the record of `revision` to the current segment; returns why the change is not acknowledged, or
     /// `nil`. Runs under the lock, so records are in revision order.
     func appendToJournal(
-        revision: UInt64, change: [UInt8], _ engine: inout PersistenceEngineState<Model>
+        revision: UInt64, change: [UInt8], origin: String? = nil, _ engine: inout PersistenceEngineState<Model>
     ) -> PersistenceError? {
         guard var journal = engine.journal else { return nil }
         defer { engine.journal = journal }
@@ -175,9 +183,20 @@ extension PersistentState {
             return failure
         }
         let segment = journal.segments[index]
+        var record: [UInt8] = []
+        var marker: JournalSegmentFormat.Marker?
+        if journal.marksChanges {
+            // The change's time and origin, when they differ from the last marker's: in the same write.
+            let candidate = JournalSegmentFormat.Marker(date: scheduler.date, origin: origin)
+            if candidate != journal.lastMarker {
+                marker = candidate
+                record = JournalFraming.frame(candidate.payload)
+            }
+        }
+        record += JournalFraming.frame(payload)
         do {
             let fileSystem = file.fileSystem
-            let failure: FileSystemError? = JournalFraming.frame(payload).withUnsafeBytes { bytes in
+            let failure: FileSystemError? = record.withUnsafeBytes { bytes in
                 do throws(FileSystemError) {
                     try fileSystem.writeAll(bytes, to: segment.descriptor, path: segment.path)
                     return nil
@@ -192,7 +211,8 @@ extension PersistentState {
             return failure
         }
         journal.segments[index].lastRevision = revision
-        journal.segments[index].byteCount += JournalFraming.frameLength + payload.count
+        journal.segments[index].byteCount += record.count
+        if let marker { journal.lastMarker = marker }
         journal.segments[index].unsynced = true
         journal.appendedRevision = revision
         journal.recordsAppended += 1

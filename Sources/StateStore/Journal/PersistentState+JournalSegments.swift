@@ -79,6 +79,7 @@ extension PersistentState {
                 path: path, baseRevision: baseRevision, descriptor: created.descriptor, lastRevision: baseRevision,
                 byteCount: header.count, unsynced: true))
         journal.appendedRevision = baseRevision
+        journal.lastMarker = nil
         journal.relabels = .none
         if journal.failure != nil { journal.resumesAt = baseRevision }
         return true
@@ -121,14 +122,19 @@ extension PersistentState {
             if !removed.isEmpty { journal.lastCompactionDate = date }
             return removed
         }
-        guard !removed.isEmpty else { return }
         let fileSystem = file.fileSystem
-        journalQueue.sync {
-            for segment in removed {
-                if let descriptor = segment.descriptor { try? fileSystem.close(descriptor, path: segment.path) }
-                try? fileSystem.unlink(segment.path)
+        if !removed.isEmpty {
+            journalQueue.sync {
+                for segment in removed {
+                    if let descriptor = segment.descriptor { try? fileSystem.close(descriptor, path: segment.path) }
+                    if history == nil { try? fileSystem.unlink(segment.path) }
+                }
             }
         }
+        // With history, the segments move into it instead, and the file just saved may become a snapshot there.
+        history?.archive(
+            segments: removed.map(\.path), stateFile: file.path, savedRevision: revision,
+            lineage: file.lineage.rawValue, date: date)
     }
 
     /// One group sync, on the journal's queue: fdatasyncs every segment written since its last sync (and the

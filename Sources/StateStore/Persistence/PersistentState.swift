@@ -36,6 +36,10 @@ public final class PersistentState<Model: Codable & Sendable>: Sendable {
     let journalChangeTypeName: String
     /// What the start replayed from the journal.
     let replay: JournalReplay?
+    /// The history directory, while history is kept.
+    let history: HistoryArchive?
+    /// Replays the history's changes onto a past snapshot (it knows the journal's change type).
+    let historyReplayer: HistoryReplayer<Model>?
 
     /// Takes ownership of `model`, freshly loaded from `file`: at the revision the file holds
     /// (``StateFile/revision``), considered durable, in the file's ``StateFile/lineage``. The first change gets
@@ -63,7 +67,8 @@ public final class PersistentState<Model: Codable & Sendable>: Sendable {
     init(
         file: StateFile<Model>, model: Model, revision: UInt64, journal: JournalEngineState?, changeTypeName: String,
         replay: JournalReplay?, configuration: PersistenceConfiguration, scheduler: any PersistenceScheduler,
-        observer: (@Sendable (PersistenceEvent) -> Void)?
+        observer: (@Sendable (PersistenceEvent) -> Void)?, history: HistoryArchive? = nil,
+        historyReplayer: HistoryReplayer<Model>? = nil
     ) {
         self.file = file
         self.configurationStore = Mutex(configuration)
@@ -73,6 +78,8 @@ public final class PersistentState<Model: Codable & Sendable>: Sendable {
         self.journalQueue = DispatchQueue(label: "StateStore.persistence.journal")
         self.journalChangeTypeName = changeTypeName
         self.replay = replay
+        self.history = history
+        self.historyReplayer = historyReplayer
         var engine = PersistenceEngineState(model: model, revision: file.revision)
         engine.status.revision = revision
         engine.journal = journal

@@ -1,0 +1,185 @@
+import Foundation
+
+extension HistoryArchive {
+    /// Moves the segments a durable snapshot made redundant into the history, keeps the state file of
+    /// `savedRevision` as a snapshot when one is due, prunes, and rewrites the manifest. Called right after the
+    /// save of `savedRevision`, before any other save can replace the file.
+    ///
+    /// The order keeps a crash at any step harmless: files are linked or renamed into the directory, the directory
+    /// is fsynced before the journal's (so a moved segment is in one place or both, never none), and the manifest
+    /// is written last; the next start adopts what it lacks. A segment that cannot be moved is removed, as without
+    /// history, and ``ArchiveState/failure`` says why.
+    func archive(segments: [String], stateFile: String, savedRevision: UInt64, lineage: String, date: Date) {
+        state.withLock { archive in
+            var moved = false
+            var failure: String?
+            for source in segments {
+                do {
+                    if try archiveSegment(source, date: date, &archive) { moved = true }
+                } catch {
+                    failure = "cannot move \(source) into \(directory): \(error)"
+                    try? fileSystem.unlink(source)
+                }
+            }
+            let chain = Self.chain(of: lineage, links: Self.links(archive.manifest.files, live: archive.liveLinks))
+            if snapshotDue(chain, archive) {
+                let name = HistoryFormat.snapshotName(revision: savedRevision, lineage: lineage)
+                do {
+                    try fileSystem.link(stateFile, to: path(name))
+                    if let bytes = try fileSystem.readFile(at: path(name)) {
+                        archive.manifest.files.append(
+                            HistoryFileRecord(
+                                name: name, kind: .snapshot, lineage: lineage, relabels: nil, startsLineage: false,
+                                firstRevision: savedRevision, lastRevision: savedRevision, firstTime: date,
+                                lastTime: date, archivedTime: date, bytes: bytes.count,
+                                sha256: SHA256Digest.hex(bytes)))
+                        moved = true
+                    }
+                } catch let error as FileSystemError where error.errno == EEXIST {
+                    // Kept by a compaction that a crash interrupted before the manifest: the next start adopts it.
+                } catch {
+                    failure = "cannot keep \(stateFile) as \(path(name)): \(error)"
+                }
+            }
+            do {
+                if moved {
+                    try fileSystem.fsyncDirectory(directory)
+                    try fileSystem.fsyncDirectory(stateDirectory)
+                }
+                let pruned = prune(now: date, chain: chain, &archive)
+                if moved || pruned {
+                    Self.sort(&archive.manifest.files)
+                    try writeManifest(archive.manifest)
+                }
+            } catch {
+                failure = "cannot record the history in \(directory): \(error)"
+            }
+            archive.failure = failure
+        }
+    }
+
+    /// Moves one segment into the directory; returns whether it did (a segment without a change, or one whose bytes
+    /// the history already holds, is removed instead).
+    private func archiveSegment(_ source: String, date: Date, _ archive: inout ArchiveState) throws -> Bool {
+        guard let data = try fileSystem.readFile(at: source) else { return false }
+        let segment = HistorySegment(path: source, bytes: [UInt8](data))
+        let summary = segment.summary
+        guard let header = segment.header, summary.changeCount > 0 else {
+            try fileSystem.unlink(source)
+            return false
+        }
+        let sha = SHA256Digest.hex(data)
+        var copy = 0
+        while true {
+            let name = HistoryFormat.segmentName(
+                baseRevision: header.baseRevision, lineage: header.lineage.rawValue, copy: copy)
+            if let existing = archive.manifest.files.first(where: { $0.name == name }) {
+                if existing.sha256 == sha {
+                    // Moved by an earlier compaction that a crash kept from removing the journal's name.
+                    try fileSystem.unlink(source)
+                    return false
+                }
+                copy += 1
+                continue
+            }
+            if fileSystem.exists(path(name)) {
+                copy += 1
+                continue
+            }
+            try fileSystem.rename(source, to: path(name))
+            archive.manifest.files.append(
+                HistoryFileRecord(
+                    name: name, kind: .segment, lineage: header.lineage.rawValue,
+                    relabels: header.relabels?.rawValue, startsLineage: header.startsLineage,
+                    firstRevision: header.baseRevision, lastRevision: summary.lastRevision,
+                    firstTime: summary.firstTime, lastTime: summary.lastTime, archivedTime: date,
+                    bytes: data.count, sha256: sha))
+            return true
+        }
+    }
+
+    /// Whether the file just saved should be kept as a snapshot: the state's history has none yet, or the
+    /// segments after its newest one reach ``snapshotInterval``.
+    private func snapshotDue(_ chain: Chain, _ archive: ArchiveState) -> Bool {
+        let files = archive.manifest.files.filter { Self.belongs($0, to: chain) }
+        guard let newest = files.filter({ $0.kind == .snapshot }).map(\.firstRevision).max() else { return true }
+        let since = files.filter { $0.kind == .segment && $0.lastRevision > newest }.reduce(0) { $0 + $1.bytes }
+        return since >= snapshotInterval
+    }
+
+    /// Removes what the retention no longer keeps, oldest first: earlier epochs and generations (a snapshot with the
+    /// segments after it, up to the next snapshot) whose every change is older than ``HistoryConfiguration/keepSeconds``,
+    /// segments no snapshot leads to, then whole epochs and generations while the history is larger than
+    /// ``HistoryConfiguration/maximumByteCount``. The newest generation is always kept. Returns whether it removed
+    /// anything.
+    func prune(now: Date, chain: Chain, _ archive: inout ArchiveState) -> Bool {
+        let cutoff = now.addingTimeInterval(-Double(configuration.keepSeconds))
+        var groups: [[HistoryFileRecord]] = []
+        // Earlier epochs, one group per lineage, oldest first.
+        let others = archive.manifest.files.filter { !Self.belongs($0, to: chain) }
+        for lineage in Self.orderedLineages(others) { groups.append(others.filter { $0.lineage == lineage }) }
+        let epochCount = groups.count
+        let current = archive.manifest.files.filter { Self.belongs($0, to: chain) }
+        let snapshots = current.filter { $0.kind == .snapshot }.sorted { $0.firstRevision < $1.firstRevision }
+        var unreachable = current.filter { $0.kind == .segment }
+        if let first = snapshots.first {
+            unreachable = unreachable.filter { $0.lastRevision <= first.firstRevision }
+        }
+        for (index, snapshot) in snapshots.enumerated() {
+            let next = index + 1 < snapshots.count ? snapshots[index + 1].firstRevision : UInt64.max
+            let segments = current.filter {
+                $0.kind == .segment && $0.lastRevision > snapshot.firstRevision && $0.firstRevision < next
+                    && (next == .max || $0.lastRevision <= next)
+            }
+            groups.append([snapshot] + segments)
+        }
+        var removed: [HistoryFileRecord] = unreachable
+        var total = archive.manifest.files.reduce(0) { $0 + $1.bytes } - removed.reduce(0) { $0 + $1.bytes }
+        for (index, group) in groups.enumerated() where index < groups.count - 1 || index < epochCount {
+            let newest = group.map(\.newestTime).max() ?? .distantPast
+            guard newest < cutoff || total > configuration.maximumByteCount else { continue }
+            removed += group
+            total -= group.reduce(0) { $0 + $1.bytes }
+        }
+        guard !removed.isEmpty else { return false }
+        let names = Set(removed.map(\.name))
+        for name in names { try? fileSystem.unlink(path(name)) }
+        try? fileSystem.fsyncDirectory(directory)
+        archive.manifest.files.removeAll { names.contains($0.name) }
+        for name in names { archive.damaged[name] = nil }
+        return true
+    }
+
+    /// The lineages of `files`, in the order of their oldest file.
+    static func orderedLineages(_ files: [HistoryFileRecord]) -> [String] {
+        var seen: [String] = []
+        for file in files.sorted(by: { $0.archivedTime < $1.archivedTime }) where !seen.contains(file.lineage) {
+            seen.append(file.lineage)
+        }
+        return seen
+    }
+
+    /// Keeps the state file of `revision`, as a start found it, as the first snapshot of a history that has none for
+    /// the state's lineage (`chainLineage`), so that the changes after it can be read back from the first one.
+    func keepStartingSnapshot(stateFile: String, revision: UInt64, storedLineage: String, chainLineage: String) {
+        state.withLock { archive in
+            let chain = Self.chain(
+                of: chainLineage, links: Self.links(archive.manifest.files, live: archive.liveLinks))
+            guard archive.failure == nil, chain[storedLineage] != nil,
+                !archive.manifest.files.contains(where: { $0.kind == .snapshot && Self.belongs($0, to: chain) })
+            else { return }
+            let name = HistoryFormat.snapshotName(revision: revision, lineage: storedLineage)
+            let date = Date()
+            do {
+                try fileSystem.link(stateFile, to: path(name))
+                try fileSystem.fsyncDirectory(directory)
+                guard let record = describe(name, archivedTime: date) else { return }
+                archive.manifest.files.append(record)
+                Self.sort(&archive.manifest.files)
+                try writeManifest(archive.manifest)
+            } catch {
+                archive.failure = "cannot keep \(stateFile) as \(path(name)): \(error)"
+            }
+        }
+    }
+}

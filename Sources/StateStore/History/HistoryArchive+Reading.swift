@@ -1,0 +1,136 @@
+import Foundation
+
+/// The bytes a read of the past needs, gathered under the history's lock.
+struct HistoryReadSet: Sendable {
+    /// The snapshot the replay starts from: its path, bytes and revision; `nil` when none was asked for.
+    var snapshot: (path: String, bytes: Data, revision: UInt64)?
+    /// The segments of the state's history after it, in order, each with the revision up to which its records are
+    /// the state's (`nil`: all of them).
+    var segments: [(segment: HistorySegment, limit: UInt64?)]
+    /// The oldest revision whose state the history can give; `nil` before it holds a snapshot.
+    var oldestRevision: UInt64?
+}
+
+extension HistoryArchive {
+    /// The live journal's segments in the state file's directory, read.
+    private func liveSegments() -> [HistorySegment] {
+        let names = (try? fileSystem.contentsOfDirectory(stateDirectory)) ?? []
+        return names.compactMap { name -> (UInt64, String)? in
+            JournalSegmentFormat.baseRevision(ofSegment: name, fileName: stateFileName).map { ($0, name) }
+        }
+        .sorted { $0.0 < $1.0 }
+        .compactMap { _, name in
+            let path = stateDirectory + "/" + name
+            guard let data = try? fileSystem.readFile(at: path) else { return nil }
+            return HistorySegment(path: path, bytes: [UInt8](data))
+        }
+    }
+
+    /// Gathers what a read of the state in `lineage` needs: with `snapshotAtOrBefore`, the newest snapshot of the
+    /// state's history at or before that revision and the segments after it; otherwise the segments whose changes
+    /// come after `after`. Every history file read is checked against the manifest's SHA-256.
+    ///
+    /// - Throws: ``HistoryError/damaged(path:reason:)`` for a file that fails its check or cannot be read.
+    func gather(
+        lineage: String, snapshotAtOrBefore target: UInt64?, after: UInt64 = 0
+    ) throws(HistoryError) -> HistoryReadSet {
+        try state.withLock { archive throws(HistoryError) -> HistoryReadSet in
+            let live = liveSegments()
+            let liveLinks = live.compactMap { segment -> (lineage: String, relabels: String?, baseRevision: UInt64)? in
+                guard let header = segment.header, header.startsLineage else { return nil }
+                return (header.lineage.rawValue, header.relabels?.rawValue, header.baseRevision)
+            }
+            let chain = Self.chain(
+                of: lineage, links: Self.links(archive.manifest.files, live: archive.liveLinks + liveLinks))
+            let files = archive.manifest.files.filter { Self.belongs($0, to: chain) }
+            let snapshots = files.filter { $0.kind == .snapshot }
+            var set = HistoryReadSet(segments: [], oldestRevision: snapshots.map(\.firstRevision).min())
+            var from = after
+            if let target {
+                guard
+                    let chosen = snapshots.filter({ $0.firstRevision <= target }).max(by: {
+                        $0.firstRevision < $1.firstRevision
+                    })
+                else { return set }
+                set.snapshot = (path(chosen.name), try verifiedBytes(chosen, &archive), chosen.firstRevision)
+                from = chosen.firstRevision
+            }
+            for record in files where record.kind == .segment && record.lastRevision > from {
+                if let target, record.firstRevision >= target { continue }
+                let bytes = try verifiedBytes(record, &archive)
+                set.segments.append(
+                    (HistorySegment(path: path(record.name), bytes: [UInt8](bytes)), chain[record.lineage] ?? nil))
+            }
+            for segment in live {
+                guard let header = segment.header, let limit = chain[header.lineage.rawValue] else { continue }
+                if let target, header.baseRevision >= target { continue }
+                set.segments.append((segment, limit))
+            }
+            set.segments.sort { ($0.segment.header?.baseRevision ?? 0) < ($1.segment.header?.baseRevision ?? 0) }
+            return set
+        }
+    }
+
+    /// A history file's bytes, checked against the manifest.
+    private func verifiedBytes(
+        _ record: HistoryFileRecord, _ archive: inout ArchiveState
+    ) throws(HistoryError) -> Data {
+        let data: Data?
+        do {
+            data = try fileSystem.readFile(at: path(record.name))
+        } catch {
+            throw .damaged(path: path(record.name), reason: "\(error)")
+        }
+        guard let data else {
+            archive.damaged[record.name] = "the file is missing"
+            throw .damaged(path: path(record.name), reason: "the file is missing")
+        }
+        guard data.count == record.bytes, SHA256Digest.hex(data) == record.sha256 else {
+            let reason =
+                "its SHA-256 is not the one the manifest recorded (\(data.count) bytes, \(record.bytes) recorded)"
+            archive.damaged[record.name] = reason
+            throw .damaged(path: path(record.name), reason: reason)
+        }
+        return data
+    }
+
+    /// Walks the change records of `set` after `from`, in revision order, through `through`, calling `body` for each
+    /// until it returns `false`; returns the last revision walked.
+    ///
+    /// - Throws: ``HistoryError/damaged(path:reason:)`` when a revision is missing before `through` (naming the
+    ///   segment where the sequence breaks, or the one whose damaged tail ends it).
+    static func walk(
+        _ set: HistoryReadSet, from: UInt64, through: UInt64,
+        _ body: (HistorySegment.Record) throws(HistoryError) -> Bool
+    ) throws(HistoryError) -> UInt64 {
+        var current = from
+        var damagedTail: HistorySegment?
+        for (segment, limit) in set.segments {
+            if segment.scan.damage != nil { damagedTail = segment }
+            for record in segment.records {
+                if let limit, record.revision > limit { break }
+                if record.revision <= current { continue }
+                guard record.revision == current + 1 else {
+                    throw .damaged(
+                        path: segment.path,
+                        reason:
+                            "its changes start at revision \(record.revision), the history before holds up to \(current)"
+                    )
+                }
+                guard current < through else { return current }
+                let goesOn = try body(record)
+                current = record.revision
+                if current == through || !goesOn { return current }
+            }
+        }
+        guard current >= through || through == .max else {
+            if let damagedTail, let damage = damagedTail.scan.damage {
+                throw .damaged(path: damagedTail.path, reason: "\(damage) at byte \(damagedTail.scan.validLength)")
+            }
+            throw .damaged(
+                path: set.segments.last?.segment.path ?? "(no segment)",
+                reason: "the history holds changes up to revision \(current), not \(through)")
+        }
+        return current
+    }
+}

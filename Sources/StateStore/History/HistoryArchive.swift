@@ -1,0 +1,158 @@
+import Foundation
+import Synchronization
+
+/// The history directory of one journaled state (``HistoryFormat``): what compaction hands it, the snapshots it
+/// links, the pruning, the manifest, and the files a read of the past needs.
+///
+/// One lock guards the directory: archiving, pruning and a read's gathering of bytes each hold it, so that a read
+/// never sees a file half moved; the bytes are decoded and replayed after it is released.
+final class HistoryArchive: Sendable {
+    let directory: String
+    /// The directory of the state file and of the live journal.
+    let stateDirectory: String
+    /// The state file's name (the live journal's segments are named after it).
+    let stateFileName: String
+    let fileSystem: any FileSystem
+    let configuration: HistoryConfiguration
+    /// Bytes of segments after the newest snapshot from which the next save's file is kept as a snapshot too:
+    /// a read of the past replays at most about this much.
+    let snapshotInterval: Int
+    let fileMode: UInt32
+    let state: Mutex<ArchiveState>
+
+    struct ArchiveState {
+        var manifest = HistoryManifest()
+        /// Files that failed a check, by name.
+        var damaged: [String: String] = [:]
+        /// Links between lineages the live journal knows and the history does not yet: a segment that started
+        /// `lineage` by relabeling `relabels` at `baseRevision` (a start after a crash).
+        var liveLinks: [(lineage: String, relabels: String?, baseRevision: UInt64)] = []
+        /// Why the last archiving failed, while it does; the journal's files are then removed as without history.
+        var failure: String?
+    }
+
+    init(
+        stateFilePath: String, stateDirectory: String, stateFileName: String, fileSystem: any FileSystem,
+        configuration: HistoryConfiguration, journalMaximumByteCount: Int, fileMode: UInt32
+    ) {
+        self.directory = HistoryFormat.directory(ofStateFile: stateFilePath)
+        self.stateDirectory = stateDirectory
+        self.stateFileName = stateFileName
+        self.fileSystem = fileSystem
+        self.configuration = configuration
+        self.snapshotInterval = max(1, min(journalMaximumByteCount, configuration.maximumByteCount / 4))
+        self.fileMode = fileMode
+        self.state = Mutex(ArchiveState())
+    }
+
+    func path(_ name: String) -> String { directory + "/" + name }
+
+    /// Creates the directory when missing, reads the manifest and reconciles it with the files: a file it lacks
+    /// (a crash before its rewrite) is adopted, a record whose file is gone (a crash while pruning) is forgotten,
+    /// a file whose size differs is reported damaged. Rewrites the manifest when anything changed.
+    func open() {
+        state.withLock { archive in
+            do {
+                try fileSystem.createDirectory(directory, mode: 0o700)
+                try fileSystem.fsyncDirectory(stateDirectory)
+            } catch {
+                archive.failure = "cannot create \(directory): \(error)"
+                return
+            }
+            let names: [String]
+            do {
+                names = try fileSystem.contentsOfDirectory(directory)
+            } catch {
+                archive.failure = "cannot list \(directory): \(error)"
+                return
+            }
+            for name in names where name.hasPrefix(DurableWriter.temporaryPrefix(for: path(HistoryFormat.manifestName)))
+            {
+                try? fileSystem.unlink(path(name))
+            }
+            var changed = false
+            if let bytes = try? fileSystem.readFile(at: path(HistoryFormat.manifestName)) {
+                if let manifest = try? Self.decoder.decode(HistoryManifest.self, from: bytes), manifest.history == 1 {
+                    archive.manifest = manifest
+                } else {
+                    archive.damaged[HistoryFormat.manifestName] = "the manifest is not readable; it was rebuilt"
+                    changed = true
+                }
+            }
+            let present = Set(names)
+            let before = archive.manifest.files.count
+            archive.manifest.files.removeAll { !present.contains($0.name) }
+            changed = changed || archive.manifest.files.count != before
+            let known = Set(archive.manifest.files.map(\.name))
+            for name in names.sorted() where !known.contains(name) && HistoryFormat.parse(name) != nil {
+                if let record = describe(name, archivedTime: Date()) {
+                    archive.manifest.files.append(record)
+                    changed = true
+                }
+            }
+            for record in archive.manifest.files {
+                let size = (try? fileSystem.attributes(of: path(record.name)))??.size
+                if size != record.bytes {
+                    archive.damaged[record.name] =
+                        "it holds \(size.map { "\($0)" } ?? "no") bytes, the manifest says \(record.bytes)"
+                }
+            }
+            Self.sort(&archive.manifest.files)
+            if changed { try? writeManifest(archive.manifest) }
+        }
+    }
+
+    /// The record of a file in the directory, read from its bytes; `nil` when it cannot be read.
+    func describe(_ name: String, archivedTime: Date) -> HistoryFileRecord? {
+        guard let kind = HistoryFormat.parse(name), let bytes = try? fileSystem.readFile(at: path(name)) else {
+            return nil
+        }
+        let sha = SHA256Digest.hex(bytes)
+        switch kind {
+        case .snapshot(let revision, let lineage):
+            let time = (try? fileSystem.attributes(of: path(name)))??.modificationDate ?? archivedTime
+            return HistoryFileRecord(
+                name: name, kind: .snapshot, lineage: lineage, relabels: nil, startsLineage: false,
+                firstRevision: revision, lastRevision: revision, firstTime: time, lastTime: time,
+                archivedTime: archivedTime, bytes: bytes.count, sha256: sha)
+        case .segment(let base, let lineage):
+            let segment = HistorySegment(path: path(name), bytes: [UInt8](bytes))
+            let summary = segment.summary
+            return HistoryFileRecord(
+                name: name, kind: .segment, lineage: segment.header?.lineage.rawValue ?? lineage,
+                relabels: segment.header?.relabels?.rawValue, startsLineage: segment.header?.startsLineage ?? false,
+                firstRevision: segment.header?.baseRevision ?? base, lastRevision: summary.lastRevision,
+                firstTime: summary.firstTime, lastTime: summary.lastTime, archivedTime: archivedTime,
+                bytes: bytes.count, sha256: sha)
+        }
+    }
+
+    /// Durably replaces the manifest.
+    func writeManifest(_ manifest: HistoryManifest) throws {
+        let data = try Self.encoder.encode(manifest)
+        try DurableWriter(fileSystem: fileSystem, mode: fileMode).write(
+            data, to: path(HistoryFormat.manifestName))
+    }
+
+    /// Files in order: by first revision, snapshots before the segments that continue them.
+    static func sort(_ files: inout [HistoryFileRecord]) {
+        files.sort {
+            ($0.firstRevision, $0.kind == .snapshot ? 0 : 1, $0.name) < (
+                $1.firstRevision, $1.kind == .snapshot ? 0 : 1, $1.name
+            )
+        }
+    }
+
+    static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        encoder.dateEncodingStrategy = .iso8601
+        return encoder
+    }()
+
+    static let decoder: JSONDecoder = {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return decoder
+    }()
+}
