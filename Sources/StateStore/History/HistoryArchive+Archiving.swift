@@ -159,14 +159,17 @@ extension HistoryArchive {
         return seen
     }
 
-    /// Keeps the state file of `revision`, as a start found it, as the first snapshot of a history that has none for
-    /// the state's lineage (`chainLineage`), so that the changes after it can be read back from the first one.
+    /// Keeps the state file of `revision`, as a start found it, as a snapshot when the state's history (in
+    /// `chainLineage`) has none of that revision: the changes after it can then be read back whatever a crash took
+    /// from the history before it (segments never synced, whose changes the file holds).
     func keepStartingSnapshot(stateFile: String, revision: UInt64, storedLineage: String, chainLineage: String) {
         state.withLock { archive in
             let chain = Self.chain(
                 of: chainLineage, links: Self.links(archive.manifest.files, live: archive.liveLinks))
             guard archive.failure == nil, chain[storedLineage] != nil,
-                !archive.manifest.files.contains(where: { $0.kind == .snapshot && Self.belongs($0, to: chain) })
+                !archive.manifest.files.contains(where: {
+                    $0.kind == .snapshot && $0.firstRevision == revision && Self.belongs($0, to: chain)
+                })
             else { return }
             let name = HistoryFormat.snapshotName(revision: revision, lineage: storedLineage)
             let date = Date()

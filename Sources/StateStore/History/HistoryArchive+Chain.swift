@@ -38,4 +38,30 @@ extension HistoryArchive {
         guard let limit else { return true }
         return record.firstRevision <= limit
     }
+
+    /// The oldest revision whose state `files` (the state's history, as ``belongs(_:to:)`` keeps) can give: the
+    /// newest snapshot's, or an older snapshot's when the segments after it hold every change up to the next
+    /// one. A gap (changes a crash took before they were synced, while a snapshot held them) ends it.
+    static func oldestReachable(_ files: [HistoryFileRecord], chain: Chain) -> UInt64? {
+        let snapshots = Set(files.filter { $0.kind == .snapshot }.map(\.firstRevision)).sorted(by: >)
+        guard var oldest = snapshots.first else { return nil }
+        let ranges = files.filter { $0.kind == .segment }.compactMap { record -> ClosedRange<UInt64>? in
+            let last = min(record.lastRevision, (chain[record.lineage] ?? nil) ?? .max)
+            return last > record.firstRevision ? (record.firstRevision + 1)...last : nil
+        }
+        for snapshot in snapshots.dropFirst() {
+            var reached = snapshot
+            var grew = true
+            while grew, reached < oldest {
+                grew = false
+                for range in ranges where range.contains(reached + 1) && range.upperBound > reached {
+                    reached = range.upperBound
+                    grew = true
+                }
+            }
+            guard reached >= oldest else { break }
+            oldest = snapshot
+        }
+        return oldest
+    }
 }

@@ -44,9 +44,10 @@ extension HistoryArchive {
                 of: lineage, links: Self.links(archive.manifest.files, live: archive.liveLinks + liveLinks))
             let files = archive.manifest.files.filter { Self.belongs($0, to: chain) }
             let snapshots = files.filter { $0.kind == .snapshot }
-            var set = HistoryReadSet(segments: [], oldestRevision: snapshots.map(\.firstRevision).min())
+            var set = HistoryReadSet(segments: [], oldestRevision: Self.oldestReachable(files, chain: chain))
             var from = after
             if let target {
+                guard let oldest = set.oldestRevision, target >= oldest else { return set }
                 guard
                     let chosen = snapshots.filter({ $0.firstRevision <= target }).max(by: {
                         $0.firstRevision < $1.firstRevision

@@ -7,7 +7,8 @@ extension HistoryArchive {
             let files = archive.manifest.files
             let chain = Self.chain(of: lineage, links: Self.links(files, live: archive.liveLinks))
             let current = files.filter { Self.belongs($0, to: chain) }
-            let oldest = current.filter { $0.kind == .snapshot }.min { $0.firstRevision < $1.firstRevision }
+            let oldestRevision = Self.oldestReachable(current, chain: chain)
+            let oldest = current.first { $0.kind == .snapshot && $0.firstRevision == oldestRevision }
             let others = files.filter { !Self.belongs($0, to: chain) }
             let epochs = Self.orderedLineages(others).map { lineage in
                 let epoch = others.filter { $0.lineage == lineage }

@@ -128,7 +128,7 @@ extension PersistentState {
         if outcome.continuesFile, outcome.lineage != file.lineage {
             archive.state.withLock {
                 $0.liveLinks.append(
-                    (file.lineage.rawValue, outcome.lineage?.rawValue, outcome.replay.snapshotRevision))
+                    (file.lineage.rawValue, outcome.lineage?.rawValue, outcome.replay.revision))
             }
         }
         if outcome.continuesFile, loaded.report.source == .file, let stored = loaded.report.storedLineage {

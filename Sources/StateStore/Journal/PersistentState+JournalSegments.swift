@@ -126,7 +126,12 @@ extension PersistentState {
         if !removed.isEmpty {
             journalQueue.sync {
                 for segment in removed {
-                    if let descriptor = segment.descriptor { try? fileSystem.close(descriptor, path: segment.path) }
+                    if let descriptor = segment.descriptor {
+                        // A segment kept as history must hold on the device what its checksum in the manifest
+                        // says: records no one waited for may not have been synced yet.
+                        if history != nil { try? fileSystem.fdatasync(descriptor, path: segment.path) }
+                        try? fileSystem.close(descriptor, path: segment.path)
+                    }
                     if history == nil { try? fileSystem.unlink(segment.path) }
                 }
             }
