@@ -30,6 +30,12 @@ struct ConfigOptions: ParsableArguments {
     @Option(help: "Pre-migration backups kept.")
     var backupsKept: String?
 
+    @Option(help: "How long the history keeps changes, in seconds (default 604800, 7 days); 0 turns history off.")
+    var historyKeepSeconds: String?
+
+    @Option(help: "Largest the history may grow, in bytes (default 67108864, 64 MiB); 0 turns history off.")
+    var historyMaximumBytes: String?
+
     @Option(help: "Loads of the same state file that may never finish before it is set aside (0 turns it off).")
     var crashedLoadLimit: String?
 
@@ -55,6 +61,12 @@ struct ConfigOptions: ParsableArguments {
             overrides[ConfigurationKey.corruptFileFallback.name] = .string(corruptFileFallback)
         }
         if let backupsKept { overrides[ConfigurationKey.backupsKept.name] = .string(backupsKept) }
+        if let historyKeepSeconds {
+            overrides[ConfigurationKey.historyKeepSeconds.name] = .string(historyKeepSeconds)
+        }
+        if let historyMaximumBytes {
+            overrides[ConfigurationKey.historyMaximumBytes.name] = .string(historyMaximumBytes)
+        }
         if let crashedLoadLimit { overrides[ConfigurationKey.crashedLoadLimit.name] = .string(crashedLoadLimit) }
         if let legacyStatePath { overrides[ConfigurationKey.legacyStatePath.name] = .string(legacyStatePath) }
         if let logLevel { overrides[ConfigurationKey.logLevel.name] = .string(logLevel) }

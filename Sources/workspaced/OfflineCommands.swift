@@ -29,6 +29,11 @@ struct CheckConfig: AsyncParsableCommand {
             print("corrupt file:       \(resolved.corruptFilePolicy.rawValue)")
             print("corrupt fallback:   \(resolved.corruptFileFallback.rawValue)")
             print("backups kept:       \(resolved.backupsKept)")
+            print(
+                "history:            "
+                    + (resolved.history.isEnabled
+                        ? "\(resolved.history.keepSeconds) s, \(resolved.history.maximumByteCount) bytes"
+                        : "off"))
             print("crashed load limit: \(resolved.crashedLoadLimit)")
             print("legacy state file:  \(resolved.legacyStatePath ?? "(import off)")")
             print("log level:          \(resolved.logLevel)")

@@ -186,6 +186,8 @@ import Testing
         var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
         bytes[bytes.count - 3] ^= 0xFF
         try bytes.write(to: URL(fileURLWithPath: path))
+        #expect(state.historyStatus?.damaged == [], "the start's cheap check compares sizes only")
+        #expect(state.verifyHistory()?.damaged.map(\.path) == [path], "the full check reads every file")
         #expect {
             try state.model(atRevision: 2)
         } throws: { error in

@@ -26,9 +26,11 @@ struct ShutdownTests {
     /// A flush that cannot be written (a full file system) exits 74, logs at error, and leaves the old file.
     @Test func aFailedFlushExits74AndLeavesTheOldFile() async throws {
         let harness = try DaemonHarness()
+        // 128 KiB: with the filler gone, room for the second start's snapshot beside the secrets, the locks, the
+        // journal and the history's manifest (tmpfs counts a 4 KiB page per file).
         guard
             let tmpfs = try SmallTmpfs.mountIfRoot(
-                at: harness.stateDirectory, test: "aFailedFlushExits74AndLeavesTheOldFile")
+                at: harness.stateDirectory, size: "128k", test: "aFailedFlushExits74AndLeavesTheOldFile")
         else { return }
         defer { tmpfs.unmount() }
         let original = try WorkspaceFixtures.data("versions/v4.json")

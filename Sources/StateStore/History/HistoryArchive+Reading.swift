@@ -13,7 +13,7 @@ struct HistoryReadSet: Sendable {
 
 extension HistoryArchive {
     /// The live journal's segments in the state file's directory, read.
-    private func liveSegments() -> [HistorySegment] {
+    func liveSegments() -> [HistorySegment] {
         let names = (try? fileSystem.contentsOfDirectory(stateDirectory)) ?? []
         return names.compactMap { name -> (UInt64, String)? in
             JournalSegmentFormat.baseRevision(ofSegment: name, fileName: stateFileName).map { ($0, name) }

@@ -50,11 +50,16 @@ final class HistoryArchive: Sendable {
     /// Creates the directory when missing, reads the manifest and reconciles it with the files: a file it lacks
     /// (a crash before its rewrite) is adopted, a record whose file is gone (a crash while pruning) is forgotten,
     /// a file whose size differs is reported damaged. Rewrites the manifest when anything changed.
-    func open() {
+    ///
+    /// With `readOnly` (a `check` tool beside a running owner) nothing is created, removed or written: the
+    /// reconciled manifest is only kept in memory.
+    func open(readOnly: Bool = false) {
         state.withLock { archive in
             do {
-                try fileSystem.createDirectory(directory, mode: 0o700)
-                try fileSystem.fsyncDirectory(stateDirectory)
+                if !readOnly {
+                    try fileSystem.createDirectory(directory, mode: 0o700)
+                    try fileSystem.fsyncDirectory(stateDirectory)
+                }
             } catch {
                 archive.failure = "cannot create \(directory): \(error)"
                 return
@@ -66,8 +71,8 @@ final class HistoryArchive: Sendable {
                 archive.failure = "cannot list \(directory): \(error)"
                 return
             }
-            for name in names where name.hasPrefix(DurableWriter.temporaryPrefix(for: path(HistoryFormat.manifestName)))
-            {
+            for name in names
+            where !readOnly && name.hasPrefix(DurableWriter.temporaryPrefix(for: path(HistoryFormat.manifestName))) {
                 try? fileSystem.unlink(path(name))
             }
             var changed = false
@@ -98,7 +103,7 @@ final class HistoryArchive: Sendable {
                 }
             }
             Self.sort(&archive.manifest.files)
-            if changed { try? writeManifest(archive.manifest) }
+            if changed, !readOnly { try? writeManifest(archive.manifest) }
         }
     }
 

@@ -75,6 +75,16 @@ extension PersistentState {
             entries: entries, oldestRevision: oldest, currentRevision: currentRevision, hasMore: hasMore)
     }
 
+    /// Checks every history file against the manifest (size, SHA-256) and each segment's frames and sequence, and
+    /// returns the history with what failed in ``HistoryStatus/damaged``; `nil` without history. Reads every file:
+    /// a start runs it in the background once it serves, so that a damaged file is reported without delaying the
+    /// start. Reads that need a damaged file fail with ``HistoryError/damaged(path:reason:)`` whether or not it ran.
+    public func verifyHistory() -> HistoryStatus? {
+        guard let history else { return nil }
+        history.verifyFiles()
+        return history.status(lineage: lineage.rawValue)
+    }
+
     /// The history kept now; `nil` when history is off or the state has no journal.
     public var historyStatus: HistoryStatus? { history?.status(lineage: lineage.rawValue) }
 
@@ -131,7 +141,9 @@ extension PersistentState {
                     (file.lineage.rawValue, outcome.lineage?.rawValue, outcome.replay.revision))
             }
         }
-        if outcome.continuesFile, loaded.report.source == .file, let stored = loaded.report.storedLineage {
+        if outcome.continuesFile, loaded.report.source == .file {
+            // A file an older release wrote stores no lineage: its state is where the state's own lineage begins.
+            let stored = loaded.report.storedLineage ?? file.lineage
             archive.keepStartingSnapshot(
                 stateFile: file.path, revision: loaded.report.revision, storedLineage: stored.rawValue,
                 chainLineage: file.lineage.rawValue)

@@ -128,6 +128,17 @@ package struct ConfigurationKey: Sendable, Hashable {
     package static let backupsKept = ConfigurationKey(
         name: "backupsKept", kind: .integer(1...100), summary: "pre-migration backups kept",
         defaultValue: .integer(3), flag: "--backups-kept")
+    /// How long the history keeps a change.
+    package static let historyKeepSeconds = ConfigurationKey(
+        name: "history.keepSeconds", kind: .integer(0...31_622_400),
+        summary:
+            "how long the history keeps changes and the snapshots they continue, in seconds (7 days); 0 turns history off",
+        defaultValue: .integer(604_800), flag: "--history-keep-seconds")
+    /// The bytes the history may take.
+    package static let historyMaximumBytes = ConfigurationKey(
+        name: "history.maximumBytes", kind: .integer(0...1_099_511_627_776),
+        summary: "largest the history directory may grow, in bytes, oldest pruned first (64 MiB); 0 turns history off",
+        defaultValue: .integer(67_108_864), flag: "--history-maximum-bytes")
     /// How many loads of the same state file may never finish before the next start sets it aside.
     package static let crashedLoadLimit = ConfigurationKey(
         name: "crashedLoadLimit", kind: .integer(0...100),
@@ -175,7 +186,7 @@ package struct ConfigurationKey: Sendable, Hashable {
     /// Every key, in documentation order.
     package static let all: [ConfigurationKey] = [
         .stateDirectory, .controlSocket, .saveDebounce, .saveMaximumDelay, .corruptFilePolicy, .corruptFileFallback,
-        .backupsKept,
+        .backupsKept, .historyKeepSeconds, .historyMaximumBytes,
         .crashedLoadLimit, .legacyStatePath, .logLevel, .apiMaximumBodyBytes, .apiMaximumConnections,
         .apiRequestTimeout, .readUsers,
         .readGroups, .writeUsers, .writeGroups,

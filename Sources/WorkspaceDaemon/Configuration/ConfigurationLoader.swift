@@ -105,6 +105,11 @@ package enum ConfigurationLoader {
             corruptFilePolicy: policy,
             corruptFileFallback: fallback,
             backupsKept: try reader.integer(.backupsKept) ?? ConfigurationKey.backupsKept.integerDefault,
+            history: HistoryConfiguration(
+                keepSeconds: try reader.integer(.historyKeepSeconds)
+                    ?? ConfigurationKey.historyKeepSeconds.integerDefault,
+                maximumByteCount: try reader.integer(.historyMaximumBytes)
+                    ?? ConfigurationKey.historyMaximumBytes.integerDefault),
             crashedLoadLimit: try reader.integer(.crashedLoadLimit) ?? ConfigurationKey.crashedLoadLimit.integerDefault,
             legacyStatePath: legacyStatePath,
             logLevel: level,

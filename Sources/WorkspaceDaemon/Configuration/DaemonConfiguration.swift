@@ -18,6 +18,9 @@ package struct DaemonConfiguration: Sendable, Equatable {
     package var corruptFileFallback: CorruptFileFallback
     /// How many pre-migration backups to keep.
     package var backupsKept: Int
+    /// How much history the state keeps (``StateStore/HistoryConfiguration``): `history.keepSeconds` and
+    /// `history.maximumBytes`. Applied at start.
+    package var history: HistoryConfiguration
     /// How many loads of the same state file may begin and never finish (crashed, killed, out of memory, timed
     /// out) before the next start sets the file aside and starts from the newest backup that loads; 0 turns the
     /// guard off. Applied at start.
@@ -49,6 +52,9 @@ package struct DaemonConfiguration: Sendable, Equatable {
         corruptFileFallback: CorruptFileFallback = CorruptFileFallback(
             rawValue: ConfigurationKey.corruptFileFallback.textDefault)!,
         backupsKept: Int = ConfigurationKey.backupsKept.integerDefault,
+        history: HistoryConfiguration = HistoryConfiguration(
+            keepSeconds: ConfigurationKey.historyKeepSeconds.integerDefault,
+            maximumByteCount: ConfigurationKey.historyMaximumBytes.integerDefault),
         crashedLoadLimit: Int = DaemonConfiguration.defaultCrashedLoadLimit,
         legacyStatePath: String? = DaemonConfiguration.defaultLegacyStatePath,
         logLevel: Logger.Level = Logger.Level(rawValue: ConfigurationKey.logLevel.textDefault)!,
@@ -64,6 +70,7 @@ package struct DaemonConfiguration: Sendable, Equatable {
         self.corruptFilePolicy = corruptFilePolicy
         self.corruptFileFallback = corruptFileFallback
         self.backupsKept = backupsKept
+        self.history = history
         self.crashedLoadLimit = crashedLoadLimit
         self.legacyStatePath = legacyStatePath
         self.logLevel = logLevel

@@ -29,6 +29,9 @@ package enum DaemonEvent: String, CaseIterable, Sendable {
     case journalFailed
     /// The change journal works again after a failure: the snapshot it continues is durable.
     case journalResumed
+    /// A file of the history (`workspace.json.history/`) failed its check at the start: the daemon serves, and
+    /// only reads of the past that need the file fail.
+    case historyDamaged
     /// A corrupt state file was moved aside.
     case quarantined
     /// After a corrupt state file was moved aside, the state came from the newest backup that loads instead of
@@ -86,6 +89,7 @@ package enum DaemonEvent: String, CaseIterable, Sendable {
         case .journalKeptAside: hex = "0ce4234e79b348d2b1446c48d32af558"
         case .journalFailed: hex = "4b2508af5fca490ba49988ec12de99c1"
         case .journalResumed: hex = "b32795a196614c46b4fe6c608a00b666"
+        case .historyDamaged: hex = "a8b50a1e85c6412bb6f4bb5a1f8aca8b"
         case .quarantined: hex = "87da9888b6c248ff9d9caee4abe6b974"
         case .restoredFromBackup: hex = "b09537f355614952a348eaee12d21470"
         case .salvaged: hex = "77de2393ac96444ab4abfd745fd62bc3"

@@ -66,6 +66,7 @@ enum CheckRendering {
             }
             output += journal.wouldKeepAside.map { "journal: a start would keep aside \($0)" }
         }
+        output += report.history?.lines ?? []
         guard let salvage = report.salvage else {
             output.append(
                 report.noStateFile

@@ -70,6 +70,8 @@ package struct CheckReport: Codable, Sendable, Equatable {
     package var salvage: Salvage?
     /// What a start would replay from the change journal beside the file (`nil` when the file does not load).
     package var journal: Journal? = nil
+    /// The history beside the file, checked file by file; `nil` when there is none.
+    package var history: History? = nil
 
     /// The change journal as a start would replay it.
     package struct Journal: Codable, Sendable, Equatable {

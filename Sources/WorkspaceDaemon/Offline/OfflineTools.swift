@@ -124,6 +124,8 @@ package enum OfflineTools {
         } catch {
             return (nil, "\(path): \(error)")
         }
+        report.history = file.checkHistory(WorkspaceChange.self, lineage: loaded.storedLineage ?? file.lineage)
+            .map(CheckReport.History.init)
         return (report, nil)
     }
 

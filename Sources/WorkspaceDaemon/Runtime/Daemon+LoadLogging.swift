@@ -139,6 +139,25 @@ extension Daemon {
         }
     }
 
+    /// Logs the history kept at the start.
+    func logHistory(_ history: HistoryStatus, path: String) {
+        let oldest = history.oldestRevision.map { "revisions from \($0)" } ?? "no snapshot yet"
+        logger.info(
+            "history: \(oldest), \(history.fileCount) file(s), \(history.byteCount) bytes in \(history.directory)")
+        logHistoryDamage(history, path: path)
+    }
+
+    /// Logs each history file that failed its check (never fatal: the reads that need it fail, naming it).
+    func logHistoryDamage(_ history: HistoryStatus, path: String) {
+        for damage in history.damaged {
+            logger.error(
+                "history file \(damage.path) is damaged: \(damage.reason); reads of the past that need it fail",
+                metadata: DaemonEvent.historyDamaged.metadata([
+                    "state_path": "\(path)", "history_path": "\(damage.path)", "reason": "\(damage.reason)",
+                ]))
+        }
+    }
+
     func logRefusal(_ error: StateStoreError, path: String) {
         switch error {
         case .newerVersion(_, let stored, let minReader, let current):

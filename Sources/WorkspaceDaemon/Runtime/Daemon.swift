@@ -141,7 +141,18 @@ package final class Daemon: Sendable {
                 "state_path": "\(file.path)", "control_socket": "\(configuration.controlSocketPath)",
                 "version": "\(Release.version)",
             ]))
+        verifyHistoryInBackground(persistent, path: file.path)
         return running
+    }
+
+    /// Checks every history file (SHA-256, frames) on a background thread once the daemon serves, and logs each
+    /// damaged one (``DaemonEvent/historyDamaged``): reading 64 MiB would otherwise delay READY=1.
+    private func verifyHistoryInBackground(_ state: PersistentState<Workspace>, path: String) {
+        guard state.historyStatus != nil else { return }
+        DispatchQueue.global(qos: .utility).async { [self] in
+            guard let history = state.verifyHistory() else { return }
+            logHistoryDamage(history, path: path)
+        }
     }
 
     /// Called when a stop ends the process before the daemon is ready: the load under way was stopped, not
@@ -213,7 +224,7 @@ package final class Daemon: Sendable {
         let persistent: PersistentState<Workspace>
         do {
             persistent = try PersistentState(
-                file: file, loaded: loaded, journaling: WorkspaceChange.self,
+                file: file, loaded: loaded, journaling: WorkspaceChange.self, history: configuration.history,
                 configuration: PersistenceConfiguration(
                     debounce: configuration.saveDebounce, maximumDelay: configuration.saveMaximumDelay),
                 scheduler: environment.scheduler,
@@ -231,6 +242,9 @@ package final class Daemon: Sendable {
         }
         if let replay = persistent.journalReplay {
             logJournalReplay(replay, path: file.path)
+        }
+        if let history = persistent.historyStatus {
+            logHistory(history, path: file.path)
         }
         return persistent
     }

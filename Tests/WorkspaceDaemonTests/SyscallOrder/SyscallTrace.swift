@@ -129,7 +129,8 @@ struct SyscallTrace {
     private static let writes: Set = ["write", "pwrite64", "writev", "pwritev", "pwritev2"]
     private static let fsyncs: Set = ["fsync", "fdatasync"]
 
-    /// Every successful rename into `directory`, with the calls that make it durable or not.
+    /// Every successful rename into `directory` or a directory under it, with the calls that make it durable or not
+    /// (the fsync of the directory the new name is in).
     func replaces(in directory: String) -> [Replace] {
         calls.filter { Self.renames.contains($0.name) && $0.succeeded }.compactMap { rename in
             let paths = rename.strings
@@ -142,8 +143,10 @@ struct SyscallTrace {
                 Self.fsyncs.contains($0.name) && $0.descriptorPath == source && $0.succeeded
                     && $0.end < rename.start
             }
+            // The directory the name is in: the state directory's own, or a directory under it (the history's).
+            let targetDirectory = (paths[1] as NSString).deletingLastPathComponent
             let directoryFsync = calls.first {
-                Self.fsyncs.contains($0.name) && $0.descriptorPath == directory && $0.succeeded
+                Self.fsyncs.contains($0.name) && $0.descriptorPath == targetDirectory && $0.succeeded
                     && $0.start > rename.end
             }
             return Replace(

@@ -1,0 +1,54 @@
+import Foundation
+
+extension HistoryArchive {
+    /// Checks every file against the manifest (size, SHA-256) and each segment's frames, header and sequence,
+    /// recording what fails in ``ArchiveState/damaged``; returns how many files failed. Reads one file at a time
+    /// under the lock and hashes it outside, so that compaction waits for one read at most.
+    @discardableResult
+    func verifyFiles() -> Int {
+        let records = state.withLock { $0.manifest.files }
+        var failed = 0
+        for record in records {
+            let read = state.withLock { archive -> Data?? in
+                guard archive.manifest.files.contains(record) else { return .none }
+                return .some(try? fileSystem.readFile(at: path(record.name)))
+            }
+            guard case .some(let data) = read else { continue }  // pruned meanwhile
+            let reason = Self.problem(of: record, data, path: path(record.name))
+            state.withLock { archive in
+                guard archive.manifest.files.contains(record) else { return }
+                archive.damaged[record.name] = reason
+            }
+            if reason != nil { failed += 1 }
+        }
+        return failed
+    }
+
+    /// What is wrong with a file's bytes, or `nil`.
+    static func problem(of record: HistoryFileRecord, _ data: Data?, path: String) -> String? {
+        guard let data else { return "the file cannot be read" }
+        guard data.count == record.bytes, SHA256Digest.hex(data) == record.sha256 else {
+            return "its SHA-256 is not the one the manifest recorded (\(data.count) bytes, \(record.bytes) recorded)"
+        }
+        guard record.kind == .segment else { return nil }
+        let segment = HistorySegment(path: path, bytes: [UInt8](data))
+        guard segment.header != nil else { return "its first record is not a journal header this release reads" }
+        if let damage = segment.scan.damage, !isCrashTail(damage) {
+            return "\(damage) at byte \(segment.scan.validLength)"
+        }
+        var previous = segment.header?.baseRevision ?? 0
+        for record in segment.records {
+            guard record.revision == previous + 1 else {
+                return "revision \(record.revision) follows revision \(previous) in it"
+            }
+            previous = record.revision
+        }
+        return nil
+    }
+
+    /// Whether damage at a segment's end is what a crash during an append leaves (kept as it was when moved).
+    private static func isCrashTail(_ damage: JournalFraming.Damage) -> Bool {
+        if case .truncated = damage { return true }
+        return damage == .invalidLength(0)
+    }
+}
