@@ -4,7 +4,7 @@ import Foundation
 extension PersistentState {
     /// Takes ownership of the result of `file.load()` with a change journal: replays the changes a crash left in
     /// the journal onto the loaded (migrated) state, then records every later change in it before acknowledging
-    /// it. Changes are then ``StateChange`` values of `changeType` (``apply(_:expecting:returning:applied:)``).
+    /// it. Changes are then ``StateChange`` values of `changeType` (``apply(_:origin:expecting:returning:applied:)``).
     ///
     /// ```swift
     /// let file = StateFile(path: "/var/lib/app/settings.json", schema: schema)
@@ -151,7 +151,7 @@ extension PersistentState {
         return try complete(outcome)
     }
 
-    /// Applies `change` as ``apply(_:expecting:returning:applied:)`` does, answering nothing but the revision.
+    /// Applies `change` as ``apply(_:origin:expecting:returning:applied:)`` does, answering nothing but the revision.
     @discardableResult
     public func apply<Change: StateChange>(
         _ change: Change, expecting: ((_ revision: UInt64) -> Bool)? = nil

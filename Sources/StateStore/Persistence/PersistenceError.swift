@@ -19,7 +19,7 @@ public enum PersistenceError: Error, Equatable, Sendable, CustomStringConvertibl
     /// is taken at once.
     case journalFailed(path: String, revision: UInt64, underlying: String)
     /// The state keeps a change journal, so a change must be a ``StateChange`` value of the journal's type
-    /// (``PersistentState/apply(_:expecting:returning:applied:)``), not a closure; nothing changed.
+    /// (``PersistentState/apply(_:origin:expecting:returning:applied:)``), not a closure; nothing changed.
     case notJournaled(path: String, changeType: String)
 
     /// A sentence an operator can act on.
