@@ -48,13 +48,16 @@ extension PersistentState {
         if let revision, revision > currentRevision {
             throw .notReached(revision: revision, currentRevision: currentRevision)
         }
-        let set = try history.gather(lineage: lineage.rawValue, snapshotAtOrBefore: nil, after: revision ?? 0)
+        // The newest `limit` without a filter are the last `limit` revisions: only the segments holding them are read.
+        let newestOnly = revision == nil && matching == nil && currentRevision > UInt64(max(0, limit))
+        let readAfter = revision ?? (newestOnly ? currentRevision - UInt64(max(0, limit)) : 0)
+        let set = try history.gather(lineage: lineage.rawValue, snapshotAtOrBefore: nil, after: readAfter)
         let oldest = set.oldestRevision ?? currentRevision
         if let revision, revision < oldest { throw .pruned(revision: revision, oldestRevision: oldest) }
         var entries: [HistoryEntry<Change>] = []
         var hasMore = false
         let limit = max(0, limit)
-        _ = try HistoryArchive.walk(set, from: revision ?? oldest, through: currentRevision) {
+        _ = try HistoryArchive.walk(set, from: revision ?? max(oldest, readAfter), through: currentRevision) {
             record throws(HistoryError) -> Bool in
             let entry = HistoryEntry(
                 revision: record.revision, date: record.marker?.date, origin: record.marker?.origin,
@@ -71,6 +74,7 @@ extension PersistentState {
             }
             return true
         }
+        if newestOnly, max(oldest, readAfter) > oldest { hasMore = true }
         return HistoryPage(
             entries: entries, oldestRevision: oldest, currentRevision: currentRevision, hasMore: hasMore)
     }
