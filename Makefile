@@ -150,10 +150,19 @@ system-test:
 # ready time and memory on generated 1, 10 and 50 MB workspaces against a plain Codable decode of the same bytes,
 # measured in the same run; the persistence engine on the same workspaces (save, owner blocked, writes under 10,000
 # changes/s, the daemon's SIGTERM → exit); the control API with 16 clients on the daemon holding a 10 MB workspace
-# (BENCH_CONTROL_MEGABYTES); the figures go to docs/benchmarks/results.json, and it ends with their one table.
+# (BENCH_CONTROL_MEGABYTES); the history of issue 42 (below); the figures go to docs/benchmarks/results.json, and it
+# ends with their one table.
 BENCH_SIZES  ?= 1,10,50
 BENCH_ROUNDS ?= 5
 BENCH_CONTROL_MEGABYTES ?= 10
+# The history (WorkspaceBench history, about 30 s with these): the persistence workloads with the history off and on
+# at BENCH_HISTORY_SIZES (BENCH_HISTORY_ROUNDS blocks of fresh copies), model(atRevision:) replaying 16 MiB of segments
+# at BENCH_HISTORY_READ_MEGABYTES against a load of the file (0 skips it), and what renames at 10/s take in the history
+# at BENCH_HISTORY_FOOTPRINT_MEGABYTES (each 120 simulated seconds).
+BENCH_HISTORY_SIZES  ?= 1,10
+BENCH_HISTORY_ROUNDS ?= 5
+BENCH_HISTORY_READ_MEGABYTES ?= 10
+BENCH_HISTORY_FOOTPRINT_MEGABYTES ?= 0.1,10
 # What only `make bench` needs besides APT_PACKAGES: SQLite's headers and pkg-config file, which GRDB links against
 # for the SQLite peer of the benchmarks (WorkspaceBench peer); `make test` never builds that package.
 BENCH_APT_PACKAGES := libsqlite3-dev
@@ -174,6 +183,9 @@ bench: bench-deps
 	  --megabytes $(BENCH_CONTROL_MEGABYTES) --rounds 7 --json docs/benchmarks/results.json \
 	  --commit "$$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
 	Benchmarks/.build/release/WorkspaceBench peer --sizes $(BENCH_SIZES) --rounds $(BENCH_ROUNDS) \
+	  --json docs/benchmarks/results.json --commit "$$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+	Benchmarks/.build/release/WorkspaceBench history --sizes $(BENCH_HISTORY_SIZES) --rounds $(BENCH_HISTORY_ROUNDS) \
+	  --read-megabytes $(BENCH_HISTORY_READ_MEGABYTES) --footprint-megabytes $(BENCH_HISTORY_FOOTPRINT_MEGABYTES) \
 	  --json docs/benchmarks/results.json --commit "$$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
 	Benchmarks/.build/release/StateStoreBenchmarks 50000 11
 	$(MAKE) bench-charts

@@ -23,12 +23,49 @@ def cell(value, goal, text, at_most=True):
     return text if met else f"**{text}**"
 
 
+def history_rows(history, row, columns):
+    """The rows of the `history` section (issue 42): the persistence workloads with the history on ÷ off, the read
+    of a past state ÷ a load, and what renames at 10/s take in the history (a size that is no column of the table
+    gets a row of its own, its figure in the first column)."""
+    def short(seconds):
+        return f"{seconds * 1e6:.1f} µs" if seconds < 1e-4 else ms(seconds)
+
+    overhead = {r["megabytes"]: r for r in history.get("overhead", [])}
+    for key, name, goal in (("durableChange", "one durable change", True), ("plainChange", "one plain change", True),
+                            ("save", "a save, timer → reported", True),
+                            ("firstSave", "the save that keeps a snapshot", False)):
+        row(f"history on ÷ off: {name}", "≤ 1.05" if goal else "(a figure)",
+            {s: (cell(r["figures"][key]["ratio"], r["goal"], text) if goal else text)
+             for s, r in overhead.items()
+             for text in [f'{r["figures"][key]["ratio"]:.2f} ({short(r["figures"][key]["on"])} ÷ '
+                          f'{short(r["figures"][key]["off"])})']})
+    read = history.get("read")
+    if read:
+        figures = read["figures"]
+        row(f'history: model(atRevision:) replaying {figures["replayedBytes"] / 1048576:.0f} MiB ÷ StateFile.load',
+            f'≤ {figures["goal"]:g}',
+            {read["megabytes"]: cell(figures["ratio"], figures["goal"],
+                                     f'{figures["ratio"]:.2f} ({ms(figures["readSeconds"])} ÷ '
+                                     f'{ms(figures["loadSeconds"])}; {figures["replayedChanges"]:,} changes)')})
+    for footprint in history.get("footprint", []):
+        megabytes = footprint["megabytes"]
+        text = (f'{footprint["bytesPerChange"]:.0f} B a rename; 64 MiB holds {footprint["defaultLeastHours"]:.1f}–'
+                f'{footprint["defaultMostHours"]:.1f} h; a week needs {footprint["weekMebibytes"]:,.0f} MiB')
+        if megabytes == int(megabytes) and megabytes >= 1:
+            row("history: renames at 10/s (snapshot = the state file)", "(a figure)", {int(megabytes): text})
+        else:
+            print(f"| history: renames at 10/s, a {megabytes:g} MB state | (a figure) | {text} |"
+                  + " – |" * (columns - 1))
+
+
 def main():
     path = sys.argv[1] if len(sys.argv) > 1 else "docs/benchmarks/results.json"
     with open(path) as file:
         results = json.load(file)
     ready = results.get("ready", [])
-    sizes = sorted({row["megabytes"] for row in ready} | {row["megabytes"] for row in results.get("persistence", [])})
+    history = results.get("history") or {}
+    sizes = sorted({row["megabytes"] for row in ready} | {row["megabytes"] for row in results.get("persistence", [])}
+                   | {row["megabytes"] for row in history.get("overhead", [])})
     head = "| figure | goal | " + " | ".join(f"{size} MB" for size in sizes) + " |"
     print(head)
     print("| --- | --- | " + " | ".join("---" for _ in sizes) + " |")
@@ -119,6 +156,7 @@ def main():
     row("peer: peak RSS, JSON file ÷ SQLite", "(a comparison)",
         {s: f'{r["json"]["peakBytes"] / r["sqlite"]["peakBytes"]:.2f} ({r["json"]["peakBytes"] / 1e6:.0f} ÷ '
             f'{r["sqlite"]["peakBytes"] / 1e6:.0f} MB)' for s, r in peer.items()})
+    history_rows(history, row, len(sizes))
     print()
     print(f'Commit {results.get("commit")}, {results.get("date")}, {results["machine"]["cpu"]} '
           f'({results["machine"]["cores"]} cores); rounds: '

@@ -8,6 +8,10 @@
 //       [--commit ID]
 //   WorkspaceBench peer [--sizes 1,10,50] [--rounds 5] [--directory DIR] [--json PATH] [--commit ID]
 //       (the same workspace in SQLite through GRDB against the JSON file; peer-measure is its child process)
+//   WorkspaceBench history [--sizes 1,10] [--rounds 5] [--read-megabytes 10] [--replay-mebibytes 16] [--read-rounds 3]
+//       [--footprint-megabytes 0.1,10] [--footprint-seconds 120] [--footprint-kept-kibibytes 65536] [--directory DIR]
+//       [--json PATH] [--commit ID]
+//       (the history of issue 42: the persistence workloads off and on, a read of the past, the bytes of renames)
 //   WorkspaceBench baseline FILE ROUNDS                        (the plain decode, in a process of its own)
 import Foundation
 
@@ -115,6 +119,14 @@ case "peer":
     } catch {
         fail("\(error)")
     }
+case "history":
+    let rounds = roundsOption(default: 5)
+    let benchmark = HistoryBenchmark.fromCommandLine(rounds: rounds)
+    do {
+        try record(section: "history", value: try benchmark.run(), rounds: rounds)
+    } catch {
+        fail("\(error)")
+    }
 case "peer-measure":
     guard arguments.count == 6, let store = PeerMeasurement.Store(rawValue: arguments[2]),
         let operation = PeerMeasurement.Operation(rawValue: arguments[3])
@@ -127,5 +139,5 @@ case "peer-measure":
         fail("\(error)")
     }
 default:
-    fail("usage: WorkspaceBench ready|persistence|control|peer|generate|baseline …")
+    fail("usage: WorkspaceBench ready|persistence|control|peer|history|generate|baseline …")
 }
