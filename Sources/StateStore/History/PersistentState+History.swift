@@ -116,9 +116,10 @@ extension PersistentState {
             _ = try HistoryArchive.walk(set, from: from, through: through) { record throws(HistoryError) -> Bool in
                 let change = try decodeChange(Change.self, record)
                 do {
-                    var working = model
-                    try change.apply(to: &working)
-                    model = working
+                    // In place, whatever `validatesBeforeMutating` says: a change that fails ends the read, and the
+                    // model is dropped with it. A copy per change copied the model's arrays every time: a read
+                    // replaying 16 MiB of renames at 10 MB took 30 s, 0.35 s in place.
+                    try change.apply(to: &model)
                 } catch {
                     throw .damaged(
                         path: record.path, reason: "the change of revision \(record.revision) does not apply: \(error)")
