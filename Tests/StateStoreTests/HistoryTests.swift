@@ -184,10 +184,14 @@ import Testing
             try historyNames(directory).filter { $0.hasPrefix("journal.0.") }.first)
         let path = directory.file("notebook.json.history/" + segment)
         var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
-        bytes[bytes.count - 3] ^= 0xFF
+        // A byte of revision 2's record (the addition of "note 2") changes.
+        let at = try #require(bytes.firstRange(of: Data("note 2".utf8))).lowerBound
+        bytes[at] ^= 0x20
         try bytes.write(to: URL(fileURLWithPath: path))
         #expect(state.historyStatus?.damaged == [], "the start's cheap check compares sizes only")
         #expect(state.verifyHistory()?.damaged.map(\.path) == [path], "the full check reads every file")
+        // Revision 1 does not need the damaged record, revision 2 does.
+        #expect(try state.model(atRevision: 1).notes.count == 1, "the records before the damage are read")
         #expect {
             try state.model(atRevision: 2)
         } throws: { error in

@@ -2,16 +2,20 @@ import Foundation
 
 extension HistoryArchive {
     /// Moves the segments a durable snapshot made redundant into the history, keeps the state file of
-    /// `savedRevision` as a snapshot when one is due, prunes, and rewrites the manifest. Called right after the
-    /// save of `savedRevision`, before any other save can replace the file.
+    /// `savedRevision` as a snapshot when one is due, and prunes. Called right after the save of `savedRevision`,
+    /// before any other save can replace the file.
     ///
-    /// The order keeps a crash at any step harmless: files are linked or renamed into the directory, the directory
-    /// is fsynced before the journal's (so a moved segment is in one place or both, never none), and the manifest
-    /// is written last; the next start adopts what it lacks. A segment that cannot be moved is removed, as without
-    /// history, and ``ArchiveState/failure`` says why.
+    /// It costs a save one directory fsync: the history's, after the files are renamed or linked into it, so that a
+    /// moved segment is durable there before any later fsync of the state's directory (the next save's) makes its
+    /// removal from the journal durable; until then it is in one place or both, never neither (a start finds it in
+    /// the journal, skips its changes as already in the snapshot, and moves it again). The manifest is rewritten
+    /// only when a snapshot is kept or files are pruned, about once per generation: moving a segment leaves it
+    /// stale, and the next start adopts the files it lacks (computing their records from their bytes), as after a
+    /// crash. A segment that cannot be moved is removed, as without history, and ``ArchiveState/failure`` says why.
     func archive(segments: [String], stateFile: String, savedRevision: UInt64, lineage: String, date: Date) {
         state.withLock { archive in
             var moved = false
+            var linked = false
             var failure: String?
             for source in segments {
                 do {
@@ -33,7 +37,7 @@ extension HistoryArchive {
                                 firstRevision: savedRevision, lastRevision: savedRevision, firstTime: date,
                                 lastTime: date, archivedTime: date, bytes: bytes.count,
                                 sha256: SHA256Digest.hex(bytes)))
-                        moved = true
+                        linked = true
                     }
                 } catch let error as FileSystemError where error.errno == EEXIST {
                     // Kept by a compaction that a crash interrupted before the manifest: the next start adopts it.
@@ -42,12 +46,9 @@ extension HistoryArchive {
                 }
             }
             do {
-                if moved {
-                    try fileSystem.fsyncDirectory(directory)
-                    try fileSystem.fsyncDirectory(stateDirectory)
-                }
+                if moved || linked { try fileSystem.fsyncDirectory(directory) }
                 let pruned = prune(now: date, chain: chain, &archive)
-                if moved || pruned {
+                if linked || pruned {
                     Self.sort(&archive.manifest.files)
                     try writeManifest(archive.manifest)
                 }

@@ -30,7 +30,12 @@ extension PersistentState {
         } catch {
             throw .damaged(path: base.path, reason: "\(error)")
         }
-        try historyReplayer(&model, set, base.revision, revision)
+        do {
+            try historyReplayer(&model, set, base.revision, revision)
+        } catch {
+            if case .damaged(let path, let reason) = error { history.noteDamage(path: path, reason: reason) }
+            throw error
+        }
         return model
     }
 
