@@ -30,4 +30,7 @@ public enum APIErrorCode {
     public static let unauthorized = "unauthorized"
     /// The secret store is unavailable (the token routes answer 503 and say why).
     public static let secretsUnavailable = "secrets_unavailable"
+    /// The change cannot be made over the records there are now (a restored project's pane or tab id is another
+    /// project's now).
+    public static let conflict = "conflict"
 }

@@ -36,6 +36,10 @@ extension WorkspaceChange: StateDirectDecodable {
             change = .deleteFavorite(id: try Self.readID(&reader))
         } else if key.matches("updateOwner") {
             change = try Self.readUpdateOwner(&reader)
+        } else if key.matches("restoreWorkspace") {
+            change = try Self.readRestoreWorkspace(&reader)
+        } else if key.matches("restoreProject") {
+            change = try Self.readRestoreProject(&reader)
         } else {
             throw reader.refusal("\"\(key.text)\" is not a change")
         }
@@ -181,5 +185,26 @@ extension WorkspaceChange: StateDirectDecodable {
             }
         }
         return .updateOwner(alias: alias, email: email)
+    }
+
+    private static func readRestoreWorkspace(_ reader: inout StateDirectReader) throws -> WorkspaceChange {
+        var workspace: Workspace?
+        try readLabels(&reader, ["workspace"]) { _, reader in
+            workspace = try reader.read(Workspace.self, at: "workspace")
+        }
+        return .restoreWorkspace(workspace: try reader.required(workspace, "workspace"))
+    }
+
+    private static func readRestoreProject(_ reader: inout StateDirectReader) throws -> WorkspaceChange {
+        var project: Project?
+        var index: Int?
+        try readLabels(&reader, ["project", "index"]) { position, reader in
+            switch position {
+            case 0: project = try reader.read(Project.self, at: "project")
+            default: index = try reader.read(Int.self, at: "index")
+            }
+        }
+        return .restoreProject(
+            project: try reader.required(project, "project"), index: try reader.required(index, "index"))
     }
 }

@@ -33,6 +33,12 @@ public enum WorkspaceChange: Codable, Sendable, Equatable {
     case deleteFavorite(id: WorkspaceID)
     /// `PATCH /v1/owner`: each given field.
     case updateOwner(alias: String?, email: String?)
+    /// `POST /v1/restore`: the whole workspace becomes `workspace`, a state it was in (read from the history), unknown
+    /// fields included.
+    case restoreWorkspace(workspace: Workspace)
+    /// `POST /v1/projects/{id}/restore`: `project` as a past state held it, with its panes and tabs, in place of the
+    /// project with its id, or inserted at `index` when it was deleted (``Workspace/restoreProject(_:at:)``).
+    case restoreProject(project: Project, index: Int)
 
     /// Applies the change to `workspace`, validating as the API does.
     ///
@@ -71,6 +77,10 @@ public enum WorkspaceChange: Codable, Sendable, Equatable {
         case .updateOwner(let alias, let email):
             if let alias { try workspace.setOwnerAlias(alias) }
             if let email { try workspace.setOwnerEmail(email) }
+        case .restoreWorkspace(let past):
+            workspace = past
+        case .restoreProject(let project, let index):
+            try workspace.restoreProject(project, at: index)
         }
     }
 

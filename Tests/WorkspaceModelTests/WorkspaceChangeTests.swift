@@ -47,6 +47,26 @@ import Testing
         ),
         (.deleteFavorite(id: other), #"{"deleteFavorite":{"id":"99999999-9999-4999-8999-999999999999"}}"#),
         (.updateOwner(alias: "a", email: nil), #"{"updateOwner":{"alias":"a"}}"#),
+        (
+            .restoreWorkspace(
+                workspace: Workspace(
+                    projects: [Project(id: project, name: "P", layout: .quad)],
+                    favorites: [Favorite(id: other, name: "F", path: "/p", createdAt: date)],
+                    activeProjectID: project, owner: Owner(alias: "a", email: ""))),
+            #"{"restoreWorkspace":{"workspace":{"projects":[{"id":"11111111-1111-4111-8111-111111111111","name":"P","layout":"quad","panes":[]}],"favorites":[{"id":"99999999-9999-4999-8999-999999999999","name":"F","path":"/p","createdAt":816692800}],"activeProjectID":"11111111-1111-4111-8111-111111111111","owner":{"alias":"a","email":""}}}}"#
+        ),
+        (
+            .restoreProject(
+                project: Project(
+                    id: project, name: "P", layout: .split,
+                    panes: [
+                        Pane(
+                            id: other, folder: "/f", viewMode: .columns, focusedTabIndex: 0,
+                            tabs: [Tab(id: WorkspaceID("22222222-2222-4222-8222-222222222222")!, folder: "/t")])
+                    ]),
+                index: 3),
+            #"{"restoreProject":{"project":{"id":"11111111-1111-4111-8111-111111111111","name":"P","layout":"split","panes":[{"id":"99999999-9999-4999-8999-999999999999","folder":"/f","viewMode":"columns","focusedTabIndex":0,"tabs":[{"id":"22222222-2222-4222-8222-222222222222","folder":"/t"}]}]},"index":3}}"#
+        ),
     ]
 
     @Test func everyCaseDecodesFromThePinnedJSONAndRoundTrips() throws {
@@ -55,6 +75,26 @@ import Testing
             let encoded = try JSONEncoder().encode(change)
             #expect(try JSONDecoder().decode(WorkspaceChange.self, from: encoded) == change)
         }
+    }
+
+    /// A restore carries whole records, which keep the fields this release does not know: the journal must give
+    /// them back as they were, at every level.
+    @Test func aRestoredWorkspaceKeepsItsUnknownFieldsThroughTheJournalsJSON() throws {
+        let json =
+            #"{"restoreWorkspace":{"workspace":{"projects":[{"id":"11111111-1111-4111-8111-111111111111","name":"P","layout":"grid","panes":[],"color":"red"}],"favorites":[],"activeProjectID":null,"owner":{"alias":"a","email":""},"theme":{"dark":true}}}}"#
+        let change = try JSONDecoder().decode(WorkspaceChange.self, from: Data(json.utf8))
+        guard case .restoreWorkspace(let workspace) = change else {
+            Issue.record("\(change) is not a workspace restore")
+            return
+        }
+        #expect(workspace.unknownFields.values.keys.sorted() == ["theme"])
+        #expect(workspace.projects.first?.unknownFields.values.keys.sorted() == ["color"])
+        #expect(workspace.projects.first?.layout.rawValue == "grid", "a layout from a newer release is kept")
+        let again = try JSONDecoder().decode(WorkspaceChange.self, from: try JSONEncoder().encode(change))
+        #expect(again == change)
+        var applied = sampleWorkspace()
+        try change.apply(to: &applied)
+        #expect(applied == workspace)
     }
 
     @Test func aChangeAppliesAsTheModelsMutationsDo() throws {

@@ -26,6 +26,8 @@ struct APIFailure: Error, Sendable {
             self.init(.conflict, APIErrorCode.invalidField, error.description, field: "id")
         case .invalid(let field, _):
             self.init(.badRequest, APIErrorCode.invalidField, error.description, field: field)
+        case .conflict:
+            self.init(.conflict, APIErrorCode.conflict, error.description)
         }
     }
 

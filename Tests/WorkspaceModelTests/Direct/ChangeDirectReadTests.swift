@@ -26,6 +26,9 @@ struct ChangeDirectReadTests {
         .addFavorite(id: id, name: "f", path: "/f", createdAt: Date(timeIntervalSince1970: 0)),
         .deleteFavorite(id: id), .updateOwner(alias: "ada", email: nil), .updateOwner(alias: nil, email: "a@b.c"),
         .updateOwner(alias: nil, email: nil),
+        .restoreWorkspace(workspace: sampleWorkspace()), .restoreWorkspace(workspace: Workspace()),
+        .restoreProject(project: sampleWorkspace().projects[0], index: 0),
+        .restoreProject(project: Project(id: id, name: "p", layout: Layout(rawValue: "later")), index: 7),
     ]
 
     /// The direct read of `text`: the change, or nil when the reader refuses it.
@@ -54,6 +57,8 @@ struct ChangeDirectReadTests {
         #"{"setActiveProject":{"id":null}}"#,
         #"{"setActiveProject":{}}"#,
         #" { "focusTab" : { "id" : "00000000-0000-4000-8000-000000000001" } } "#,
+        #"{"restoreProject":{"index":2,"project":{"id":"00000000-0000-4000-8000-000000000001","name":"n","layout":"x","panes":[],"more":[1]}}}"#,
+        #"{"restoreWorkspace":{"workspace":{"projects":[],"favorites":[],"owner":{"alias":"","email":""},"k":"v"}}}"#,
         #"{"addFavorite":{"id":"00000000-0000-4000-8000-000000000001","name":"n","path":"/p","createdAt":1e2}}"#,
     ])
     func aRecordJSONDecoderReadsIsReadTheSame(text: String) throws {
@@ -75,6 +80,10 @@ struct ChangeDirectReadTests {
         #"{"createProject":{"id":"00000000-0000-4000-8000-000000000001","name":"n","layout":5}}"#,
         #"{"addFavorite":{"id":"00000000-0000-4000-8000-000000000001","name":"n","path":"/p","createdAt":"2025"}}"#,
         #"{"deleteTab":{"id":"00000000-0000-4000-8000-000000000001"}} x"#,
+        #"{"restoreProject":{"project":{"id":"00000000-0000-4000-8000-000000000001","name":"n","layout":"x","panes":[]}}}"#,
+        #"{"restoreProject":{"index":1.5,"project":{"id":"00000000-0000-4000-8000-000000000001","name":"n","layout":"x","panes":[]}}}"#,
+        #"{"restoreWorkspace":{"workspace":[]}}"#,
+        #"{"restoreWorkspace":{}}"#,
     ])
     func aRecordReadsAsJSONDecoderReadsItOrIsRefused(text: String) {
         let decoded = try? JSONDecoder().decode(WorkspaceChange.self, from: Data(text.utf8))
