@@ -92,9 +92,9 @@ package final class ControlAPI: Sendable {
     }
 
     /// Applies a change for a request: applies it only while the workspace is at a state `If-Match` names,
-    /// records it in the change journal (when the state keeps one), publishes its `change` event named after
-    /// `route`, waits for durability when asked, and answers with the revision and what `returning` reads from the
-    /// changed workspace.
+    /// records it in the change journal (when the state keeps one) with the peer that asked (``origin(_:)``, kept
+    /// in the history), publishes its `change` event named after `route`, waits for durability when asked, and
+    /// answers with the revision and what `returning` reads from the changed workspace.
     ///
     /// The `If-Match` check and the event run under the engine's lock with the change itself, so the check is
     /// exact and events come in revision order.
@@ -109,7 +109,7 @@ package final class ControlAPI: Sendable {
         let applied: Applied<Value>
         do {
             applied = try state.apply(
-                change,
+                change, origin: Self.origin(request.peer),
                 expecting: expected.map { tags in
                     { revision in
                         let current = WorkspaceETag(lineage: lineage, revision: revision)
@@ -142,6 +142,11 @@ package final class ControlAPI: Sendable {
             ChangeResponse(
                 revision: applied.revision, etag: tag, durableRevision: durableRevision, value: applied.value),
             status: status, headers: ["ETag": tag.quoted])
+    }
+
+    /// Who a change came from, as the history keeps it: the connection's peer credentials, `uid 1000 pid 4242`.
+    static func origin(_ peer: PeerCredentials) -> String {
+        "uid \(peer.uid) pid \(peer.pid)"
     }
 
     /// The entity tag of `revision` in the state's lineage.
