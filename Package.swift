@@ -238,6 +238,8 @@ let package = Package(
             name: "WorkspaceModelTests",
             dependencies: [
                 "WorkspaceModel", "WorkspaceStorage", "StateStoreTesting", "TestSupport", "WorkspaceFuzzing",
+                // The operation names and record ids of each change (WorkspaceChange+Operation) live in the contract.
+                "WorkspaceAPI",
             ],
             resources: [.copy("Fixtures")]
         ),

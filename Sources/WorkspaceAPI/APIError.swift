@@ -30,6 +30,12 @@ public enum APIErrorCode {
     public static let unauthorized = "unauthorized"
     /// The secret store is unavailable (the token routes answer 503 and say why).
     public static let secretsUnavailable = "secrets_unavailable"
+    /// No history is kept (`history.keepSeconds` or `history.maximumBytes` is 0): past states cannot be read.
+    public static let historyDisabled = "history_disabled"
+    /// The revision asked for is older than the history kept; the message names the oldest revision kept.
+    public static let historyPruned = "history_pruned"
+    /// A history file the read needs is damaged or missing; the message names it.
+    public static let historyDamaged = "history_damaged"
     /// The change cannot be made over the records there are now (a restored project's pane or tab id is another
     /// project's now).
     public static let conflict = "conflict"

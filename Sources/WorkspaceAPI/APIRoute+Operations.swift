@@ -4,8 +4,12 @@ import NIOHTTP1
 extension APIRoute {
     /// `GET /v1/status`: Versions, state path, revisions, dirty, last save and its error, uptime.
     public static let status = APIRoute(.GET, "/v1/status", [200, 400, 401, 403, 405])
-    /// `GET /v1/workspace`: The whole workspace, its revision and its ETag.
-    public static let workspace = APIRoute(.GET, "/v1/workspace", [200, 400, 401, 403, 405])
+    /// `GET /v1/workspace`: The whole workspace, its revision and its ETag; with `at`, as it was at that revision.
+    public static let workspace = APIRoute(.GET, "/v1/workspace", [200, 400, 401, 403, 404, 405, 410, 500])
+    /// `GET /v1/history`: The changes the history keeps, oldest first, with who made them and the records they touched.
+    public static let history = APIRoute(.GET, "/v1/history", [200, 400, 401, 403, 404, 405, 410, 500])
+    /// `POST /v1/restore`: Makes a new revision whose workspace is the one at revision `at`.
+    public static let restore = APIRoute(.POST, "/v1/restore", [200, 400, 401, 403, 404, 405, 410, 412, 413, 500, 503])
     /// `GET /v1/projects`: The projects, in order.
     public static let projects = APIRoute(.GET, "/v1/projects", [200, 400, 401, 403, 405])
     /// `POST /v1/projects`: Creates a project without panes.
@@ -17,6 +21,10 @@ extension APIRoute {
         .PATCH, "/v1/projects/{id}", [200, 400, 401, 403, 404, 405, 412, 413, 503])
     /// `DELETE /v1/projects/{id}`: Deletes a project with its panes and tabs.
     public static let deleteProject = APIRoute(.DELETE, "/v1/projects/{id}", [200, 400, 401, 403, 404, 405, 412, 503])
+    /// `POST /v1/projects/{id}/restore`: Puts back a project with its panes and tabs as they were at revision `at`,
+    /// undeleting it if deleted.
+    public static let restoreProject = APIRoute(
+        .POST, "/v1/projects/{id}/restore", [200, 400, 401, 403, 404, 405, 409, 410, 412, 413, 500, 503])
     /// `POST /v1/projects/{id}/panes`: Adds a pane to a project.
     public static let createPane = APIRoute(
         .POST, "/v1/projects/{id}/panes", [201, 400, 401, 403, 404, 405, 412, 413, 503])
@@ -60,16 +68,18 @@ extension APIRoute {
 
     /// Every operation, in docs/openapi.yaml's order.
     public static let all: [APIRoute] = [
-        status, workspace, projects, createProject, project, updateProject, deleteProject, createPane, updatePane,
-        deletePane, createTab, deleteTab, focusTab, favorites, addFavorite, deleteFavorite, activeProject,
-        setActiveProject, owner, updateOwner, flush, tokens, createToken, revokeToken, events,
+        status, workspace, history, restore, projects, createProject, project, updateProject, deleteProject,
+        restoreProject, createPane, updatePane, deletePane, createTab, deleteTab, focusTab, favorites, addFavorite,
+        deleteFavorite, activeProject, setActiveProject, owner, updateOwner, flush, tokens, createToken, revokeToken,
+        events,
     ]
 
     /// Every change of the workspace and the operation its `change` event names (`x-change-event`).
     public static let changeOperations: [APIRoute: String] = [
-        createProject: "project.create", updateProject: "project.update", deleteProject: "project.delete",
-        createPane: "pane.create", updatePane: "pane.update", deletePane: "pane.delete", createTab: "tab.create",
-        deleteTab: "tab.delete", focusTab: "tab.focus", addFavorite: "favorite.create",
-        deleteFavorite: "favorite.delete", setActiveProject: "active-project.set", updateOwner: "owner.update",
+        restore: "workspace.restore", createProject: "project.create", updateProject: "project.update",
+        deleteProject: "project.delete", restoreProject: "project.restore", createPane: "pane.create",
+        updatePane: "pane.update", deletePane: "pane.delete", createTab: "tab.create", deleteTab: "tab.delete",
+        focusTab: "tab.focus", addFavorite: "favorite.create", deleteFavorite: "favorite.delete",
+        setActiveProject: "active-project.set", updateOwner: "owner.update",
     ]
 }

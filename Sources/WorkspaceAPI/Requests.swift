@@ -161,3 +161,38 @@ public struct CreateTokenRequest: APIRequestBody, Equatable {
         self.scope = scope
     }
 }
+
+/// `POST /v1/restore` and `POST /v1/projects/{id}/restore`: the revision to go back to.
+public struct RestoreRequest: APIRequestBody, Equatable {
+    /// A revision of the current lineage, which the history still holds.
+    public var at: UInt64
+    /// The keys the body may have.
+    public static let fields: Set<String> = ["at"]
+
+    /// A request going back to revision `at`.
+    public init(at: UInt64) {
+        self.at = at
+    }
+
+    private enum CodingKeys: String, CodingKey { case at }
+
+    /// Reads `at`, refusing anything but a non-negative integer as a wrong type at `at`: `JSONDecoder` reports a
+    /// negative or fractional number as data that is not JSON, without a path, which would be answered as a body
+    /// that is not JSON at all.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        do {
+            at = try container.decode(UInt64.self, forKey: .at)
+        } catch let error as DecodingError {
+            guard case .dataCorrupted = error else { throw error }
+            throw Self.notARevision(container.codingPath)
+        } catch {
+            throw Self.notARevision(container.codingPath)
+        }
+    }
+
+    /// The error for an `at` that is a number but not a revision.
+    private static func notARevision(_ path: [any CodingKey]) -> DecodingError {
+        .typeMismatch(UInt64.self, .init(codingPath: path + [CodingKeys.at], debugDescription: "not a revision"))
+    }
+}

@@ -31,6 +31,23 @@ struct APIFailure: Error, Sendable {
         }
     }
 
+    /// The API's answer to a history refusal for the revision the request's `field` named: 404 when no history is
+    /// kept (the message names the configuration keys) or the revision is not reached yet, 410 when it is older
+    /// than the history kept (the message names the oldest kept), 500 when a file the read needs is damaged (the
+    /// message names it).
+    init(_ error: HistoryError, field: String) {
+        switch error {
+        case .disabled:
+            self.init(.notFound, APIErrorCode.historyDisabled, error.description)
+        case .pruned:
+            self.init(.gone, APIErrorCode.historyPruned, error.description, field: field)
+        case .notReached:
+            self.init(.notFound, APIErrorCode.notFound, error.description, field: field)
+        case .damaged:
+            self.init(.internalServerError, APIErrorCode.historyDamaged, error.description)
+        }
+    }
+
     /// The API's answer to a persistence refusal.
     init(_ error: PersistenceError) {
         switch error {

@@ -67,7 +67,8 @@ enum APIJSON {
         switch type {
         case is String.Type, is String?.Type: return "a string"
         case is Bool.Type: return "true or false"
-        case is Int.Type, is UInt64.Type: return "a number"
+        case is Int.Type: return "a number"
+        case is UInt64.Type: return "a non-negative integer"
         default: return "a value of type \(type)"
         }
     }

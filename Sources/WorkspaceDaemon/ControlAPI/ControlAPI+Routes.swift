@@ -9,8 +9,8 @@ extension ControlAPI {
     package func router() -> HTTPRouter {
         var router = HTTPRouter()
         let routes: [(APIRoute, HTTPRouter.Handler)] =
-            readRoutes() + projectRoutes() + paneAndTabRoutes() + favoriteAndOwnerRoutes() + tokenRoutes()
-            + eventRoutes()
+            readRoutes() + historyRoutes() + projectRoutes() + paneAndTabRoutes() + favoriteAndOwnerRoutes()
+            + tokenRoutes() + eventRoutes()
         for (route, handler) in routes {
             do {
                 try router.register(route.method, route.pattern, handler: handler)
@@ -24,17 +24,7 @@ extension ControlAPI {
     private func readRoutes() -> [(APIRoute, HTTPRouter.Handler)] {
         [
             (APIRoute.status, { _ in await self.respond { self.ok(self.statusResponse()) } }),
-            (
-                APIRoute.workspace,
-                { _ in
-                    await self.respond {
-                        let (workspace, revision) = self.state.snapshot
-                        let tag = self.etag(revision: revision)
-                        return self.ok(
-                            WorkspaceResponse(etag: tag, workspace: workspace), headers: ["ETag": tag.quoted])
-                    }
-                }
-            ),
+            (APIRoute.workspace, { request in await self.respond { try await self.workspaceResponse(request) } }),
             (
                 APIRoute.flush,
                 { request in

@@ -155,7 +155,7 @@ package final class ControlAPI: Sendable {
     }
 
     /// The 412 for an `If-Match` that does not name the current state, with the current tag in its `ETag`.
-    private static func mismatch(_ expected: [IfMatchTag], current: WorkspaceETag) -> APIFailure {
+    static func mismatch(_ expected: [IfMatchTag], current: WorkspaceETag) -> APIFailure {
         let message: String
         switch expected.first {
         case .bareRevision(let revision) where expected.count == 1:
