@@ -50,6 +50,9 @@ public struct StatusResponse: Codable, Sendable, Equatable {
     /// The change journal: segments, bytes, the revisions appended and synced, what the start replayed (`nil` from a
     /// release without one).
     public var journal: JournalStatusResponse?
+    /// The history kept to read past states and go back to them; `nil` when none is kept (or from a release
+    /// without one).
+    public var history: HistoryStatusResponse?
 
     /// A status with every field.
     public init(
@@ -58,10 +61,11 @@ public struct StatusResponse: Codable, Sendable, Equatable {
         consecutiveFailures: Int, savesPerformed: Int, changesCoalesced: UInt64, uptimeSeconds: Double,
         installation: InstallationStatus? = nil, secrets: SecretsStatus? = nil, load: LoadStatus? = nil,
         savesFailingSince: Date? = nil, lineage: String? = nil, configurationWarnings: [String]? = nil,
-        journal: JournalStatusResponse? = nil
+        journal: JournalStatusResponse? = nil, history: HistoryStatusResponse? = nil
     ) {
         self.configurationWarnings = configurationWarnings
         self.journal = journal
+        self.history = history
         self.daemonVersion = daemonVersion
         self.schemaVersion = schemaVersion
         self.statePath = statePath
@@ -81,6 +85,40 @@ public struct StatusResponse: Codable, Sendable, Equatable {
         self.secrets = secrets
         self.load = load
         self.savesFailingSince = savesFailingSince
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case daemonVersion, schemaVersion, statePath, revision, lineage, durableRevision, dirty, lastSaveAt
+        case lastSaveMilliseconds, lastError, lastErrorAt, consecutiveFailures, savesPerformed, changesCoalesced
+        case uptimeSeconds, installation, secrets, load, savesFailingSince, configurationWarnings, journal, history
+    }
+
+    /// Writes the keys as the synthesized encoding does (an absent value leaves its key out), except `history`,
+    /// written `null` when none is kept: a reader tells "no history kept" from a release that has none.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(daemonVersion, forKey: .daemonVersion)
+        try container.encode(schemaVersion, forKey: .schemaVersion)
+        try container.encode(statePath, forKey: .statePath)
+        try container.encode(revision, forKey: .revision)
+        try container.encodeIfPresent(lineage, forKey: .lineage)
+        try container.encode(durableRevision, forKey: .durableRevision)
+        try container.encode(dirty, forKey: .dirty)
+        try container.encodeIfPresent(lastSaveAt, forKey: .lastSaveAt)
+        try container.encodeIfPresent(lastSaveMilliseconds, forKey: .lastSaveMilliseconds)
+        try container.encodeIfPresent(lastError, forKey: .lastError)
+        try container.encodeIfPresent(lastErrorAt, forKey: .lastErrorAt)
+        try container.encode(consecutiveFailures, forKey: .consecutiveFailures)
+        try container.encode(savesPerformed, forKey: .savesPerformed)
+        try container.encode(changesCoalesced, forKey: .changesCoalesced)
+        try container.encode(uptimeSeconds, forKey: .uptimeSeconds)
+        try container.encodeIfPresent(installation, forKey: .installation)
+        try container.encodeIfPresent(secrets, forKey: .secrets)
+        try container.encodeIfPresent(load, forKey: .load)
+        try container.encodeIfPresent(savesFailingSince, forKey: .savesFailingSince)
+        try container.encodeIfPresent(configurationWarnings, forKey: .configurationWarnings)
+        try container.encodeIfPresent(journal, forKey: .journal)
+        try container.encode(history, forKey: .history)
     }
 }
 

@@ -28,6 +28,7 @@ struct StatusCommand: AsyncParsableCommand {
             ("dirty", dirtyLine(status, unsaved: unsaved)),
         ]
         rows += journalRows(status)
+        rows += historyRows(status)
         if let saved = status.lastSaveAt {
             let took = status.lastSaveMilliseconds.map { String(format: ", took %.1f ms", $0) } ?? ""
             rows.append(("last save", Formatting.moment(saved) + took))
@@ -79,6 +80,28 @@ struct StatusCommand: AsyncParsableCommand {
             ))
         if journal.recordsReplayedAtStart > 0, let replayed = journal.replayedAtStart {
             rows.append(("replayed", replayed))
+        }
+        return rows
+    }
+
+    /// The history kept to go back in time: from which revision, on how much disk, and the files that failed
+    /// their check; "none kept" when it is off (or the daemon has none).
+    static func historyRows(_ status: StatusResponse) -> [(String, String)] {
+        guard let history = status.history else { return [("history", "none kept")] }
+        let from =
+            history.oldestRevision.map { revision in
+                "from revision \(revision)" + (history.oldestTime.map { " (" + Formatting.moment($0) + ")" } ?? "")
+            } ?? "empty so far"
+        var rows = [
+            (
+                "history",
+                "\(from), \(history.snapshots) snapshot(s) and \(history.segments) segment(s), \(history.bytes) of "
+                    + "\(history.maximumBytes) bytes, kept \(Formatting.duration(Double(history.keepSeconds))); "
+                    + history.directory
+            )
+        ]
+        for damage in history.damaged {
+            rows.append(("", "DAMAGED \(damage.path): \(damage.reason)"))
         }
         return rows
     }

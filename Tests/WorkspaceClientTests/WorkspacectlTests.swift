@@ -102,6 +102,9 @@ struct WorkspacectlTests {
         for expected in [
             "workspaced 1.4.0", "schema version 4", "/var/lib/workspaced/workspace.json", "42 (durable 40)",
             "2 revision(s) not yet on disk", "2026-11-22T03:00:00Z", "12.5 ms", "disk full", "1h 2m 3s",
+            "from revision 12 (2026-11-21T03:00:00Z", "2 snapshot(s) and 6 segment(s), 123456 of 67108864 bytes",
+            "kept 7d 0h 0m 0s", "/var/lib/workspaced/workspace.json.history",
+            "DAMAGED /var/lib/workspaced/workspace.json.history/segment.13: bad checksum",
         ] {
             #expect(result.output.contains(expected), "missing \(expected) in:\n\(result.output)")
         }

@@ -35,7 +35,18 @@ extension ControlAPI {
             },
             savesFailingSince: status.lastError == nil ? nil : savesFailingSince(),
             lineage: state.lineage.rawValue, configurationWarnings: configurationWarnings(),
-            journal: journalStatus(status))
+            journal: journalStatus(status), history: historyStatus())
+    }
+
+    /// The history's part of the status; `nil` when none is kept.
+    private func historyStatus() -> HistoryStatusResponse? {
+        guard let history = state.historyStatus else { return nil }
+        return HistoryStatusResponse(
+            directory: history.directory, oldestRevision: history.oldestRevision, oldestTime: history.oldestDate,
+            files: history.fileCount, bytes: history.byteCount, snapshots: history.snapshotCount,
+            segments: history.segmentCount,
+            damaged: history.damaged.map { HistoryStatusResponse.Damage(path: $0.path, reason: $0.reason) },
+            keepSeconds: history.configuration.keepSeconds, maximumBytes: history.configuration.maximumByteCount)
     }
 
     /// The change journal's part of the status; `nil` for a state without one.

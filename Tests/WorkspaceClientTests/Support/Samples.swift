@@ -16,7 +16,11 @@ enum Sample {
         {"daemonVersion": "1.4.0", "schemaVersion": 4, "statePath": "/var/lib/workspaced/workspace.json",
          "revision": 42, "durableRevision": 40, "dirty": true, "lastSaveAt": "2026-11-22T03:00:00Z",
          "lastSaveMilliseconds": 12.5, "lastError": "disk full", "lastErrorAt": "2026-11-22T03:01:00Z",
-         "consecutiveFailures": 2, "savesPerformed": 17, "changesCoalesced": 5, "uptimeSeconds": 3723.4}
+         "consecutiveFailures": 2, "savesPerformed": 17, "changesCoalesced": 5, "uptimeSeconds": 3723.4,
+         "history": {"directory": "/var/lib/workspaced/workspace.json.history", "oldestRevision": 12,
+          "oldestTime": "2026-11-21T03:00:00Z", "files": 9, "bytes": 123456, "snapshots": 2, "segments": 6,
+          "damaged": [{"path": "/var/lib/workspaced/workspace.json.history/segment.13", "reason": "bad checksum"}],
+          "keepSeconds": 604800, "maximumBytes": 67108864}}
         """
     static let workspace = """
         {"revision": 9, "etag": "ab12.9", "workspace": {"projects": [\(project)], "favorites": [\(favorite)],
