@@ -118,6 +118,25 @@ private let cases: [RequestCase] = [
         "updateOwner", "PATCH", "/v1/owner", body: #"{"email": "b@c.d"}"#, reply: Sample.change(Sample.owner)
     ) { _ = try await $0.updateOwner(email: "b@c.d") },
     RequestCase("flush", "POST", "/v1/flush", reply: Sample.change(durable: "8")) { _ = try await $0.flush() },
+    RequestCase("history", "GET", "/v1/history", reply: Sample.history) { _ = try await $0.history() },
+    RequestCase(
+        "history with since, limit and record", "GET",
+        "/v1/history?limit=5&record=\(Sample.projectID)&since=7", reply: Sample.history
+    ) { _ = try await $0.history(since: 7, limit: 5, record: project) },
+    RequestCase("workspace at", "GET", "/v1/workspace?at=4", reply: Sample.workspace) {
+        _ = try await $0.workspace(at: 4)
+    },
+    RequestCase("restore", "POST", "/v1/restore", body: #"{"at": 4}"#, reply: Sample.change()) {
+        _ = try await $0.restore(at: 4)
+    },
+    RequestCase(
+        "restore durable", "POST", "/v1/restore?durable=true", body: #"{"at": 0}"#, ifMatch: "\"ab12.9\"",
+        reply: Sample.change(durable: "8")
+    ) { _ = try await $0.restore(at: 0, durable: true, ifMatch: WorkspaceETag(lineage: "ab12", revision: 9)) },
+    RequestCase(
+        "restoreProject", "POST", "/v1/projects/\(Sample.projectID)/restore", body: #"{"at": 3}"#,
+        ifMatch: "\"ab12.9\"", reply: Sample.change(Sample.project)
+    ) { _ = try await $0.restoreProject(id: project, at: 3, ifMatch: WorkspaceETag(lineage: "ab12", revision: 9)) },
 ]
 
 @Suite("WorkspaceClient requests")
@@ -155,6 +174,17 @@ struct ClientRequestTests {
         #expect(response.workspace.activeProjectID == project)
         #expect(response.workspace.owner.unknownFields.isEmpty == false)
         #expect(response.workspace.unknownFields.isEmpty == false)
+    }
+
+    @Test("decodes a history page: times and peers that may be null, record ids")
+    func decodesHistory() async throws {
+        let stub = try await StubDaemon(json: Sample.history)
+        let page = try await withStub(stub) { try await WorkspaceClient(socketPath: $0.socketPath).history() }
+        #expect(page.entries.map(\.revision) == [8, 9] && page.oldestRevision == 3 && page.currentRevision == 9)
+        #expect(page.entries[0].time == Date(timeIntervalSince1970: 1_795_316_400))
+        #expect(page.entries[0].ids == [project] && page.entries[0].peer == "uid 1000 pid 4242")
+        #expect(page.entries[1].time == nil && page.entries[1].peer == nil && page.entries[1].ids.isEmpty)
+        #expect(page.entries[1].operation == "workspace.restore" && !page.hasMore)
     }
 
     @Test("decodes the status with optional dates and the change's durable revision")

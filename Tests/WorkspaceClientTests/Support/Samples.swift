@@ -27,6 +27,16 @@ enum Sample {
          "activeProjectID": "\(projectID)", "owner": \(owner), "future": true}}
         """
 
+    /// A page of `GET /v1/history`: a rename of the sample project by uid 1000, then a workspace restore with no
+    /// time or peer recorded.
+    static let history = """
+        {"entries": [
+          {"revision": 8, "time": "2026-11-22T03:00:00Z", "operation": "project.update", "ids": ["\(projectID)"],
+           "peer": "uid 1000 pid 4242"},
+          {"revision": 9, "time": null, "operation": "workspace.restore", "ids": [], "peer": null}],
+         "oldestRevision": 3, "currentRevision": 9, "hasMore": false}
+        """
+
     /// `{"revision": 8, "etag": "ab12.8", "durableRevision": null, "value": <value>}`.
     static func change(_ value: String = "null", durable: String = "null") -> String {
         #"{"revision": 8, "etag": "ab12.8", "durableRevision": \#(durable), "value": \#(value)}"#

@@ -40,7 +40,7 @@ final class StubDaemon: Sendable {
         (.POST, "/v1/panes/{id}/tabs"), (.DELETE, "/v1/tabs/{id}"), (.POST, "/v1/tabs/{id}/focus"),
         (.GET, "/v1/favorites"), (.POST, "/v1/favorites"), (.DELETE, "/v1/favorites/{id}"),
         (.GET, "/v1/active-project"), (.PUT, "/v1/active-project"), (.GET, "/v1/owner"), (.PATCH, "/v1/owner"),
-        (.POST, "/v1/flush"),
+        (.POST, "/v1/flush"), (.GET, "/v1/history"), (.POST, "/v1/restore"), (.POST, "/v1/projects/{id}/restore"),
     ]
 
     /// Logs only warnings and worse, so test output stays readable.
