@@ -15,10 +15,22 @@ extension ConnectionOptions {
         _ call: (WorkspaceClient, WorkspaceID) async throws -> Value,
         human: (Value, WorkspaceID) -> String
     ) async throws {
+        try await perform(
+            resolving: argument, with: { try await Self.resolve($0, as: kind, with: $1) }, call, human: human)
+    }
+
+    /// Resolves `argument` with `resolve` (a full id as given; a prefix against the records `resolve` reads with
+    /// the client), runs `call` with the full id, prints its answer and maps failures to exit codes.
+    func perform<Value: Encodable>(
+        resolving argument: IDArgument,
+        with resolve: (IDReference, WorkspaceClient) async throws -> WorkspaceID,
+        _ call: (WorkspaceClient, WorkspaceID) async throws -> Value,
+        human: (Value, WorkspaceID) -> String
+    ) async throws {
         let client = client()
         let id: WorkspaceID
         do {
-            id = try await Self.resolve(argument.reference, as: kind, with: client)
+            id = try await resolve(argument.reference, client)
         } catch let error as WorkspaceClientError {
             throw output.fail(error)
         } catch let error as IDResolutionError {
@@ -34,13 +46,18 @@ extension ConnectionOptions {
     }
 
     /// The full id `reference` names among the records of `kind`: itself when it is one, else the one record whose
-    /// id it starts (read with `client`).
+    /// id it starts (read with `client`; with `revision`, in the workspace as it was then).
     static func resolve(
-        _ reference: IDReference, as kind: RecordKind, with client: WorkspaceClient
+        _ reference: IDReference, as kind: RecordKind, with client: WorkspaceClient, at revision: UInt64? = nil
     ) async throws -> WorkspaceID {
         if case .full(let id) = reference { return id }
-        let workspace = try await client.workspace().workspace
-        return try IDPrefixResolver(workspace, kind: kind).resolve(reference)
+        let read: WorkspaceResponse
+        if let revision {
+            read = try await client.workspace(at: revision)
+        } else {
+            read = try await client.workspace()
+        }
+        return try IDPrefixResolver(read.workspace, kind: kind).resolve(reference)
     }
 }
 

@@ -4,12 +4,22 @@ import WorkspaceAPI
 /// `workspacectl show`: the whole workspace.
 struct ShowCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "show", abstract: "Show the whole workspace: projects, panes, tabs, favorites, owner.")
+        commandName: "show", abstract: "Show the whole workspace: projects, panes, tabs, favorites, owner.",
+        discussion: """
+            With --at REV, the workspace as it was at that revision, read from the history the daemon keeps \
+            (`workspacectl history` lists the revisions).
+            """)
 
     @OptionGroup(title: ConnectionOptions.title) var connection: ConnectionOptions
 
+    @Option(help: ArgumentHelp("Show the workspace as it was at this revision.", valueName: "revision"))
+    var at: UInt64?
+
     func run() async throws {
-        try await connection.perform({ try await $0.workspace() }) { Self.render($0) }
+        try await connection.perform({ client in
+            if let at { return try await client.workspace(at: at) }
+            return try await client.workspace()
+        }) { Self.render($0) }
     }
 
     static func render(_ response: WorkspaceResponse) -> String {

@@ -21,8 +21,8 @@ package struct Workspacectl: AsyncParsableCommand {
         version: Release.version,
         subcommands: [
             StatusCommand.self, ShowCommand.self, ProjectCommand.self, PaneCommand.self, TabCommand.self,
-            FavoriteCommand.self, ActiveCommand.self, OwnerCommand.self, FlushCommand.self, TokenCommand.self,
-            WatchCommand.self,
+            FavoriteCommand.self, ActiveCommand.self, OwnerCommand.self, FlushCommand.self, HistoryCommand.self,
+            RestoreCommand.self, UndoCommand.self, TokenCommand.self, WatchCommand.self,
         ]
     )
 

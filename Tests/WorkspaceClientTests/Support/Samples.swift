@@ -14,7 +14,7 @@ enum Sample {
     static let owner = #"{"alias": "ana", "email": "ana@example.org", "shoeSize": 38}"#
     static let status = """
         {"daemonVersion": "1.4.0", "schemaVersion": 4, "statePath": "/var/lib/workspaced/workspace.json",
-         "revision": 42, "durableRevision": 40, "dirty": true, "lastSaveAt": "2026-11-22T03:00:00Z",
+         "revision": 42, "lineage": "ab12", "durableRevision": 40, "dirty": true, "lastSaveAt": "2026-11-22T03:00:00Z",
          "lastSaveMilliseconds": 12.5, "lastError": "disk full", "lastErrorAt": "2026-11-22T03:01:00Z",
          "consecutiveFailures": 2, "savesPerformed": 17, "changesCoalesced": 5, "uptimeSeconds": 3723.4,
          "history": {"directory": "/var/lib/workspaced/workspace.json.history", "oldestRevision": 12,
