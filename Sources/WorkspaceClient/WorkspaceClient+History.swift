@@ -4,7 +4,7 @@ import WorkspaceModel
 extension WorkspaceClient {
     /// `GET /v1/history`: the changes the history keeps, oldest first: those after `since` (at most `limit`), or
     /// without it the newest `limit` (the daemon's default, 100, when `nil`; at most 1000); with `record`, only
-    /// the changes that touched that record.
+    /// the changes that touched that record or what it holds (a project's panes and tabs, a pane's tabs).
     public func history(
         since: UInt64? = nil, limit: Int? = nil, record: WorkspaceID? = nil
     ) async throws(WorkspaceClientError) -> HistoryResponse {

@@ -10,8 +10,8 @@ struct HistoryCommand: AsyncParsableCommand {
         abstract: "List the changes the history keeps, newest last: revision, time, operation, records, peer.",
         discussion: """
             Without --since, the newest --limit changes (100); with it, the changes after that revision. \
-            --project keeps the changes that touched that project (its id, or a unique prefix of it: of a project \
-            there is now, else of one the listed history names). `show --at REV` shows the workspace at a \
+            --project keeps the changes that touched that project, its panes and tabs (its id, or a unique prefix \
+            of it: of a project there is now, else of one the listed history names). `show --at REV` shows the workspace at a \
             revision, `restore --at REV` goes back to it, `undo` undoes the newest change.
             """)
 

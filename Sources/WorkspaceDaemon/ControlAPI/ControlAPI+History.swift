@@ -64,9 +64,10 @@ extension ControlAPI {
         let limit = try HistoryParameters.limit(request)
         let record = try HistoryParameters.record(request)
         let page = try await readHistory(field: "since") { [state] () throws(HistoryError) in
-            try state.changes(
-                WorkspaceChange.self, after: since, limit: limit,
-                matching: record.map { id in { $0.change.recordIDs.contains(id) } })
+            guard let record else { return try state.changes(WorkspaceChange.self, after: since, limit: limit) }
+            var filter = HistoryRecordFilter(record: record, in: try Self.workspace(state, atWalkStart: since))
+            return try state.changes(
+                WorkspaceChange.self, after: since, limit: limit, matching: { filter.keeps($0.change) })
         }
         return ok(
             HistoryResponse(
@@ -76,6 +77,20 @@ extension ControlAPI {
                         ids: $0.change.recordIDs, peer: $0.origin)
                 },
                 oldestRevision: page.oldestRevision, currentRevision: page.currentRevision, hasMore: page.hasMore))
+    }
+
+    /// The workspace at the revision a walk of the history starts from: `since`, else the oldest kept (or, when it
+    /// was pruned meanwhile, the oldest kept then); the current one when the history holds nothing yet.
+    private static func workspace(
+        _ state: PersistentState<Workspace>, atWalkStart since: UInt64?
+    ) throws(HistoryError) -> Workspace {
+        if let since { return try state.model(atRevision: since) }
+        guard let oldest = state.historyStatus?.oldestRevision else { return state.snapshot.model }
+        do {
+            return try state.model(atRevision: oldest)
+        } catch .pruned(_, let oldestNow) {
+            return try state.model(atRevision: oldestNow)
+        }
     }
 
     /// The workspace at `revision` of the current lineage: from memory when it is the current one, else from the

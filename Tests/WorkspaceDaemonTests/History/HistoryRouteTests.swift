@@ -84,6 +84,39 @@ struct HistoryRouteTests {
         await server.stop()
     }
 
+    @Test func aProjectsHistoryHoldsTheChangesOfItsPanesAndTabs() async throws {
+        let server = try await HistoryServer()
+        let alpha = try await server.createProject("Alpha")  // 1
+        let pane = try await server.send(.POST, "/v1/projects/\(alpha)/panes", #"{"folder": "/a"}"#)  // 2
+        let paneID = try #require(pane.value["id"] as? String)
+        let tab = try await server.send(.POST, "/v1/panes/\(paneID)/tabs", #"{"folder": "/a/t"}"#)  // 3
+        let tabID = try #require(tab.value["id"] as? String)
+        #expect(try await server.send(.POST, "/v1/tabs/\(tabID)/focus").status == .ok)  // 4
+        try await server.rename(alpha, to: "Alpha 2")  // 5
+        let beta = try await server.createProject("Beta")  // 6
+        #expect(try await server.send(.POST, "/v1/projects/\(beta)/panes", #"{"folder": "/b"}"#).status == .created)
+        #expect(try await server.send(.DELETE, "/v1/tabs/\(tabID)").status == .ok)  // 8
+        #expect(try await server.send(.PATCH, "/v1/panes/\(paneID)", #"{"viewMode": "icons"}"#).status == .ok)  // 9
+        #expect(try await server.send(.DELETE, "/v1/panes/\(paneID)").status == .ok)  // 10
+
+        #expect(
+            Self.revisions(try await server.send(.GET, "/v1/history?record=\(alpha)")) == [1, 2, 3, 4, 5, 8, 9, 10])
+        #expect(Self.revisions(try await server.send(.GET, "/v1/history?record=\(paneID)")) == [2, 3, 4, 8, 9, 10])
+        #expect(Self.revisions(try await server.send(.GET, "/v1/history?record=\(tabID)")) == [3, 4, 8])
+        #expect(Self.revisions(try await server.send(.GET, "/v1/history?record=\(beta)")) == [6, 7])
+        // From a later revision: the pane and tab that existed then are followed from the workspace at it.
+        let later = try await server.send(.GET, "/v1/history?record=\(alpha)&since=3&limit=3")
+        #expect(Self.revisions(later) == [4, 5, 8] && later.json["hasMore"] as? Bool == true)
+
+        // A project put back brings its pane and tab back into its history; a whole restore may touch anything.
+        #expect(try await server.send(.POST, "/v1/projects/\(alpha)/restore", #"{"at": 5}"#).status == .ok)  // 11
+        #expect(try await server.send(.DELETE, "/v1/tabs/\(tabID)").status == .ok)  // 12
+        #expect(try await server.send(.POST, "/v1/restore", #"{"at": 1}"#).status == .ok)  // 13
+        #expect(Self.revisions(try await server.send(.GET, "/v1/history?record=\(alpha)&since=10")) == [11, 12, 13])
+        #expect(Self.revisions(try await server.send(.GET, "/v1/history?record=\(beta)&since=10")) == [13])
+        await server.stop()
+    }
+
     @Test func withoutLimitAPageHoldsAHundredEntries() async throws {
         let server = try await HistoryServer()
         for index in 0..<101 {
