@@ -16,14 +16,15 @@ struct HistoryEndToEndTests {
         try await daemon.start()
         let created = try await workspacectlJSON(daemon, ["project", "create", "Alpha"]) as? [String: Any]
         let projectID = try #require((created?["value"] as? [String: Any])?["id"] as? String)
-        // A fresh state's history starts at its first snapshot: this one.
+        // A fresh state's history starts at its initial state, which the start kept: the creation is listed too.
         #expect(try await workspacectl(daemon, ["flush"]).status == 0)
         #expect(try await workspacectl(daemon, ["project", "rename", projectID, "Beta"]).status == 0)  // 2
         #expect(try await workspacectl(daemon, ["project", "delete", projectID]).status == 0)  // 3
 
         let listed = try await Self.entries(daemon, ["--project", String(projectID.prefix(8))])
-        #expect(listed.compactMap { $0["revision"] as? Int } == [2, 3], "\(listed)")
-        #expect(listed.compactMap { $0["operation"] as? String } == ["project.update", "project.delete"])
+        #expect(listed.compactMap { $0["revision"] as? Int } == [1, 2, 3], "\(listed)")
+        #expect(
+            listed.compactMap { $0["operation"] as? String } == ["project.create", "project.update", "project.delete"])
         let text = try await workspacectl(daemon, ["history"])
         #expect(text.status == 0 && text.output.contains("project.delete") && text.output.contains("uid "))
 

@@ -109,6 +109,28 @@ import Testing
         #expect(third.historyStatus?.olderEpochs == [], "a crash continues the history: no new epoch")
     }
 
+    @Test func aStateWithoutAFileReadsBackFromItsInitialState() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let scheduler = ManualPersistenceScheduler()
+        var file: StateFile<Notebook>? = try notebookFile(directory)
+        var state: PersistentState<Notebook>? = try openJournaled(file!, scheduler: scheduler, history: Self.history)
+        var expected: [UInt64: [String]] = [0: []]
+        // Two changes, then a crash before any save: no state file, only the journal.
+        expected.merge(try work(state!, scheduler: scheduler, from: 1, count: 2)) { $1 }
+        file!.unlock()
+        state = nil
+        file = nil
+        let reopened = try openJournaled(try notebookFile(directory), scheduler: scheduler, history: Self.history)
+        expected.merge(try work(reopened, scheduler: scheduler, from: 3, count: 5)) { $1 }
+        #expect(reopened.historyStatus?.oldestRevision == 0)
+        for revision in 0...reopened.status.revision {
+            #expect(titles(try reopened.model(atRevision: revision)) == expected[revision], "revision \(revision)")
+        }
+        #expect(
+            try reopened.changes(NoteChange.self, after: 0, limit: 100).entries.map(\.revision) == Array(1...7))
+    }
+
     @Test func offKeepsNothingAndSaysSo() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

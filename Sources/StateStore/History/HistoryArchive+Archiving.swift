@@ -186,4 +186,33 @@ extension HistoryArchive {
             }
         }
     }
+
+    /// Writes `bytes` (the initial state, encoded as a save would) as the snapshot of `revision` in `lineage`, durably,
+    /// when the state's history (in `chainLineage`) has no snapshot of that revision: a state that starts without a
+    /// file has no saved file to link.
+    func keepInitialSnapshot(_ bytes: Data, revision: UInt64, lineage: String, chainLineage: String) {
+        state.withLock { archive in
+            let chain = Self.chain(
+                of: chainLineage, links: Self.links(archive.manifest.files, live: archive.liveLinks))
+            guard archive.failure == nil, chain[lineage] != nil,
+                !archive.manifest.files.contains(where: {
+                    $0.kind == .snapshot && $0.firstRevision == revision && Self.belongs($0, to: chain)
+                })
+            else { return }
+            let name = HistoryFormat.snapshotName(revision: revision, lineage: lineage)
+            let date = Date()
+            do {
+                try DurableWriter(fileSystem: fileSystem, mode: fileMode).write(bytes, to: path(name))
+                archive.manifest.files.append(
+                    HistoryFileRecord(
+                        name: name, kind: .snapshot, lineage: lineage, relabels: nil, startsLineage: false,
+                        firstRevision: revision, lastRevision: revision, firstTime: date, lastTime: date,
+                        archivedTime: date, bytes: bytes.count, sha256: SHA256Digest.hex(bytes)))
+                Self.sort(&archive.manifest.files)
+                try writeManifest(archive.manifest)
+            } catch {
+                archive.failure = "cannot write \(path(name)): \(error)"
+            }
+        }
+    }
 }

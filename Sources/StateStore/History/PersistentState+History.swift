@@ -151,6 +151,17 @@ extension PersistentState {
                     (file.lineage.rawValue, outcome.lineage?.rawValue, outcome.replay.revision))
             }
         }
+        if outcome.continuesFile, loaded.report.source == .noFile,
+            let initial = try? file.codec.encode(
+                loaded.model, revision: loaded.report.revision, lineage: outcome.lineage ?? file.lineage),
+            let bytes = try? file.sealing.map({ try $0.seal(initial) }) ?? initial
+        {
+            // No state file: the state begins at the initial state, which no save wrote. Kept as the first snapshot,
+            // so that the first changes (a fresh installation's) can be read back and undone like any other.
+            archive.keepInitialSnapshot(
+                bytes, revision: loaded.report.revision, lineage: (outcome.lineage ?? file.lineage).rawValue,
+                chainLineage: file.lineage.rawValue)
+        }
         if outcome.continuesFile, loaded.report.source == .file {
             // A file an older release wrote stores no lineage: its state is where the state's own lineage begins.
             let stored = loaded.report.storedLineage ?? file.lineage

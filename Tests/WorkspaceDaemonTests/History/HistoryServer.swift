@@ -41,7 +41,7 @@ final class HistoryServer: Sendable {
         directory = "/tmp/wsd-hist-" + UUID().uuidString.prefix(8)
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         // A daemon that has run before, as nearly every start is: the state file it left (revision 0) is where the
-        // history begins. (A state that starts without a file keeps history only from its first snapshot on.)
+        // history begins. (A state that starts without a file begins it at the initial state the start keeps.)
         let first = StateFile(path: directory + "/workspace.json", schema: try WorkspaceSchema.make())
         let before = try PersistentState(
             file: first, loaded: try first.load(), journaling: WorkspaceChange.self, history: history,
