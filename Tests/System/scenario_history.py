@@ -19,26 +19,26 @@ from scenario_events import Watcher
 
 def project_or_none(machine, project_id: str):
     response = machine.http("GET", f"/v1/projects/{project_id}")
-    return json.loads(response.body) if response.status == 200 else None
+    return response.json if response.status == 200 else None
 
 
 def scenario_29_history(suite: st.Suite) -> str:
     """A project deleted by mistake comes back after a restart, with its panes and tabs, as an undoable change."""
     with suite.installed() as machine:
         machine.systemctl("start", st.UNIT)
-        created = json.loads(st.expect_ok(
-            machine.http("POST", "/v1/projects?durable=true", {"name": "doomed", "layout": "split"}), 201).body)
+        created = st.expect_ok(
+            machine.http("POST", "/v1/projects?durable=true", {"name": "doomed", "layout": "split"}), 201).json
         project_id = created["value"]["id"] if "value" in created else created["id"]
         panes = []
         for folder in ("/srv/left", "/srv/right"):
-            body = json.loads(st.expect_ok(machine.http(
+            body = st.expect_ok(machine.http(
                 "POST", f"/v1/projects/{project_id}/panes?durable=true", {"folder": folder, "viewMode": "list"}),
-                201).body)
+                201).json
             panes.append(body["value"]["id"] if "value" in body else body["id"])
         st.expect_ok(machine.http("POST", f"/v1/panes/{panes[0]}/tabs?durable=true", {"folder": "/srv/left/a"}), 201)
-        before = json.loads(st.expect_ok(machine.http("GET", f"/v1/projects/{project_id}")).body)
+        before = st.expect_ok(machine.http("GET", f"/v1/projects/{project_id}")).json
         deleted = st.expect_ok(machine.http("DELETE", f"/v1/projects/{project_id}?durable=true"))
-        deleted_revision = json.loads(deleted.body)["revision"]
+        deleted_revision = deleted.json["revision"]
         check(project_or_none(machine, project_id) is None, "the project is still there after its deletion")
 
         machine.systemctl("restart", st.UNIT)
@@ -67,7 +67,7 @@ def scenario_29_history(suite: st.Suite) -> str:
         st.expect_ctl(machine, "undo")
         check(project_or_none(machine, project_id) is None, "workspacectl undo did not take the restore back")
 
-        status = json.loads(st.expect_ok(machine.http("GET", "/v1/status")).body)
+        status = st.expect_ok(machine.http("GET", "/v1/status")).json
         kept = status.get("history") or {}
         check(kept.get("oldestRevision") is not None and not kept.get("damaged"),
               f"/v1/status does not show the history kept: {kept}")
