@@ -60,6 +60,7 @@ package struct HistoryManifest: Codable, Equatable, Sendable {
     /// The files, oldest first.
     package var files: [HistoryFileRecord] = []
 
+    /// A manifest of `files`.
     package init(files: [HistoryFileRecord] = []) {
         self.files = files
     }
@@ -75,6 +76,7 @@ package struct HistoryFileRecord: Codable, Equatable, Sendable {
 
     /// The file's name in the directory.
     package var name: String
+    /// Snapshot or segment.
     package var kind: Kind
     /// The lineage the snapshot holds or the segment continues.
     package var lineage: String
@@ -92,6 +94,7 @@ package struct HistoryFileRecord: Codable, Equatable, Sendable {
     package var lastTime: Date?
     /// When it entered the history.
     package var archivedTime: Date
+    /// Its size.
     package var bytes: Int
     /// Lower-case hex SHA-256 of the bytes.
     package var sha256: String

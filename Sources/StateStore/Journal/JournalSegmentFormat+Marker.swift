@@ -17,6 +17,7 @@ extension JournalSegmentFormat {
         /// Who asked for the changes after it; `nil` for nobody named.
         package var origin: String?
 
+        /// A marker of `milliseconds` since 1970 for `origin`.
         package init(milliseconds: Int64, origin: String?) {
             self.milliseconds = milliseconds
             self.origin = origin

@@ -18,16 +18,20 @@ extension CheckReport {
         package var oldestRevision: UInt64?
         /// When that snapshot was taken.
         package var oldestTime: Date?
-        /// Snapshots, segments and all files (the manifest included), and their bytes.
+        /// Snapshots kept.
         package var snapshots: Int
+        /// Journal segments kept.
         package var segments: Int
+        /// Every file, the manifest included.
         package var files: Int
+        /// Their bytes.
         package var bytes: Int
         /// Earlier epochs (before a restore, quarantine, salvage or import) still kept.
         package var olderEpochs: Int
         /// Files that failed their check: the daemon still starts and serves every read that does not need them.
         package var damaged: [Damage]
 
+        /// The report of `status`.
         package init(_ status: HistoryStatus) {
             directory = status.directory
             oldestRevision = status.oldestRevision
