@@ -196,6 +196,12 @@ public final class FaultInjectingFileSystem: FileSystem {
         try base.link(source, to: destination)
     }
 
+    /// Syncs through the base unless a fault applies (an `fsyncDirectory` fault).
+    public func syncFileSystem(containing path: String) throws(FileSystemError) {
+        try fail(begin(.fsyncDirectory, path), "syncfs", path)
+        try base.syncFileSystem(containing: path)
+    }
+
     /// Creates the directory through the base unless a fault applies (a `create` fault).
     public func createDirectory(_ path: String, mode: UInt32) throws(FileSystemError) {
         try fail(begin(.create, path), "mkdir", path)

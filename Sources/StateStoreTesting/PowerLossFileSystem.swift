@@ -227,6 +227,15 @@ public final class PowerLossFileSystem: FileSystem, Sendable {
         try state.withLock { state throws(FileSystemError) in try mutating("mkdir", path, &state) }
     }
 
+    /// Makes every file's written bytes and every name durable (`syncfs(2)`).
+    public func syncFileSystem(containing path: String) throws(FileSystemError) {
+        try state.withLock { state throws(FileSystemError) in
+            try mutating("syncfs", path, &state)
+            for inode in state.names.values { inode.durable = inode.written }
+            state.durableNames = state.names
+        }
+    }
+
     /// Makes every name change in the directory durable.
     public func fsyncDirectory(_ path: String) throws(FileSystemError) {
         try state.withLock { state throws(FileSystemError) in

@@ -31,6 +31,9 @@ public protocol FileSystem: Sendable {
     func unlink(_ path: String) throws(FileSystemError)
     /// Flushes a directory's entries (creations, renames, removals) to the device.
     func fsyncDirectory(_ path: String) throws(FileSystemError)
+    /// Flushes every file and name of the file system holding `path` to the device (`syncfs(2)` by default): one
+    /// call for many small files written without their own sync.
+    func syncFileSystem(containing path: String) throws(FileSystemError)
     /// Creates the directory `path` with `mode`; succeeds when it exists already. Has a default: `mkdir(2)`.
     func createDirectory(_ path: String, mode: UInt32) throws(FileSystemError)
     /// The names in a directory, without `.` and `..`.
@@ -67,6 +70,18 @@ extension FileSystem {
     /// the timestamps.
     public func fdatasync(_ descriptor: Int32, path: String) throws(FileSystemError) {
         try fsync(descriptor, path: path)
+    }
+
+    /// `syncfs(2)` on a descriptor of `path` (`sync(2)` where the C library has no `syncfs`).
+    public func syncFileSystem(containing path: String) throws(FileSystemError) {
+        let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw FileSystemError(operation: "open", path: path, errno: errno) }
+        defer { _ = Glibc.close(descriptor) }
+        guard let syncfs = FileSystemSync.syncfs else {
+            Glibc.sync()
+            return
+        }
+        guard syncfs(descriptor) == 0 else { throw FileSystemError(operation: "syncfs", path: path, errno: errno) }
     }
 
     /// Creates the directory with `mkdir(2)`; an existing one is not an error.

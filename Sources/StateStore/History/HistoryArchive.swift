@@ -132,8 +132,11 @@ final class HistoryArchive: Sendable {
         }
     }
 
-    /// Durably replaces the manifest.
+    /// Durably replaces the manifest, after a `syncfs(2)`: the segments moved since the last manifest were not
+    /// synced one by one (a save moves one), and the manifest must not record a checksum of bytes the device may
+    /// not hold. Until it is written, a start adopts them from what the device kept, as after a crash.
     func writeManifest(_ manifest: HistoryManifest) throws {
+        try fileSystem.syncFileSystem(containing: directory)
         let data = try Self.encoder.encode(manifest)
         try DurableWriter(fileSystem: fileSystem, mode: fileMode).write(
             data, to: path(HistoryFormat.manifestName))

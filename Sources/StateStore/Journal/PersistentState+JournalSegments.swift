@@ -108,17 +108,15 @@ extension PersistentState {
     /// later start skips (its records are in the snapshot).
     func compactJournal(upTo revision: UInt64) {
         let date = scheduler.date
-        let removed = state.withLock { engine -> [(descriptor: Int32?, path: String, unsynced: Bool)] in
+        let removed = state.withLock { engine -> [(descriptor: Int32?, path: String)] in
             guard var journal = engine.journal else { return [] }
             defer { engine.journal = journal }
-            var removed: [(descriptor: Int32?, path: String, unsynced: Bool)] = journal.leftFromStart.map {
-                (nil, $0, false)
-            }
+            var removed: [(descriptor: Int32?, path: String)] = journal.leftFromStart.map { (nil, $0) }
             journal.leftFromStart = []
             let current = journal.segments.count - 1
             for (index, segment) in journal.segments.enumerated().reversed()
             where index != current && segment.lastRevision <= revision {
-                removed.append((segment.descriptor, segment.path, segment.unsynced || journal.syncScheduled))
+                removed.append((segment.descriptor, segment.path))
                 journal.segments.remove(at: index)
             }
             if !removed.isEmpty { journal.lastCompactionDate = date }
@@ -128,15 +126,9 @@ extension PersistentState {
         if !removed.isEmpty {
             journalQueue.sync {
                 for segment in removed {
-                    if let descriptor = segment.descriptor {
-                        // A segment kept as history must hold on the device what its checksum in the manifest
-                        // says: records no one waited for may not have been synced yet.
-                        // (A segment whose records a durable wait synced needs none.)
-                        if history != nil, segment.unsynced {
-                            try? fileSystem.fdatasync(descriptor, path: segment.path)
-                        }
-                        try? fileSystem.close(descriptor, path: segment.path)
-                    }
+                    // A segment kept as history is not synced here: the manifest's next rewrite syncs the file
+                    // system first (HistoryArchive.writeManifest).
+                    if let descriptor = segment.descriptor { try? fileSystem.close(descriptor, path: segment.path) }
                     if history == nil { try? fileSystem.unlink(segment.path) }
                 }
             }
