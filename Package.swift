@@ -91,7 +91,7 @@ let package = Package(
         // own seam.
         .target(
             name: "StateStore",
-            dependencies: ["StateCoding", "StateJSON", "CSignalLatch"]),
+            dependencies: ["StateCoding", "StateJSON", "CSignalLatch", "CChecksum"]),
         // The Codable runtime of a versioned record, apart from the engine: unknown fields kept, defaults and
         // salvage repairs recorded, extensible enums, JSONValue, and the direct reader and writer that read and
         // write a record straight from and to a file's bytes. What @StateModel's generated code calls, so that
@@ -178,6 +178,9 @@ let package = Package(
         // Holds a signal while libdispatch registers its source, which it does some time after
         // `resume()` (Sources/CSignalLatch/signal_latch.c); used by StateStore's SignalSources.
         .target(name: "CSignalLatch"),
+        // CRC-32C by the processor's instruction, for the journal's records (Sources/CChecksum/crc32c.c): a C
+        // target because Swift has no portable way to the SSE 4.2 and AArch64 CRC instructions.
+        .target(name: "CChecksum"),
         // The daemon binary: argument parsing only; everything else is in WorkspaceDaemon.
         .executableTarget(
             name: "workspaced",
@@ -358,7 +361,7 @@ if let plugin = Context.environment["WSD_MACRO_PLUGIN"], !plugin.isEmpty {
             default: false
             }
         }
-        if target.name != "CSignalLatch" && target.name != "CEarlySignals" && target.name != "CLibFuzzer" {
+        if !["CSignalLatch", "CEarlySignals", "CLibFuzzer", "CChecksum"].contains(target.name) {
             target.swiftSettings = (target.swiftSettings ?? []) + [load]
         }
     }

@@ -33,7 +33,7 @@ resolved=$(ls "$scratch/checkouts" | tr '\n' ' ')
 
 bin=$($swift build --scratch-path "$scratch" --show-bin-path)
 allowed='^(Settings|SettingsTests|settings_service|settingsPackage(Discovered)?Tests|StateStore|StateCoding|StateJSON'
-allowed+='|StateModel|StateStoreTesting|CSignalLatch|StateModelMacros-tool|_?Swift[A-Za-z0-9]*-tool)\.build$'
+allowed+='|StateModel|StateStoreTesting|CSignalLatch|CChecksum|StateModelMacros-tool|_?Swift[A-Za-z0-9]*-tool)\.build$'
 compiled=()
 for directory in "$bin"/*.build; do
     name=$(basename "$directory")

@@ -1,0 +1,18 @@
+#ifndef CCHECKSUM_H
+#define CCHECKSUM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/// CRC-32C (Castagnoli) of `count` bytes at `bytes`, continuing from `crc`, the checksum of the bytes before them
+/// (0 to start). The processor's CRC-32C instruction where it has one (SSE 4.2 on x86-64, the CRC extension on
+/// AArch64), a slicing-by-8 table otherwise; the result is the same. See crc32c.c.
+uint32_t wsd_crc32c(uint32_t crc, const void *bytes, size_t count);
+
+/// Whether wsd_crc32c uses the processor's instruction (1) or the table (0), for the benchmarks and the tests.
+int wsd_crc32c_is_hardware(void);
+
+/// The table version of wsd_crc32c, whatever the processor has: what the tests compare the instruction with.
+uint32_t wsd_crc32c_portable(uint32_t crc, const void *bytes, size_t count);
+
+#endif
