@@ -13,7 +13,9 @@ enum Validation {
     /// A name: 1 to 256 characters, none of them a control character or a line or paragraph separator.
     static func name(_ value: String, field: String) throws(WorkspaceError) {
         guard !value.isEmpty else { throw .invalid(field: field, reason: "must not be empty") }
-        guard value.count <= maximumNameLength else {
+        // A name of at most that many bytes has at most that many characters: counting characters (grapheme
+        // breaking) is needed only for a longer one, and was a fifth of applying a rename.
+        guard value.utf8.count <= maximumNameLength || value.count <= maximumNameLength else {
             throw .invalid(field: field, reason: "\(value.count) characters; at most \(maximumNameLength) allowed")
         }
         guard !containsControl(value) else {
@@ -58,15 +60,17 @@ enum Validation {
     static func containsControl(_ value: String) -> Bool {
         // ASCII text, nearly every name, is decided by its bytes: its controls are 0x00–0x1F and 0x7F. The Unicode
         // category lookup below was 37% of replaying a history of renames.
-        var ascii = true
-        for byte in value.utf8 {
-            if byte >= 0x80 {
-                ascii = false
-                break
+        var value = value
+        // `withUTF8` reads the bytes in place (a native string's storage); iterating `utf8` advanced its index
+        // through the generic path for each byte.
+        let asciiVerdict = value.withUTF8 { bytes -> Bool? in
+            for byte in bytes {
+                if byte >= 0x80 { return nil }
+                if byte < 0x20 || byte == 0x7F { return true }
             }
-            if byte < 0x20 || byte == 0x7F { return true }
+            return false
         }
-        if ascii { return false }
+        if let asciiVerdict { return asciiVerdict }
         return value.unicodeScalars.contains { scalar in
             switch scalar.properties.generalCategory {
             case .control, .lineSeparator, .paragraphSeparator: return true
