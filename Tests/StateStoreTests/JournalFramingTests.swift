@@ -44,8 +44,8 @@ struct JournalFramingTests {
         let sequence = pool.lazy.map { $0 }.filter { _ in true }
         #expect(CRC32C.checksum(sequence) == reference(pool))
         #if arch(x86_64)
-            // Every x86-64 processor since 2008 has SSE 4.2; this machine's must not fall back to the table unseen.
-            #expect(CRC32C.usesInstruction)
+        // Every x86-64 processor since 2008 has SSE 4.2; this machine's must not fall back to the table unseen.
+        #expect(CRC32C.usesInstruction)
         #endif
     }
 

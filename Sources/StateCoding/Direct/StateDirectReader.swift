@@ -70,6 +70,27 @@ public struct StateDirectReader {
         path.reserveCapacity(16)
     }
 
+    /// A reader of `bytes`, a whole document of one value outside a store load (a journal record): dates as
+    /// `Codable` reads them, no envelope.
+    @usableFromInline
+    package init(document bytes: UnsafeRawBufferPointer) {
+        self.init(bytes: bytes)
+    }
+
+    /// Points the reader at `bytes`, another whole document, as a new reader with the same date coding and no
+    /// envelope would, but keeping the storage it allocated: a replay reads hundreds of thousands of one-change
+    /// documents, and a new reader's path storage cost an allocation for each.
+    @usableFromInline
+    package mutating func restart(bytes: UnsafeRawBufferPointer) {
+        json = JSONPullReader(bytes: bytes)
+        path.removeAll(keepingCapacity: true)
+        if !fieldsDefaulted.isEmpty { fieldsDefaulted = [:] }
+        if !unknownKeysKept.isEmpty { unknownKeysKept = [:] }
+        if !unknownKeysDropped.isEmpty { unknownKeysDropped = [:] }
+        arraysReadInParts = 0
+        splitsLeft = 4
+    }
+
     /// Calls `release` with the range of bytes the read has passed (less a margin), at the start of an array
     /// element, each time the read has gone `interval` bytes further: a load that maps the file gives back those
     /// pages. The read only looks back within the value it is reading; a page given back and touched again reads
@@ -93,6 +114,7 @@ public struct StateDirectReader {
     }
 
     /// Checks that only whitespace follows the value read.
+    @usableFromInline
     package mutating func finish() throws {
         try json.finish()
     }

@@ -36,7 +36,7 @@ extension HistoryArchive {
                                 name: name, kind: .snapshot, lineage: lineage, relabels: nil, startsLineage: false,
                                 firstRevision: savedRevision, lastRevision: savedRevision, firstTime: date,
                                 lastTime: date, archivedTime: date, bytes: bytes.count,
-                                sha256: SHA256Digest.hex(bytes)))
+                                sha256: SHA256Digest.hex(bytes), crc32c: CRC32C.checksum(bytes)))
                         linked = true
                     }
                 } catch let error as FileSystemError where error.errno == EEXIST {
@@ -94,7 +94,7 @@ extension HistoryArchive {
                     relabels: header.relabels?.rawValue, startsLineage: header.startsLineage,
                     firstRevision: header.baseRevision, lastRevision: summary.lastRevision,
                     firstTime: summary.firstTime, lastTime: summary.lastTime, archivedTime: date,
-                    bytes: data.count, sha256: sha))
+                    bytes: data.count, sha256: sha, crc32c: CRC32C.checksum(data)))
             return true
         }
     }
@@ -207,7 +207,8 @@ extension HistoryArchive {
                     HistoryFileRecord(
                         name: name, kind: .snapshot, lineage: lineage, relabels: nil, startsLineage: false,
                         firstRevision: revision, lastRevision: revision, firstTime: date, lastTime: date,
-                        archivedTime: date, bytes: bytes.count, sha256: SHA256Digest.hex(bytes)))
+                        archivedTime: date, bytes: bytes.count, sha256: SHA256Digest.hex(bytes),
+                        crc32c: CRC32C.checksum(bytes)))
                 Self.sort(&archive.manifest.files)
                 try writeManifest(archive.manifest)
             } catch {

@@ -58,8 +58,8 @@ extension HistoryArchive {
             }
             for record in files where record.kind == .segment && record.lastRevision > from {
                 if let target, record.firstRevision >= target { continue }
-                // Segments are checked by their records' CRC-32C as the walk reads them (hashing the 16 MiB a read
-                // may replay took a third of it); snapshots, whose JSON a flipped bit may leave readable, by SHA-256.
+                // Segments are checked by their records' CRC-32C as the walk reads them; snapshots, whose JSON a
+                // flipped bit may leave readable, by the whole file's CRC-32C the manifest holds.
                 let bytes = try verifiedBytes(record, &archive, hashing: false)
                 set.segments.append(
                     (HistorySegment(path: path(record.name), bytes: [UInt8](bytes)), chain[record.lineage] ?? nil))
@@ -80,7 +80,8 @@ extension HistoryArchive {
         state.withLock { $0.damaged[(path as NSString).lastPathComponent] = reason }
     }
 
-    /// A history file's bytes, checked against the manifest (the size, and with `hashing` the SHA-256).
+    /// A history file's bytes, checked against the manifest: the size, and with `hashing` the CRC-32C (the SHA-256
+    /// for a file a manifest recorded without one).
     private func verifiedBytes(
         _ record: HistoryFileRecord, _ archive: inout ArchiveState, hashing: Bool = true
     ) throws(HistoryError) -> Data {
@@ -94,9 +95,13 @@ extension HistoryArchive {
             archive.damaged[record.name] = "the file is missing"
             throw .damaged(path: path(record.name), reason: "the file is missing")
         }
-        guard data.count == record.bytes, !hashing || SHA256Digest.hex(data) == record.sha256 else {
+        let intact =
+            !hashing
+            || (record.crc32c.map { CRC32C.checksum(data) == $0 } ?? (SHA256Digest.hex(data) == record.sha256))
+        guard data.count == record.bytes, intact else {
             let reason =
-                "its SHA-256 is not the one the manifest recorded (\(data.count) bytes, \(record.bytes) recorded)"
+                "its \(record.crc32c == nil ? "SHA-256" : "CRC-32C") is not the one the manifest recorded "
+                + "(\(data.count) bytes, \(record.bytes) recorded)"
             archive.damaged[record.name] = reason
             throw .damaged(path: path(record.name), reason: reason)
         }
@@ -112,23 +117,36 @@ extension HistoryArchive {
         _ set: HistoryReadSet, from: UInt64, through: UInt64,
         _ body: (HistorySegment.Record) throws(HistoryError) -> Bool
     ) throws(HistoryError) -> UInt64 {
+        var marker: (segment: Int, parsed: (Range<Int>, JournalSegmentFormat.Marker?)?) = (-1, nil)
+        return try walkLocations(set, from: from, through: through) { index, location throws(HistoryError) in
+            if marker.segment != index { marker = (index, nil) }
+            return try body(set.segments[index].segment.record(at: location, previous: &marker.parsed))
+        }
+    }
+
+    /// ``walk(_:from:through:_:)`` by the records' places: `body` is given the index of the segment in `set` and
+    /// where the record is in it, and reads no marker.
+    static func walkLocations(
+        _ set: HistoryReadSet, from: UInt64, through: UInt64,
+        _ body: (Int, HistorySegment.ChangeLocation) throws(HistoryError) -> Bool
+    ) throws(HistoryError) -> UInt64 {
         var current = from
         var damagedTail: HistorySegment?
-        for (segment, limit) in set.segments {
+        for (index, (segment, limit)) in set.segments.enumerated() {
             if segment.scan.damage != nil { damagedTail = segment }
-            for record in segment.records {
-                if let limit, record.revision > limit { break }
-                if record.revision <= current { continue }
-                guard record.revision == current + 1 else {
+            for location in segment.changeLocations {
+                if let limit, location.revision > limit { break }
+                if location.revision <= current { continue }
+                guard location.revision == current + 1 else {
                     throw .damaged(
                         path: segment.path,
                         reason:
-                            "its changes start at revision \(record.revision), the history before holds up to \(current)"
+                            "its changes start at revision \(location.revision), the history before holds up to \(current)"
                     )
                 }
                 guard current < through else { return current }
-                let goesOn = try body(record)
-                current = record.revision
+                let goesOn = try body(index, location)
+                current = location.revision
                 if current == through || !goesOn { return current }
             }
         }

@@ -37,7 +37,7 @@ extension HistoryArchive {
             return "\(damage) at byte \(segment.scan.validLength)"
         }
         var previous = segment.header?.baseRevision ?? 0
-        for record in segment.records {
+        for record in segment.changeLocations {
             guard record.revision == previous + 1 else {
                 return "revision \(record.revision) follows revision \(previous) in it"
             }

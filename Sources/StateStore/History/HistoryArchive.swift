@@ -119,7 +119,7 @@ final class HistoryArchive: Sendable {
             return HistoryFileRecord(
                 name: name, kind: .snapshot, lineage: lineage, relabels: nil, startsLineage: false,
                 firstRevision: revision, lastRevision: revision, firstTime: time, lastTime: time,
-                archivedTime: archivedTime, bytes: bytes.count, sha256: sha)
+                archivedTime: archivedTime, bytes: bytes.count, sha256: sha, crc32c: CRC32C.checksum(bytes))
         case .segment(let base, let lineage):
             let segment = HistorySegment(path: path(name), bytes: [UInt8](bytes))
             let summary = segment.summary
@@ -128,7 +128,7 @@ final class HistoryArchive: Sendable {
                 relabels: segment.header?.relabels?.rawValue, startsLineage: segment.header?.startsLineage ?? false,
                 firstRevision: segment.header?.baseRevision ?? base, lastRevision: summary.lastRevision,
                 firstTime: summary.firstTime, lastTime: summary.lastTime, archivedTime: archivedTime,
-                bytes: bytes.count, sha256: sha)
+                bytes: bytes.count, sha256: sha, crc32c: CRC32C.checksum(bytes))
         }
     }
 

@@ -17,7 +17,7 @@ struct HistorySegment: Sendable {
     }
 
     /// One change record with the marker that applies to it.
-    struct Record {
+    struct Record: Sendable {
         /// The segment's path, for errors.
         var path: String
         var revision: UInt64
@@ -25,19 +25,43 @@ struct HistorySegment: Sendable {
         var change: ArraySlice<UInt8>
     }
 
-    /// The change records in order, each with the last marker before it.
-    var records: [Record] {
-        var records: [Record] = []
-        var marker: JournalSegmentFormat.Marker?
+    /// Where a change record is in ``bytes``: its revision, its change's bytes, and the payload of the last marker
+    /// before it (still JSON: a replay needs no time, and reading every marker cost it).
+    struct ChangeLocation: Sendable {
+        var revision: UInt64
+        var change: Range<Int>
+        var marker: Range<Int>?
+    }
+
+    /// The change records in order, located.
+    var changeLocations: [ChangeLocation] {
+        var locations: [ChangeLocation] = []
+        locations.reserveCapacity(scan.payloads.count)
+        var marker: Range<Int>?
         for range in scan.payloads.dropFirst() {
             guard let (revision, change) = JournalSegmentFormat.splitChange(bytes[range]) else { continue }
             if revision == 0 {
-                marker = JournalSegmentFormat.Marker(revision: revision, bytes: change) ?? marker
+                marker = change.startIndex..<change.endIndex
                 continue
             }
-            records.append(Record(path: path, revision: revision, marker: marker, change: change))
+            locations.append(
+                ChangeLocation(revision: revision, change: change.startIndex..<change.endIndex, marker: marker))
         }
-        return records
+        return locations
+    }
+
+    /// The record at `location`, with its marker read (`previous`, when it is the marker at the same place).
+    func record(at location: ChangeLocation, previous: inout (Range<Int>, JournalSegmentFormat.Marker?)?) -> Record {
+        var marker: JournalSegmentFormat.Marker?
+        if let range = location.marker {
+            if let previous, previous.0 == range {
+                marker = previous.1
+            } else {
+                marker = JournalSegmentFormat.Marker(revision: 0, bytes: bytes[range])
+                previous = (range, marker)
+            }
+        }
+        return Record(path: path, revision: location.revision, marker: marker, change: bytes[location.change])
     }
 
     /// What the manifest records of the segment: its last change's revision and the times of its first and last

@@ -1,9 +1,10 @@
 import Foundation
 
-/// Replays a history's changes after `from` through `through` onto a past model.
+/// The model at `through`: the snapshot `base` decodes (at `from`) with the history's changes after it replayed.
 typealias HistoryReplayer<Model> =
-    @Sendable (_ model: inout Model, _ set: HistoryReadSet, _ from: UInt64, _ through: UInt64) throws(HistoryError)
-    -> Void
+    @Sendable (
+        _ set: HistoryReadSet, _ from: UInt64, _ through: UInt64, _ base: () throws(HistoryError) -> Model
+    ) throws(HistoryError) -> Model
 
 extension PersistentState {
     /// The model as it was at `revision`: the newest history snapshot at or before it (migrated, when an older
@@ -24,19 +25,18 @@ extension PersistentState {
         guard let base = set.snapshot else {
             throw .pruned(revision: revision, oldestRevision: set.oldestRevision ?? currentRevision)
         }
-        var model: Model
         do {
-            model = try file.decodeStored(base.bytes, path: base.path).model
-        } catch {
-            throw .damaged(path: base.path, reason: "\(error)")
-        }
-        do {
-            try historyReplayer(&model, set, base.revision, revision)
+            return try historyReplayer(set, base.revision, revision) { () throws(HistoryError) -> Model in
+                do {
+                    return try file.decodeStored(base.bytes, path: base.path).model
+                } catch {
+                    throw .damaged(path: base.path, reason: "\(error)")
+                }
+            }
         } catch {
             if case .damaged(let path, let reason) = error { history.noteDamage(path: path, reason: reason) }
             throw error
         }
-        return model
     }
 
     /// The changes after `revision` (with `nil`, the newest `limit`), oldest first: at most `limit`, and only those
@@ -62,11 +62,12 @@ extension PersistentState {
         var entries: [HistoryEntry<Change>] = []
         var hasMore = false
         let limit = max(0, limit)
+        var session = JournalChangeReader<Change>.Session(JournalChangeReader())
         _ = try HistoryArchive.walk(set, from: revision ?? max(oldest, readAfter), through: currentRevision) {
             record throws(HistoryError) -> Bool in
             let entry = HistoryEntry(
                 revision: record.revision, date: record.marker?.date, origin: record.marker?.origin,
-                change: try Self.decodeChange(Change.self, record))
+                change: try Self.decodeChange(&session, record))
             guard matching?(entry) ?? true else { return true }
             if revision != nil, entries.count == limit {
                 hasMore = true
@@ -99,15 +100,10 @@ extension PersistentState {
 
     /// A change record's change, read as a start's replay reads it.
     static func decodeChange<Change: StateChange>(
-        _ type: Change.Type, _ record: HistorySegment.Record
+        _ session: inout JournalChangeReader<Change>.Session, _ record: HistorySegment.Record
     ) throws(HistoryError) -> Change {
-        if let direct = Change.self as? any StateDirectDecodable.Type,
-            let read = StateFile<Model>.readDirectly(direct, record.change) as? Change
-        {
-            return read
-        }
         do {
-            return try JSONDecoder().decode(Change.self, from: Data(record.change))
+            return try session.read(record.change)
         } catch {
             throw .damaged(
                 path: record.path, reason: "the change of revision \(record.revision) does not decode: \(error)")
@@ -117,20 +113,9 @@ extension PersistentState {
     /// The replayer of a journal of `Change`.
     static func replayer<Change: StateChange>(_ type: Change.Type) -> HistoryReplayer<Model>
     where Change.Model == Model {
-        { model, set, from, through throws(HistoryError) in
-            _ = try HistoryArchive.walk(set, from: from, through: through) { record throws(HistoryError) -> Bool in
-                let change = try decodeChange(Change.self, record)
-                do {
-                    // In place, whatever `validatesBeforeMutating` says: a change that fails ends the read, and the
-                    // model is dropped with it. A copy per change copied the model's arrays every time: a read
-                    // replaying 16 MiB of renames at 10 MB took 30 s, 0.35 s in place.
-                    try change.apply(to: &model)
-                } catch {
-                    throw .damaged(
-                        path: record.path, reason: "the change of revision \(record.revision) does not apply: \(error)")
-                }
-                return true
-            }
+        let reader = JournalChangeReader<Change>()
+        return { set, from, through, base throws(HistoryError) -> Model in
+            try HistoryReplayPipeline.replay(set, from: from, through: through, reader: reader, base: base)
         }
     }
 

@@ -29,8 +29,9 @@ extension StateFile {
             let oldest = set.oldestRevision
         {
             do {
+                var session = JournalChangeReader<Change>.Session(JournalChangeReader())
                 _ = try HistoryArchive.walk(set, from: oldest, through: .max) { record throws(HistoryError) in
-                    _ = try PersistentState<Model>.decodeChange(Change.self, record)
+                    _ = try PersistentState<Model>.decodeChange(&session, record)
                     return true
                 }
             } catch {

@@ -215,8 +215,7 @@ extension StateFile {
                 "the segment continues revision \(header.baseRevision), after the state's \(replay.revision): "
                     + "the changes between are missing")
         }
-        let decoder = JSONDecoder()
-        let directType = Change.self as? any StateDirectDecodable.Type
+        var reader = JournalChangeReader<Change>.Session(JournalChangeReader())
         for range in scan.payloads.dropFirst() {
             guard let (revision, changeBytes) = JournalSegmentFormat.splitChange(bytes[range]) else {
                 return .stopped(
@@ -234,14 +233,10 @@ extension StateFile {
                         + "missing")
             }
             let change: Change
-            if let directType, let read = Self.readDirectly(directType, changeBytes) as? Change {
-                change = read
-            } else {
-                do {
-                    change = try decoder.decode(Change.self, from: Data(changeBytes))
-                } catch {
-                    return .stopped("the change of revision \(revision) does not decode: \(error)")
-                }
+            do {
+                change = try reader.read(changeBytes)
+            } catch {
+                return .stopped("the change of revision \(revision) does not decode: \(error)")
             }
             do {
                 if change.validatesBeforeMutating {
@@ -261,20 +256,6 @@ extension StateFile {
             return .damagedTail(damage, offset: scan.validLength, byteCount: bytes.count - scan.validLength)
         }
         return .used
-    }
-
-    /// A change read straight from its bytes by its type's direct reader (`StateDirectDecodable`, as
-    /// `@StateModel` types and `WorkspaceChange` have); nil when the reader refuses them, and the record is then
-    /// read through `JSONDecoder`, which gives the same change or the error. `JSONDecoder` made most of the
-    /// replay of a full journal: a start after a crash with 16 MiB of renames took 0.68 s at 10 MB, 0.26 s so.
-    static func readDirectly(
-        _ type: any StateDirectDecodable.Type, _ bytes: ArraySlice<UInt8>
-    ) -> (any StateDirectDecodable)? {
-        bytes.withUnsafeBytes { bytes in
-            var reader = StateDirectReader(bytes: bytes)
-            guard let value = try? type.init(stateReader: &reader), (try? reader.finish()) != nil else { return nil }
-            return value
-        }
     }
 
     /// The lineages `lineage` continued, each with the revision where a segment relabeled it into a lineage that

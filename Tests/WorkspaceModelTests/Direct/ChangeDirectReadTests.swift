@@ -91,3 +91,62 @@ struct ChangeDirectReadTests {
         #expect(read == decoded, "direct \(read) ≠ JSONDecoder \(String(describing: decoded))")
     }
 }
+
+/// A replay reads its records with one reader, restarted on each (`StateDirectDecodable.readDocuments`), and applies
+/// them in place (`StateChange.applyInPlace`): what one record leaves in the reader must not change the next one's
+/// read, and a change that does not apply is named by its position.
+@Suite("Changes read and applied in batches")
+struct ChangeBatchTests {
+    @Test func documentsReadWithOneReaderAreReadAsEachAlone() {
+        let texts =
+            ChangeDirectReadTests.changes.map { String(decoding: try! JSONEncoder().encode($0), as: UTF8.self) }
+            + [#"{"deleteTab":{"id":7}}"#, #"{"renameEverything":{}}"#, #"{"deleteTab":{}}"#]
+        // Refused records between accepted ones, so that a refusal mid-read leaves the reader behind.
+        var interleaved: [String] = []
+        for (index, text) in texts.enumerated() {
+            interleaved.append(text)
+            if index % 3 == 0 { interleaved.append(#"{"deleteTab":{"id":"00000000-0000-4000-8000-00000000000"#) }
+        }
+        let buffers = interleaved.map { Array($0.utf8) }
+        let batch: (values: [WorkspaceChange?], refusedCount: Int) = withDocuments(buffers) {
+            WorkspaceChange.readDocuments($0)
+        }
+        let alone = interleaved.map { ChangeDirectReadTests.direct($0) }
+        #expect(batch.values == alone)
+        #expect(batch.refusedCount == alone.filter { $0 == nil }.count)
+        #expect(batch.refusedCount > 3 && batch.refusedCount < alone.count)
+    }
+
+    @Test func applyingInPlaceNamesTheFirstChangeThatDoesNotApply() throws {
+        let id = sequentialID(1)
+        let changes: [WorkspaceChange?] = [
+            .createProject(id: id, name: "one", layout: .single),
+            .updateProject(id: id, name: "two", layout: nil),
+            .updateProject(id: sequentialID(9), name: "missing", layout: nil),
+            .deleteProject(id: id),
+        ]
+        var workspace = Workspace()
+        let failure = try #require(WorkspaceChange.applyInPlace(changes, to: &workspace))
+        #expect(failure.position == 2)
+        #expect(failure.error == .notFound(kind: .project, id: sequentialID(9)))
+        #expect(workspace.projects.map(\.name) == ["two"], "the changes before it are applied, not those after")
+        var other = Workspace()
+        #expect(WorkspaceChange.applyInPlace([changes[0], nil], to: &other)?.position == 1)
+        var all = Workspace()
+        #expect(WorkspaceChange.applyInPlace(Array(changes[0...1]), to: &all) == nil)
+        #expect(all.projects.map(\.name) == ["two"])
+    }
+
+    /// Calls `body` with a buffer of the documents' bytes, each valid for the call.
+    func withDocuments<Result>(
+        _ buffers: [[UInt8]], _ body: (UnsafeBufferPointer<UnsafeRawBufferPointer>) -> Result
+    ) -> Result {
+        let storage = buffers.map { bytes -> UnsafeMutableRawBufferPointer in
+            let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes.count, alignment: 1)
+            copy.copyBytes(from: bytes)
+            return copy
+        }
+        defer { storage.forEach { $0.deallocate() } }
+        return storage.map { UnsafeRawBufferPointer($0) }.withUnsafeBufferPointer(body)
+    }
+}
