@@ -94,7 +94,7 @@ extension HistoryArchive {
                     relabels: header.relabels?.rawValue, startsLineage: header.startsLineage,
                     firstRevision: header.baseRevision, lastRevision: summary.lastRevision,
                     firstTime: summary.firstTime, lastTime: summary.lastTime, archivedTime: date,
-                    bytes: data.count, sha256: sha, crc32c: CRC32C.checksum(data)))
+                    bytes: data.count, sha256: sha))
             return true
         }
     }

@@ -13,7 +13,7 @@ struct HistoryReadSet: Sendable {
 
 extension HistoryArchive {
     /// The live journal's segments in the state file's directory, read.
-    func liveSegments() -> [HistorySegment] {
+    func liveSegments(headerOnly: Bool = false) -> [HistorySegment] {
         let names = (try? fileSystem.contentsOfDirectory(stateDirectory)) ?? []
         return names.compactMap { name -> (UInt64, String)? in
             JournalSegmentFormat.baseRevision(ofSegment: name, fileName: stateFileName).map { ($0, name) }
@@ -22,20 +22,22 @@ extension HistoryArchive {
         .compactMap { _, name in
             let path = stateDirectory + "/" + name
             guard let data = try? fileSystem.readFile(at: path) else { return nil }
-            return HistorySegment(path: path, bytes: [UInt8](data))
+            return HistorySegment(path: path, bytes: [UInt8](data), headerOnly: headerOnly)
         }
     }
 
     /// Gathers what a read of the state in `lineage` needs: with `snapshotAtOrBefore`, the newest snapshot of the
     /// state's history at or before that revision and the segments after it; otherwise the segments whose changes
-    /// come after `after`. Every history file read is checked against the manifest's SHA-256.
+    /// come after `after`. A snapshot is checked against the manifest's checksum; segments by their records'.
+    /// With `segmentHeadersOnly`, the segments are scanned up to their headers only (``HistorySegment/fullyScanned()``
+    /// scans the rest).
     ///
     /// - Throws: ``HistoryError/damaged(path:reason:)`` for a file that fails its check or cannot be read.
     func gather(
-        lineage: String, snapshotAtOrBefore target: UInt64?, after: UInt64 = 0
+        lineage: String, snapshotAtOrBefore target: UInt64?, after: UInt64 = 0, segmentHeadersOnly: Bool = false
     ) throws(HistoryError) -> HistoryReadSet {
         try state.withLock { archive throws(HistoryError) -> HistoryReadSet in
-            let live = liveSegments()
+            let live = liveSegments(headerOnly: segmentHeadersOnly)
             let liveLinks = live.compactMap { segment -> (lineage: String, relabels: String?, baseRevision: UInt64)? in
                 guard let header = segment.header, header.startsLineage else { return nil }
                 return (header.lineage.rawValue, header.relabels?.rawValue, header.baseRevision)
@@ -62,7 +64,10 @@ extension HistoryArchive {
                 // flipped bit may leave readable, by the whole file's CRC-32C the manifest holds.
                 let bytes = try verifiedBytes(record, &archive, hashing: false)
                 set.segments.append(
-                    (HistorySegment(path: path(record.name), bytes: [UInt8](bytes)), chain[record.lineage] ?? nil))
+                    (
+                        HistorySegment(path: path(record.name), bytes: [UInt8](bytes), headerOnly: segmentHeadersOnly),
+                        chain[record.lineage] ?? nil
+                    ))
             }
             for segment in live {
                 guard let header = segment.header, let limit = chain[header.lineage.rawValue] else { continue }

@@ -128,7 +128,7 @@ final class HistoryArchive: Sendable {
                 relabels: segment.header?.relabels?.rawValue, startsLineage: segment.header?.startsLineage ?? false,
                 firstRevision: segment.header?.baseRevision ?? base, lastRevision: summary.lastRevision,
                 firstTime: summary.firstTime, lastTime: summary.lastTime, archivedTime: archivedTime,
-                bytes: bytes.count, sha256: sha, crc32c: CRC32C.checksum(bytes))
+                bytes: bytes.count, sha256: sha)
         }
     }
 

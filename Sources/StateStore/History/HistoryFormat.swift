@@ -98,9 +98,10 @@ package struct HistoryFileRecord: Codable, Equatable, Sendable {
     package var bytes: Int
     /// Lower-case hex SHA-256 of the bytes: what `verifyHistory()` and `workspaced check` compare.
     package var sha256: String
-    /// CRC-32C of the bytes (absent from the manifests of the first release with history): what a read of the past
-    /// compares before it trusts a snapshot, at the processor's CRC speed (SHA-256 of a 10 MB snapshot took a sixth
-    /// of a read that replays 16 MiB). A bit flipped on disk changes it as surely as the SHA-256.
+    /// A snapshot's CRC-32C (absent for segments, whose records carry their own, and from the manifests of the
+    /// first release with history): what a read of the past compares before it trusts the snapshot, at the
+    /// processor's CRC speed (SHA-256 of a 10 MB snapshot took a sixth of a read that replays 16 MiB). A bit
+    /// flipped on disk changes it as surely as the SHA-256.
     package var crc32c: UInt32?
 
     /// The newest time it holds: its last change's, or when it was archived.

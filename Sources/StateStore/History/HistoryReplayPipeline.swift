@@ -3,13 +3,14 @@ import Foundation
 /// Replays what a read of the past needs, its snapshot and its change records, on every processor at once.
 ///
 /// Reading a record does not depend on the model, only applying it does. The caller's thread decodes the snapshot
-/// while helpers decode the records in chunks; it then applies the chunks in order, each as soon as it is decoded,
-/// and decodes the next chunk itself when no helper has taken it. At 10 MB with 16 MiB of renames, decoding, then
-/// applying, one after the other took 114 ms; side by side, see docs/benchmarks.md.
+/// while a helper scans the segments (their frames' CRC-32C), cuts their records into chunks and decodes them; the
+/// caller then applies the chunks in order, each as soon as it is decoded, and decodes the next chunk itself when no
+/// helper has taken it. At 10 MB with 16 MiB of renames, scanning, decoding, then applying, one after the other,
+/// took 114 ms; see docs/benchmarks.md for the figures side by side.
 ///
-/// The helpers run on Dispatch's global queue, but nothing waits for one to start: the caller decodes every chunk
-/// no helper took, so a read finishes on the caller alone when every pool thread is busy. It waits only for a
-/// chunk a running helper is decoding.
+/// The helpers run on Dispatch's global queue, but nothing waits for one to start: the caller does every step no
+/// helper began, so a read finishes on the caller alone when every pool thread is busy. It waits only for a step a
+/// running helper is doing.
 final class HistoryReplayPipeline<Change: StateChange>: @unchecked Sendable {
     /// Records per chunk for a replay of `count` records: about four chunks per processor, so that the threads
     /// finish together, within 64 (a chunk is worth a hand-over between threads) and 8,192 (a few milliseconds).
@@ -24,24 +25,35 @@ final class HistoryReplayPipeline<Change: StateChange>: @unchecked Sendable {
         var locations: ArraySlice<HistorySegment.ChangeLocation>
     }
 
-    private let set: HistoryReadSet
-    private let chunks: [Chunk]
+    /// Where the scan and the cut into chunks are.
+    private enum Preparation {
+        case pending
+        case running
+        case done(HistoryError?)
+    }
+
     private let reader: JournalChangeReader<Change>
-    // Under `condition`'s lock:
+    private let from: UInt64
+    private let through: UInt64
+    // Under `condition`'s lock. `set` (scanned) and `chunks` are written once, before `preparation` is `done`, and
+    // only read after.
     private let condition = NSCondition()
+    private var set: HistoryReadSet
+    private var chunks: [Chunk] = []
+    private var preparation = Preparation.pending
     private var nextUnclaimed = 0
-    private var decoded: [Result<[Change?], HistoryError>?]
+    private var decoded: [Result<[Change?], HistoryError>?] = []
     private var stopped = false
 
-    private init(set: HistoryReadSet, chunks: [Chunk], reader: JournalChangeReader<Change>) {
+    private init(set: HistoryReadSet, from: UInt64, through: UInt64, reader: JournalChangeReader<Change>) {
         self.set = set
-        self.chunks = chunks
+        self.from = from
+        self.through = through
         self.reader = reader
-        decoded = Array(repeating: nil, count: chunks.count)
     }
 
     /// The model at `through`: `decodeBase`'s snapshot (at `from`) with the changes of `set` after it applied in
-    /// place, in order.
+    /// place, in order. The segments of `set` may be scanned up to their headers only.
     ///
     /// - Throws: ``HistoryError/damaged(path:reason:)`` for a sequence that breaks, a record that does not decode
     ///   or a change that does not apply (the first, in order), or the snapshot's error.
@@ -49,14 +61,13 @@ final class HistoryReplayPipeline<Change: StateChange>: @unchecked Sendable {
         _ set: HistoryReadSet, from: UInt64, through: UInt64, reader: JournalChangeReader<Change>,
         base decodeBase: () throws(HistoryError) -> Model
     ) throws(HistoryError) -> Model where Change.Model == Model {
-        let pipeline = HistoryReplayPipeline(
-            set: set, chunks: try chunks(set, from: from, through: through), reader: reader)
+        let pipeline = HistoryReplayPipeline(set: set, from: from, through: through, reader: reader)
         defer { pipeline.stop() }
-        let helpers = min(ProcessInfo.processInfo.activeProcessorCount - 1, pipeline.chunks.count)
-        for _ in 0..<max(helpers, 0) {
+        for _ in 0..<max(ProcessInfo.processInfo.activeProcessorCount - 1, 0) {
             DispatchQueue.global().async { pipeline.help() }
         }
         var model = try decodeBase()
+        if let failure = pipeline.prepared() { throw failure }
         for (index, chunk) in pipeline.chunks.enumerated() {
             let changes = try pipeline.take(index).get()
             // In place, whatever `validatesBeforeMutating` says: a change that fails ends the read, and the model is
@@ -65,7 +76,7 @@ final class HistoryReplayPipeline<Change: StateChange>: @unchecked Sendable {
             if let failure = Change.applyInPlace(changes, to: &model) {
                 let location = chunk.locations[chunk.locations.startIndex + failure.position]
                 throw .damaged(
-                    path: set.segments[chunk.segment].segment.path,
+                    path: pipeline.set.segments[chunk.segment].segment.path,
                     reason: "the change of revision \(location.revision) does not apply: "
                         + (failure.error.map { "\($0)" } ?? "it was not read"))
             }
@@ -91,9 +102,45 @@ final class HistoryReplayPipeline<Change: StateChange>: @unchecked Sendable {
         }
     }
 
-    /// A helper's work: decodes unclaimed chunks until none is left or the replay stopped.
+    /// A helper's work: the preparation when nobody began it, then unclaimed chunks until none is left or the
+    /// replay stopped.
     private func help() {
+        guard prepared() == nil else { return }
         while let index = claim() { deliver(index, decode(chunks[index])) }
+    }
+
+    /// Scans the segments and cuts the records into chunks, here when nobody began to, or waits for whoever did;
+    /// the error that ends the replay, if any.
+    private func prepared() -> HistoryError? {
+        condition.lock()
+        defer { condition.unlock() }
+        while true {
+            switch preparation {
+            case .done(let failure):
+                return failure
+            case .running:
+                condition.wait()
+            case .pending:
+                preparation = .running
+                var scanned = set
+                condition.unlock()
+                scanned.segments = scanned.segments.map { ($0.segment.fullyScanned(), $0.limit) }
+                let result = Result { () throws(HistoryError) in
+                    try Self.chunks(scanned, from: from, through: through)
+                }
+                condition.lock()
+                set = scanned
+                switch result {
+                case .success(let made):
+                    chunks = made
+                    decoded = Array(repeating: nil, count: made.count)
+                    preparation = .done(nil)
+                case .failure(let failure):
+                    preparation = .done(failure)
+                }
+                condition.broadcast()
+            }
+        }
     }
 
     /// Claims the next chunk nobody decodes yet.

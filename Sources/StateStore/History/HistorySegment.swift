@@ -8,12 +8,22 @@ struct HistorySegment: Sendable {
     var bytes: [UInt8]
     var scan: JournalFraming.Scan
     var header: JournalSegmentFormat.Header?
+    /// Whether ``scan`` covers every record; `false` when only the header was read (`headerOnly`).
+    var isFullyScanned: Bool
 
-    init(path: String, bytes: [UInt8]) {
+    /// The segment of `bytes`, scanned whole, or with `headerOnly` up to its header: a read of the past scans the
+    /// rest on a helper thread (``fullyScanned()``) while the snapshot decodes.
+    init(path: String, bytes: [UInt8], headerOnly: Bool = false) {
         self.path = path
         self.bytes = bytes
-        self.scan = JournalFraming.scan(bytes)
+        self.scan = JournalFraming.scan(bytes, recordLimit: headerOnly ? 1 : .max)
         self.header = scan.payloads.first.flatMap { JournalSegmentFormat.Header(payload: bytes[$0]) }
+        self.isFullyScanned = !headerOnly || (scan.damage == nil && scan.validLength == bytes.count)
+    }
+
+    /// The segment with every record scanned.
+    func fullyScanned() -> HistorySegment {
+        isFullyScanned ? self : HistorySegment(path: path, bytes: bytes)
     }
 
     /// One change record with the marker that applies to it.

@@ -21,7 +21,8 @@ extension PersistentState {
         guard revision < currentRevision else {
             throw .notReached(revision: revision, currentRevision: currentRevision)
         }
-        let set = try history.gather(lineage: lineage.rawValue, snapshotAtOrBefore: revision)
+        // The segments' records are scanned by the replay's helper while this thread decodes the snapshot.
+        let set = try history.gather(lineage: lineage.rawValue, snapshotAtOrBefore: revision, segmentHeadersOnly: true)
         guard let base = set.snapshot else {
             throw .pruned(revision: revision, oldestRevision: set.oldestRevision ?? currentRevision)
         }

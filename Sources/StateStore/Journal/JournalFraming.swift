@@ -70,10 +70,12 @@ package enum JournalFraming {
 
     /// Reads the records of `bytes` from the start, stopping at the first record that is cut short, has an
     /// invalid length or fails its checksum: nothing after a bad record is trusted, since its length may be wrong.
-    package static func scan(_ bytes: [UInt8]) -> Scan {
+    /// With `recordLimit`, stops after that many records (without damage; ``Scan/validLength`` is then where they
+    /// end).
+    package static func scan(_ bytes: [UInt8], recordLimit: Int = .max) -> Scan {
         var scan = Scan()
         var offset = 0
-        while offset < bytes.count {
+        while offset < bytes.count, scan.payloads.count < recordLimit {
             guard bytes.count - offset >= frameLength else {
                 scan.record(.truncated(needed: frameLength, available: bytes.count - offset), at: offset)
                 break
