@@ -246,6 +246,12 @@ let package = Package(
             ],
             resources: [.copy("Fixtures")]
         ),
+        // S3-compatible object storage for StateStore's replication (issue 43), begun with the AWS Signature
+        // Version 4 signer every such store checks. swift-crypto for SHA-256 and HMAC; behind the `Daemon` trait
+        // with swift-crypto, so a program using StateStore alone builds none of it.
+        .target(name: "StateStoreS3", dependencies: [traitProduct("Crypto", "swift-crypto")]),
+        // The AWS test suite's vectors (Fixtures, botocore's copy) and S3's documented example.
+        .testTarget(name: "StateStoreS3Tests", dependencies: ["StateStoreS3"], exclude: ["Fixtures"]),
         // The secret store: the installation record and the API tokens in an AES-256-GCM sealed, versioned state
         // file (StateStore's schema, migrations and durable replace), and its offline check, rekey and reset. It
         // takes the key's bytes from its caller, so it needs nothing of systemd; swift-crypto for AES-GCM, SHA-256
