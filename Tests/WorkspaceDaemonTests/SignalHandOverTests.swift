@@ -16,21 +16,30 @@ import Glibc
 struct SignalHandOverTests {
     static let window = ["WSD_TEST_SIGNAL_WINDOW_MS": "20000"]
 
-    /// Starts the daemon with the window held open and waits until it is.
-    static func startInWindow(_ harness: DaemonHarness) async throws -> RunningProcess {
+    /// Starts the daemon with the window held open and sends `signal` into it from a thread of its own the moment
+    /// the window opens. The test's own polling needs a thread of the cooperative pool (two, on two cores): under
+    /// `make test-stress` other tests held both for longer than the window, the signal came after it closed and the
+    /// daemon had loaded.
+    static func startAndSignalInWindow(_ harness: DaemonHarness, _ signal: Int32) async throws -> RunningProcess {
         let process = try harness.start(environment: window)
-        let open = await eventually(timeout: .seconds(30)) {
-            process.output.contains("signal window open") || process.wait(timeout: .zero) != nil
+        let (pid, outputPath) = (process.pid, process.outputPath)
+        let sent = StartedOffThePool { () -> Bool in
+            let deadline = ContinuousClock.now + .seconds(30)
+            while ContinuousClock.now < deadline {
+                let output = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+                if output.contains("signal window open") { return kill(pid, signal) == 0 }
+                usleep(1_000)
+            }
+            return false
         }
-        #expect(open && process.output.contains("signal window open"), "\(process.output.suffix(2000))")
+        #expect(await sent.value, "\(process.output.suffix(2000))")
         return process
     }
 
     @Test(arguments: [SIGTERM, SIGINT])
     func aStopInTheWindowExitsZeroBeforeLoading(signal: Int32) async throws {
         let harness = try DaemonHarness()
-        let process = try await Self.startInWindow(harness)
-        process.send(signal)
+        let process = try await Self.startAndSignalInWindow(harness, signal)
         let status = await exitStatus(of: process, timeout: .seconds(20))
         #expect(status == 0, "exit \(status.map(String.init) ?? "none"): \(process.output.suffix(2000))")
         #expect(!harness.messages().contains { $0.split(separator: "\n").contains("READY=1") })
@@ -38,8 +47,7 @@ struct SignalHandOverTests {
 
     @Test func aHangUpInTheWindowIsHarmlessAndTheNextStopFlushes() async throws {
         let harness = try DaemonHarness()
-        let process = try await Self.startInWindow(harness)
-        process.send(SIGHUP)
+        let process = try await Self.startAndSignalInWindow(harness, SIGHUP)
         let ready = await eventually(timeout: .seconds(30)) {
             harness.messages().contains { $0.split(separator: "\n").contains("READY=1") }
                 || process.wait(timeout: .zero) != nil
