@@ -159,7 +159,7 @@ let package = Package(
         ),
         // The control API's contract, shared by the daemon's routes, the client and workspacectl: routes,
         // request and response types, error codes, exit statuses, releases. Records come from WorkspaceModel; no
-        // engine (StateStore, the daemon) and no macro, so a client links neither (ContractImportTests checks).
+        // engine (StateStore, the daemon) and no macro, so a client links neither (ContractBoundaryTests checks).
         .target(
             name: "WorkspaceAPI",
             dependencies: ["WorkspaceModel", "UnixHTTP", traitProduct("NIOHTTP1", "swift-nio")]
