@@ -158,3 +158,35 @@ struct DurableWriterFillingTests {
         #expect(try directory.names() == ["state.json"])
     }
 }
+
+/// `DurableWriter.create(_:at:)`: the same protocol, the temporary file linked to a name that must not exist.
+@Suite("Durable exclusive create")
+struct DurableCreateTests {
+    @Test func aNewFileIsCreatedAndAnExistingOneNeverReplaced() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let writer = DurableWriter(mode: 0o640)
+        #expect(try writer.create(DurableWriterTests.new, at: directory.file("object")))
+        #expect(try directory.read("object") == DurableWriterTests.new)
+        #expect(
+            try FileManager.default.attributesOfItem(atPath: directory.file("object"))[.posixPermissions] as? Int
+                == 0o640)
+        #expect(try !writer.create(DurableWriterTests.old, at: directory.file("object")))
+        #expect(try directory.read("object") == DurableWriterTests.new)
+        #expect(try directory.names() == ["object"], "no temporary file stays")
+    }
+
+    @Test func aFailedLinkLeavesNoFile() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let fileSystem = FaultInjectingFileSystem()
+        fileSystem.inject(.link, errno: EIO)
+        #expect {
+            try DurableWriter(fileSystem: fileSystem).create(DurableWriterTests.new, at: directory.file("object"))
+        } throws: { error in
+            guard let error = error as? DurableWriteError else { return false }
+            return error.stage == .rename && error.underlying.errno == EIO && !error.newContentMayBeVisible
+        }
+        #expect(try directory.names() == [])
+    }
+}

@@ -10,7 +10,8 @@ public struct DurableWriteError: Error, Equatable, Sendable, CustomStringConvert
         case fsync
         /// Closing the temporary file.
         case close
-        /// Renaming the temporary file over the target.
+        /// Renaming the temporary file over the target (or, for ``DurableWriter/create(_:at:)``, linking it to
+        /// the target's name).
         case rename
         /// fsync of the directory after the rename.
         case directorySync

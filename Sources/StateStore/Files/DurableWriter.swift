@@ -55,6 +55,27 @@ public struct DurableWriter: Sendable {
         to path: String, temporaryPrefix: String? = nil,
         filling fill: (inout DurableOutput) throws(DurableWriteError) -> Bool
     ) throws(DurableWriteError) -> Bool {
+        try put(to: path, temporaryPrefix: temporaryPrefix, exclusively: false, filling: fill)
+    }
+
+    /// Durably creates `path` with `data` unless a file of that name exists: the same protocol, but the temporary
+    /// file is linked (`link(2)`) to `path` instead of renamed over it, which fails when `path` exists, so a file
+    /// another writer created first is never replaced. Returns `false`, having written nothing, when `path` existed.
+    ///
+    /// - Throws: ``DurableWriteError`` naming the stage that failed (``DurableWriteError/Stage/rename`` for the link).
+    public func create(_ data: Data, at path: String) throws(DurableWriteError) -> Bool {
+        try put(to: path, temporaryPrefix: nil, exclusively: true) { (output) throws(DurableWriteError) in
+            try output.write(data)
+            return true
+        }
+    }
+
+    /// The protocol of ``write(to:temporaryPrefix:filling:)``, placing the temporary file by a rename over `path`,
+    /// or `exclusively` by a link to it (`false` when `path` exists).
+    private func put(
+        to path: String, temporaryPrefix: String?, exclusively: Bool,
+        filling fill: (inout DurableOutput) throws(DurableWriteError) -> Bool
+    ) throws(DurableWriteError) -> Bool {
         let directory = Self.directory(of: path)
         let file: (descriptor: Int32, path: String)
         do {
@@ -95,7 +116,16 @@ public struct DurableWriter: Sendable {
             throw abandon(.close, error)
         }
         do {
-            try fileSystem.rename(file.path, to: path)
+            if exclusively {
+                try fileSystem.link(file.path, to: path)
+                // The file lives on under `path`; the temporary name goes before the directory's fsync.
+                try? fileSystem.unlink(file.path)
+            } else {
+                try fileSystem.rename(file.path, to: path)
+            }
+        } catch  where exclusively && error.errno == EEXIST {
+            abandon()
+            return false
         } catch {
             throw abandon(.rename, error)
         }

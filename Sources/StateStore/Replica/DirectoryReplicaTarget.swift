@@ -2,10 +2,10 @@ import Foundation
 
 /// A replica in a directory: a volume mounted from elsewhere (NFS, a second disk), or the tests' target.
 ///
-/// Each object is a file at its name's path under ``directory``, written as the state file is (a temporary file,
-/// fsynced, then linked or renamed into place, then the directory fsynced), so an object is whole or absent after
-/// a crash. ``create(_:bytes:)`` links the temporary file to the name, which fails when the name exists: two
-/// writers never overwrite each other. ``replace(_:bytes:ifVersion:)`` compares and writes under an advisory lock
+/// Each object is a file at its name's path under ``directory``, written by ``DurableWriter`` as the state file is
+/// (a temporary file, fsynced, then linked or renamed into place, then the directory fsynced), so an object is
+/// whole or absent after a crash. ``create(_:bytes:)`` uses ``DurableWriter/create(_:at:)``, whose link fails when
+/// the name exists: two writers never overwrite each other. ``replace(_:bytes:ifVersion:)`` compares and writes under an advisory lock
 /// (`flock` of `.lock` in the directory, which processes on one host, and NFS v4 clients, honour); a version is the
 /// SHA-256 of the file's bytes. Temporary files start with `.` and are not objects.
 public struct DirectoryReplicaTarget: ReplicaTarget {
@@ -13,6 +13,8 @@ public struct DirectoryReplicaTarget: ReplicaTarget {
     public let directory: String
     private let fileSystem: any FileSystem
     private let mode: UInt32
+    /// Writes each object as a state file is written (``DurableWriter``).
+    private let writer: DurableWriter
 
     /// The replica in `directory`, created (with its parents) when missing; files are written with `mode`.
     ///
@@ -23,10 +25,11 @@ public struct DirectoryReplicaTarget: ReplicaTarget {
         self.directory = directory
         self.fileSystem = fileSystem
         self.mode = mode
+        writer = DurableWriter(fileSystem: fileSystem, mode: mode)
         try makeDirectories(directory, operation: "open the replica directory \(directory)")
     }
 
-    /// Writes `bytes` to a temporary file and links it to `name`'s path, which fails when the path exists (see
+    /// Creates `name`'s file by ``DurableWriter/create(_:at:)``, which fails when the path exists (see
     /// ``ReplicaTarget/create(_:bytes:)``).
     public func create(_ name: ReplicaObjectName, bytes: Data) throws(ReplicaError) -> ReplicaCreation {
         let operation = "create \(name) in \(directory)"
@@ -35,20 +38,13 @@ public struct DirectoryReplicaTarget: ReplicaTarget {
         }
         let target = path(name)
         try makeDirectories((target as NSString).deletingLastPathComponent, operation: operation)
-        var raced = false
-        do throws(FileSystemError) {
-            let temporary = try writeSynced(bytes, beside: target)
-            defer { try? fileSystem.unlink(temporary) }
-            do {
-                try fileSystem.link(temporary, to: target)
-                try fileSystem.fsyncDirectory((target as NSString).deletingLastPathComponent)
-            } catch  where error.errno == EEXIST {
-                raced = true
-            }
+        let created: Bool
+        do {
+            created = try writer.create(bytes, at: target)
         } catch {
             throw ReplicaError(operation: operation, reason: "\(error)")
         }
-        guard raced else { return .created }
+        guard !created else { return .created }
         // Another writer created it since the read above: the link refused to replace it.
         return (try read(name))?.bytes == bytes ? .existedWithTheSameBytes : .existedWithOtherBytes
     }
@@ -92,14 +88,7 @@ public struct DirectoryReplicaTarget: ReplicaTarget {
         let target = path(name)
         try makeDirectories((target as NSString).deletingLastPathComponent, operation: operation)
         do {
-            let temporary = try writeSynced(bytes, beside: target)
-            do {
-                try fileSystem.rename(temporary, to: target)
-            } catch {
-                try? fileSystem.unlink(temporary)
-                throw error
-            }
-            try fileSystem.fsyncDirectory((target as NSString).deletingLastPathComponent)
+            try writer.write(bytes, to: target)
         } catch {
             throw ReplicaError(operation: operation, reason: "\(error)")
         }
@@ -124,26 +113,6 @@ public struct DirectoryReplicaTarget: ReplicaTarget {
     }
 
     private func path(_ name: ReplicaObjectName) -> String { directory + "/" + name.rawValue }
-
-    /// Writes `bytes` to a new temporary file beside `target` (its name starts with `.`, so that no listing takes
-    /// it for an object), fsynced; returns its path.
-    private func writeSynced(_ bytes: Data, beside target: String) throws(FileSystemError) -> String {
-        let (descriptor, path) = try fileSystem.createFile(
-            in: (target as NSString).deletingLastPathComponent,
-            prefix: "." + (target as NSString).lastPathComponent + ".tmp-", mode: mode)
-        do throws(FileSystemError) {
-            try bytes.withUnsafeBytes { raw in
-                Result { () throws(FileSystemError) in try fileSystem.writeAll(raw, to: descriptor, path: path) }
-            }.get()
-            try fileSystem.fsync(descriptor, path: path)
-        } catch {
-            try? fileSystem.close(descriptor, path: path)
-            try? fileSystem.unlink(path)
-            throw error
-        }
-        try fileSystem.close(descriptor, path: path)
-        return path
-    }
 
     /// Takes `.lock`, waiting up to 10 s while another writer holds it.
     private func lockDirectory() throws(FileSystemError) -> Int32 {
