@@ -81,6 +81,8 @@ check-readme:
 docs: deps
 	SWIFT="$(SWIFT)" Scripts/build-docs.sh
 
+# The unit tests run beside a real S3 protocol server (moto's, from PyPI, in .build/s3-venv) that
+# Scripts/with-s3-server.sh starts on loopback for the replication tests.
 # The reliability tests (fault matrix, full disk, SIGKILL and SIGTERM torture, power loss, the corrupt corpus) append
 # their rows to RELIABILITY_ROWS. They run on their own after the other tests: twenty daemons, sixteen clients and
 # the corpus's CPU-bound loads would saturate two cores and stretch the latencies other tests measure (shutdown
@@ -91,7 +93,7 @@ RELIABILITY_SUITES := TortureTests|FaultMatrixTests|DiskFullTests|PowerLossTests
 unit-tests: deps
 	$(SWIFT) build --build-tests $(BUILD_FLAGS)
 	@mkdir -p .build && rm -f "$(RELIABILITY_ROWS)"
-	$(SWIFT) test --skip-build $(BUILD_FLAGS) --skip '$(RELIABILITY_SUITES)'
+	Scripts/with-s3-server.sh $(SWIFT) test --skip-build $(BUILD_FLAGS) --skip '$(RELIABILITY_SUITES)'
 	WSD_RELIABILITY_SUMMARY="$(RELIABILITY_ROWS)" $(SWIFT) test --skip-build $(BUILD_FLAGS) \
 	  --filter '$(RELIABILITY_SUITES)'
 

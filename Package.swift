@@ -8,16 +8,17 @@ import PackageDescription
 /// swift-syntax, for the macro): a package that depends on this one with `traits: []` resolves and compiles only
 /// those, and one with `traits: ["Systemd"]` adds the Systemd library and swift-log. The default trait, `Daemon`,
 /// is everything: the daemon, its client, transport and secret store.
-let traitOfPackage = [
-    "swift-log": "Systemd", "swift-configuration": "Daemon", "swift-argument-parser": "Daemon",
-    "swift-system": "Daemon", "swift-nio": "Daemon", "swift-nio-extras": "Daemon", "swift-crypto": "Daemon",
+let traitOfPackage: [String: Set<String>] = [
+    "swift-log": ["Systemd"], "swift-configuration": ["Daemon"], "swift-argument-parser": ["Daemon"],
+    "swift-system": ["Daemon"], "swift-nio": ["Daemon", "Replica"], "swift-nio-extras": ["Daemon"],
+    "swift-crypto": ["Daemon", "Replica"], "async-http-client": ["Replica"],
 ]
 
-/// `package`'s product `name`, built only with the package's trait (``traitOfPackage``): a condition on every use is
-/// what lets SwiftPM leave the package unresolved when the trait is off.
+/// `package`'s product `name`, built only with one of the package's traits (``traitOfPackage``): a condition on every
+/// use is what lets SwiftPM leave the package unresolved when the traits are off.
 func traitProduct(_ name: String, _ package: String) -> Target.Dependency {
-    guard let trait = traitOfPackage[package] else { fatalError("\(package) has no trait in traitOfPackage") }
-    return .product(name: name, package: package, condition: .when(traits: [trait]))
+    guard let traits = traitOfPackage[package] else { fatalError("\(package) has no trait in traitOfPackage") }
+    return .product(name: name, package: package, condition: .when(traits: traits))
 }
 
 let package = Package(
@@ -28,6 +29,8 @@ let package = Package(
         .library(name: "StateStoreTesting", targets: ["StateStoreTesting"]),
         .library(name: "StateModel", targets: ["StateModel"]),
         .library(name: "Systemd", targets: ["Systemd"]),
+        // Replication to S3-compatible storage (the `Replica` trait): the S3 target, its signer and encryption.
+        .library(name: "StateStoreS3", targets: ["StateStoreS3"]),
         .executable(name: "workspaced", targets: ["workspaced"]),
         .library(name: "WorkspaceModel", targets: ["WorkspaceModel"]),
         .library(name: "WorkspaceStorage", targets: ["WorkspaceStorage"]),
@@ -46,10 +49,15 @@ let package = Package(
             description:
                 "The Systemd library (notify, watchdog, journald, socket activation, credentials) and swift-log."),
         .trait(
+            name: "Replica",
+            description:
+                "StateStoreS3: replication of a state's history to S3-compatible storage, with async-http-client "
+                + "and swift-crypto."),
+        .trait(
             name: "Daemon",
             description:
                 "The daemon, workspacectl, the control API's contract, client and transport, the secret store.",
-            enabledTraits: ["Systemd"]),
+            enabledTraits: ["Systemd", "Replica"]),
         .default(enabledTraits: ["Daemon"]),
     ],
     dependencies: [
@@ -73,6 +81,11 @@ let package = Package(
         // hand-written cryptography (about a minute of CI build time). Not StateStore's: its import marker's SHA-256
         // is its own, so that a program using StateStore compiles no BoringSSL.
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
+        // The HTTP client of the S3 replica target (StateStoreS3, the `Replica` trait): connection pooling, TLS
+        // (swift-nio-ssl), timeouts and redirects over the swift-nio already here, rather than an HTTP/1.1 client of
+        // our own. The one dependency issue 43 adds; it costs about three minutes of a clean CI build (swift-nio-ssl's
+        // BoringSSL, swift-nio-http2), measured in docs/persistence.md.
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         // The @StateModel macro's implementation (a compiler plug-in): parsing the declaration and building its
         // Codable code. Built once per clean build, for the host only (about two minutes of CI build time); it is
         // not linked into any binary.
@@ -227,6 +240,8 @@ let package = Package(
                 "StateStore", "StateStoreTesting", "StateStoreSample", "StateModel", "StateStoreExample", "TestSupport",
                 // SHA256Tests checks StateStore's own SHA-256 against it.
                 traitProduct("Crypto", "swift-crypto"),
+                // S3ReplicationTests replicate and restore through the S3 target against moto's server.
+                "StateStoreS3",
             ],
             resources: [.copy("Fixtures")]
         ),
@@ -246,10 +261,17 @@ let package = Package(
             ],
             resources: [.copy("Fixtures")]
         ),
-        // S3-compatible object storage for StateStore's replication (issue 43), begun with the AWS Signature
-        // Version 4 signer every such store checks. swift-crypto for SHA-256 and HMAC; behind the `Daemon` trait
-        // with swift-crypto, so a program using StateStore alone builds none of it.
-        .target(name: "StateStoreS3", dependencies: [traitProduct("Crypto", "swift-crypto")]),
+        // S3-compatible object storage for StateStore's replication (issue 43): the AWS Signature Version 4 signer
+        // every such store checks, the S3 ReplicaTarget over async-http-client, and the AES-GCM encryption of a
+        // replica's objects (swift-crypto, also for SHA-256 and HMAC). Behind the `Replica` trait, which `Daemon`
+        // enables, so a program using StateStore alone resolves and builds none of it.
+        .target(
+            name: "StateStoreS3",
+            dependencies: [
+                "StateStore", traitProduct("Crypto", "swift-crypto"),
+                traitProduct("AsyncHTTPClient", "async-http-client"), traitProduct("NIOCore", "swift-nio"),
+                traitProduct("NIOHTTP1", "swift-nio"),
+            ]),
         // The AWS test suite's vectors (Fixtures, botocore's copy) and S3's documented example.
         .testTarget(name: "StateStoreS3Tests", dependencies: ["StateStoreS3"], exclude: ["Fixtures"]),
         // The secret store: the installation record and the API tokens in an AES-256-GCM sealed, versioned state

@@ -23,7 +23,7 @@ passed=0
 failed=0
 for run in $(seq 1 "$runs"); do
     started=$(date +%s.%N)
-    if $swift test --skip-build >"$log_dir/run-$run.log" 2>&1; then
+    if Scripts/with-s3-server.sh $swift test --skip-build >"$log_dir/run-$run.log" 2>&1; then
         passed=$((passed + 1)); result=PASS
     else
         failed=$((failed + 1)); result=FAIL

@@ -13,7 +13,7 @@ import Testing
     struct Source {
         let directory: TemporaryDirectory
         let replica: TemporaryDirectory
-        let target: DirectoryReplicaTarget
+        let target: any ReplicaTarget
         let scheduler = ManualPersistenceScheduler()
         let file: StateFile<Notebook>
         let state: PersistentState<Notebook>
@@ -22,7 +22,7 @@ import Testing
         var expected: [UInt64: [String]] = [0: []]
         var times: [UInt64: Date] = [:]
 
-        init(segmentBytes: Int = 300, target: DirectoryReplicaTarget? = nil) throws {
+        init(segmentBytes: Int = 300, target: (any ReplicaTarget)? = nil) throws {
             directory = try TemporaryDirectory()
             replica = try TemporaryDirectory()
             self.target = try target ?? DirectoryReplicaTarget(directory: replica.path)

@@ -1,0 +1,152 @@
+import Foundation
+import StateStore
+import StateStoreS3
+import StateStoreTesting
+import Testing
+
+/// The S3 replica target against a real S3 protocol server (moto's, which `Scripts/with-s3-server.sh` starts for
+/// `make test` and names in `WSD_S3_ENDPOINT`): the target's contract, and replication and restore through it.
+/// Without the server the suite is skipped, except under `CI=true`, where it fails.
+@Suite(
+    .enabled(
+        if: ProcessInfo.processInfo.environment["WSD_S3_ENDPOINT"] != nil
+            || ProcessInfo.processInfo.environment["CI"] == "true",
+        "needs WSD_S3_ENDPOINT (Scripts/with-s3-server.sh)"))
+struct S3ReplicationTests {
+    /// A target on a bucket of its own, created.
+    static func target(prefix: String = "replica", pageSize: Int? = nil, create: Bool = true) throws -> S3ReplicaTarget
+    {
+        let endpoint = try #require(
+            ProcessInfo.processInfo.environment["WSD_S3_ENDPOINT"].flatMap(URL.init(string:)),
+            "WSD_S3_ENDPOINT names no S3 server: run the tests through Scripts/with-s3-server.sh")
+        var configuration = S3ReplicaConfiguration(
+            bucket: "wsd-" + UUID().uuidString.lowercased().prefix(18), prefix: prefix, endpoint: endpoint,
+            credentials: SigV4Credentials(accessKeyID: "testing", secretAccessKey: "testing"),
+            requestTimeout: .seconds(10))
+        configuration.listPageSize = pageSize
+        let target = S3ReplicaTarget(configuration: configuration)
+        if create { try target.createBucket() }
+        return target
+    }
+
+    @Test func theTargetKeepsItsContract() throws {
+        let target = try Self.target(pageSize: 2)
+        defer { target.shutdown() }
+        let name = try #require(ReplicaObjectName("a/one"))
+        #expect(try target.read(name) == nil)
+        #expect(try target.create(name, bytes: Data("one".utf8)) == .created)
+        #expect(try target.create(name, bytes: Data("one".utf8)) == .existedWithTheSameBytes)
+        #expect(try target.create(name, bytes: Data("two".utf8)) == .existedWithOtherBytes)
+        let (bytes, version) = try #require(try target.read(name))
+        #expect(bytes == Data("one".utf8))
+        #expect(try target.replace(name, bytes: Data("x".utf8), ifVersion: nil) == nil)
+        #expect(try target.replace(name, bytes: Data("x".utf8), ifVersion: ReplicaObjectVersion("\"0\"")) == nil)
+        let replaced = try #require(try target.replace(name, bytes: Data("three".utf8), ifVersion: version))
+        #expect(replaced != version)
+        #expect(try target.read(name)?.bytes == Data("three".utf8))
+        for index in 0..<4 { _ = try target.create(try #require(ReplicaObjectName("b/\(index)")), bytes: Data([1])) }
+        // Five objects over three pages of two.
+        #expect(try target.list(prefix: "").map(\.name.rawValue) == ["a/one", "b/0", "b/1", "b/2", "b/3"])
+        #expect(try target.list(prefix: "b/").count == 4)
+        try target.remove(name)
+        try target.remove(name)
+        #expect(try target.read(name) == nil)
+    }
+
+    /// Replicated pass after pass to S3, the host lost: a restore from the bucket holds every change, and the state
+    /// at three revisions.
+    @Test func aStateComesBackFromTheBucket() throws {
+        let target = try Self.target()
+        defer { target.shutdown() }
+        var source = try ReplicatorTests.Source(segmentBytes: 1 << 20, target: target)
+        defer { source.remove() }
+        for round in 0..<4 {
+            try source.work(from: 1 + round * 15, count: 15, flushEvery: 20)
+            let status = source.replicator.sync()
+            #expect(status.lastError == nil)
+            #expect(status.replicatedRevision == source.state.status.revision)
+        }
+        let revision = source.state.status.revision
+        source.file.unlock()
+        let (report, titles, restored) = try ReplicatorTests.restoreAndOpen(target)
+        defer { restored.remove() }
+        #expect(report.revision == revision)
+        #expect(titles == source.expected[revision])
+        for point: UInt64 in [7, 33, 58] {
+            let (report, titles, restored) = try ReplicatorTests.restoreAndOpen(target, at: .revision(point))
+            defer { restored.remove() }
+            #expect(report.revision == point)
+            #expect(titles == source.expected[point])
+        }
+    }
+
+    /// The lease is a conditional write on the store: a second installation is refused, a take-over moves it.
+    @Test func theLeaseHoldsOnTheStore() throws {
+        let target = try Self.target()
+        defer { target.shutdown() }
+        var source = try ReplicatorTests.Source(target: target)
+        defer { source.remove() }
+        try source.work(from: 1, count: 5)
+        #expect(source.replicator.sync().holdsLease)
+        let other = try TemporaryDirectory()
+        defer { other.remove() }
+        let second = ReplicatorTests.replicator(other, target, installation: "host-b")
+        let refused = second.sync()
+        #expect(!refused.holdsLease && refused.heldBy?.installation == "host-a")
+        try second.takeOver()
+        #expect(!source.replicator.sync().holdsLease)
+    }
+
+    /// An object whose bytes changed in the store, and a piece that never arrived.
+    @Test func damagedAndMissingObjectsAreFound() throws {
+        let target = try Self.target()
+        defer { target.shutdown() }
+        var source = try ReplicatorTests.Source(segmentBytes: 1 << 20, target: target)
+        defer { source.remove() }
+        try source.work(from: 1, count: 8, flushEvery: 100)
+        source.replicator.sync()
+        let reached = source.state.status.revision
+        try source.work(from: 9, count: 8, flushEvery: 100)
+        source.replicator.sync()
+        let pieces = try target.list(prefix: "").map(\.name).filter { $0.rawValue.split(separator: "/").count == 3 }
+        #expect(pieces.count == 2, "\(pieces)")
+        let last = try #require(pieces.last)
+        // The last piece, torn: the restore stops before it.
+        try target.remove(last)
+        let (report, titles, restored) = try ReplicatorTests.restoreAndOpen(target)
+        defer { restored.remove() }
+        #expect(report.revision == reached)
+        #expect(titles == source.expected[reached])
+        // The first piece, its bytes changed: refused by name.
+        let first = try #require(pieces.first)
+        let (bytes, version) = try #require(try target.read(first))
+        var damaged = bytes
+        damaged[damaged.count - 1] ^= 1
+        #expect(try target.replace(first, bytes: damaged, ifVersion: version) != nil)
+        let empty = try TemporaryDirectory()
+        defer { empty.remove() }
+        #expect {
+            try ReplicaRestore.restore(from: target, stateFilePath: empty.file("notebook.json"))
+        } throws: { error in
+            (error as? ReplicaRestoreError)?.object == first.rawValue
+        }
+    }
+
+    /// A bucket that does not exist and a store that does not answer are reported by the pass, never fatal.
+    @Test func aStoreThatRefusesOrIsDownIsReported() throws {
+        let missing = try Self.target(create: false)
+        defer { missing.shutdown() }
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let status = ReplicatorTests.replicator(directory, missing).sync()
+        #expect(status.lastError?.contains("NoSuchBucket") == true, "\(status)")
+        // A port nobody listens on.
+        let down = S3ReplicaTarget(
+            configuration: S3ReplicaConfiguration(
+                bucket: "nobody", endpoint: URL(string: "http://127.0.0.1:9")!,
+                credentials: SigV4Credentials(accessKeyID: "a", secretAccessKey: "b"), requestTimeout: .seconds(2)))
+        defer { down.shutdown() }
+        let downStatus = ReplicatorTests.replicator(directory, down).sync()
+        #expect(downStatus.lastError != nil && downStatus.consecutiveFailures == 1, "\(downStatus)")
+    }
+}
