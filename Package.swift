@@ -163,7 +163,7 @@ let package = Package(
             name: "WorkspaceDaemon",
             dependencies: [
                 "StateStore", "StateJSON", "Systemd", "WorkspaceModel", "WorkspaceStorage", "WorkspaceAPI", "UnixHTTP",
-                "WorkspaceSecrets",
+                "WorkspaceSecrets", "StateStoreS3",
                 traitProduct("Logging", "swift-log"),
                 traitProduct("NIOHTTP1", "swift-nio"),
                 traitProduct("Configuration", "swift-configuration"),

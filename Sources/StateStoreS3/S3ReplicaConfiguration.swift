@@ -16,14 +16,18 @@ public struct S3ReplicaConfiguration: Sendable, Equatable {
     public var credentials: SigV4Credentials
     /// How long one request may take, connection included, before it fails. Default 30 s.
     public var requestTimeout: Duration
+    /// How long a request waits for a connection to the store (the client retries refused connections until
+    /// then), so that a store that is down fails a pass in this time, not ``requestTimeout``. Default 3 s.
+    public var connectTimeout: Duration
     /// The most keys a listing asks for per page; `nil` for the store's default (1,000 on S3).
     public var listPageSize: Int?
 
     /// A configuration for `bucket` and `prefix` at `endpoint` (AWS's endpoint for `region` when `nil`).
     public init(
         bucket: String, prefix: String = "", region: String = "us-east-1", endpoint: URL? = nil,
-        credentials: SigV4Credentials, requestTimeout: Duration = .seconds(30)
+        credentials: SigV4Credentials, requestTimeout: Duration = .seconds(30), connectTimeout: Duration = .seconds(3)
     ) {
+        self.connectTimeout = connectTimeout
         self.bucket = bucket
         self.prefix = prefix.isEmpty || prefix.hasSuffix("/") ? prefix : prefix + "/"
         self.region = region

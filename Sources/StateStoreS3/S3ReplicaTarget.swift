@@ -31,7 +31,8 @@ public final class S3ReplicaTarget: ReplicaTarget {
         } else {
             var clientConfiguration = HTTPClient.Configuration()
             let timeout = TimeAmount.nanoseconds(Int64(Self.seconds(configuration.requestTimeout) * 1e9))
-            clientConfiguration.timeout = HTTPClient.Configuration.Timeout(connect: timeout, read: timeout)
+            let connect = TimeAmount.nanoseconds(Int64(Self.seconds(configuration.connectTimeout) * 1e9))
+            clientConfiguration.timeout = HTTPClient.Configuration.Timeout(connect: connect, read: timeout)
             client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: clientConfiguration)
             ownsClient = true
         }

@@ -53,6 +53,8 @@ public struct StatusResponse: Codable, Sendable, Equatable {
     /// The history kept to read past states and go back to them; `nil` when none is kept (or from a release
     /// without one).
     public var history: HistoryStatusResponse?
+    /// Replication off the host; `nil` when `replica.url` is empty (or from a release without it).
+    public var replica: ReplicaStatusResponse?
 
     /// A status with every field.
     public init(
@@ -61,8 +63,10 @@ public struct StatusResponse: Codable, Sendable, Equatable {
         consecutiveFailures: Int, savesPerformed: Int, changesCoalesced: UInt64, uptimeSeconds: Double,
         installation: InstallationStatus? = nil, secrets: SecretsStatus? = nil, load: LoadStatus? = nil,
         savesFailingSince: Date? = nil, lineage: String? = nil, configurationWarnings: [String]? = nil,
-        journal: JournalStatusResponse? = nil, history: HistoryStatusResponse? = nil
+        journal: JournalStatusResponse? = nil, history: HistoryStatusResponse? = nil,
+        replica: ReplicaStatusResponse? = nil
     ) {
+        self.replica = replica
         self.configurationWarnings = configurationWarnings
         self.journal = journal
         self.history = history
@@ -91,10 +95,11 @@ public struct StatusResponse: Codable, Sendable, Equatable {
         case daemonVersion, schemaVersion, statePath, revision, lineage, durableRevision, dirty, lastSaveAt
         case lastSaveMilliseconds, lastError, lastErrorAt, consecutiveFailures, savesPerformed, changesCoalesced
         case uptimeSeconds, installation, secrets, load, savesFailingSince, configurationWarnings, journal, history
+        case replica
     }
 
-    /// Writes the keys as the synthesized encoding does (an absent value leaves its key out), except `history`,
-    /// written `null` when none is kept: a reader tells "no history kept" from a release that has none.
+    /// Writes the keys as the synthesized encoding does (an absent value leaves its key out), except `history` and
+    /// `replica`, written `null` when off: a reader tells "off" from a release that has none.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(daemonVersion, forKey: .daemonVersion)
@@ -119,6 +124,7 @@ public struct StatusResponse: Codable, Sendable, Equatable {
         try container.encodeIfPresent(configurationWarnings, forKey: .configurationWarnings)
         try container.encodeIfPresent(journal, forKey: .journal)
         try container.encode(history, forKey: .history)
+        try container.encode(replica, forKey: .replica)
     }
 }
 

@@ -29,6 +29,7 @@ struct StatusCommand: AsyncParsableCommand {
         ]
         rows += journalRows(status)
         rows += historyRows(status)
+        rows += replicaRows(status)
         if let saved = status.lastSaveAt {
             let took = status.lastSaveMilliseconds.map { String(format: ", took %.1f ms", $0) } ?? ""
             rows.append(("last save", Formatting.moment(saved) + took))
@@ -102,6 +103,35 @@ struct StatusCommand: AsyncParsableCommand {
         ]
         for damage in history.damaged {
             rows.append(("", "DAMAGED \(damage.path): \(damage.reason)"))
+        }
+        return rows
+    }
+
+    /// Replication off the host: where, who writes, how far the replica reaches and lags, the last error; "off"
+    /// when it is (or the daemon has none).
+    static func replicaRows(_ status: StatusResponse) -> [(String, String)] {
+        guard let replica = status.replica else { return [("replica", "off")] }
+        var rows = [("replica", replica.url + (replica.encryption == "none" ? " (NOT ENCRYPTED)" : ""))]
+        if let holder = replica.heldBy {
+            rows.append(
+                (
+                    "",
+                    "held by \(holder)" + (replica.heldByHost.map { " (\($0))" } ?? "")
+                        + ": serving locally, not replicating; `workspaced replica takeover` moves the lease"
+                ))
+        }
+        let reached =
+            replica.replicatedRevision.map { revision in
+                "revision \(revision)" + (replica.replicatedTime.map { " (" + Formatting.moment($0) + ")" } ?? "")
+            } ?? "nothing yet"
+        let lag =
+            replica.lagRevisions == 0
+            ? "caught up"
+            : "\(replica.lagRevisions) revision(s) behind"
+                + (replica.lagSeconds.map { String(format: ", up to %.1f s", $0) } ?? "")
+        rows.append(("", "replicated \(reached); \(lag)"))
+        if let error = replica.lastError {
+            rows.append(("", "FAILING (\(replica.consecutiveFailures) pass(es) in a row): \(error)"))
         }
         return rows
     }

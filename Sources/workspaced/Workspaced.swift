@@ -12,7 +12,7 @@ struct Workspaced: AsyncParsableCommand {
         subcommands: [
             Run.self, CheckConfig.self, Reload.self, Check.self, Migrate.self, Backup.self, Backups.self,
             StageLegacy.self,
-            SecretsCommand.self,
+            SecretsCommand.self, Restore.self, ReplicaCommand.self,
             ConfigurationManual.self,
         ],
         defaultSubcommand: Run.self

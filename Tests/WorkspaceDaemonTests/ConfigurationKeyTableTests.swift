@@ -18,6 +18,12 @@ struct ConfigurationKeyTableTests {
                 #expect(value.hasPrefix("/"), "\(key.name): \(value) is not absolute")
             case (.path, .described), (.names, .described):
                 break
+            case (.replicaURL, .described), (.endpointURL, .described):
+                break
+            case (.word, .text(let value)):
+                #expect(!value.isEmpty, "\(key.name): empty")
+            case (.boolean, .text(let value)):
+                #expect(["true", "false"].contains(value), "\(key.name): \(value) is not a boolean")
             default:
                 Issue.record("\(key.name): a \(key.kind) key with the default \(key.defaultValue)")
             }

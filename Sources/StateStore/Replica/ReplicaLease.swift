@@ -23,6 +23,12 @@ public struct ReplicaLease: Codable, Sendable, Equatable {
         self.renewed = date
     }
 
+    /// The lease `bytes` hold; `nil` when they are not one this release reads.
+    public init?(bytes: Data) {
+        guard let lease = try? Self.decoder.decode(ReplicaLease.self, from: bytes), lease.lease == 1 else { return nil }
+        self = lease
+    }
+
     static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]

@@ -17,6 +17,14 @@ package struct ConfigurationKey: Sendable, Hashable {
         case choice([String])
         /// A list of user or group names (or numeric ids); comma-separated in the environment.
         case names
+        /// Where a replica is: `s3://BUCKET/PREFIX`, `file:///absolute/path`, or the empty string for "off".
+        case replicaURL
+        /// An `http://` or `https://` URL, or the empty string for the default.
+        case endpointURL
+        /// A word of letters, digits and `-` (a region).
+        case word
+        /// `true` or `false` (a JSON boolean in the file; `true`, `false`, `1`, `0` in the environment).
+        case boolean
     }
 
     /// A key's value when no source sets it.
@@ -183,12 +191,50 @@ package struct ConfigurationKey: Sendable, Hashable {
         name: "access.writeGroups", kind: .names, summary: "groups allowed to change through the API",
         defaultValue: .described("none"), flag: nil)
 
+    /// Where the history is replicated off the host.
+    package static let replicaURL = ConfigurationKey(
+        name: "replica.url", kind: .replicaURL,
+        summary:
+            "where the history is replicated: s3://BUCKET/PREFIX or file:///path (a mounted volume); empty turns replication off",
+        defaultValue: .described("empty: off"), flag: nil)
+    /// The S3 endpoint for a store that is not AWS.
+    package static let replicaEndpoint = ConfigurationKey(
+        name: "replica.endpoint", kind: .endpointURL,
+        summary: "the S3 service's URL for anything but AWS (MinIO, Ceph RGW, Garage, R2); empty for AWS",
+        defaultValue: .described("empty: AWS's endpoint of the region"), flag: nil)
+    /// The S3 region.
+    package static let replicaRegion = ConfigurationKey(
+        name: "replica.region", kind: .word, summary: "the S3 region requests are signed for",
+        defaultValue: .text("us-east-1"), flag: nil)
+    /// How often the replica catches up.
+    package static let replicaSyncInterval = ConfigurationKey(
+        name: "replica.syncIntervalMilliseconds", kind: .integer(10...600_000),
+        summary: "how often what is new (the open journal segment included) is shipped to the replica, in ms",
+        defaultValue: .integer(1000), flag: nil)
+    /// Whether a durable acknowledgement waits for the replica too.
+    package static let replicaDurableAcknowledgement = ConfigurationKey(
+        name: "replica.durableAcknowledgement", kind: .boolean,
+        summary: "whether a durable change (?durable=true) is answered only once it is on the replica too",
+        defaultValue: .text("false"), flag: nil)
+    /// How the replica's objects are encrypted.
+    package static let replicaEncryption = ConfigurationKey(
+        name: "replica.encryption", kind: .choice(["aes-256-gcm", "none"]),
+        summary:
+            "client-side encryption of the replica, with the key in the credential replica-key; none stores plaintext and warns at every start",
+        defaultValue: .text("aes-256-gcm"), flag: nil)
+    /// Whether a start without a state file restores from the replica.
+    package static let replicaRestoreIfMissing = ConfigurationKey(
+        name: "replica.restoreIfMissing", kind: .boolean,
+        summary: "whether a start that finds no state file restores the newest state from the replica first",
+        defaultValue: .text("false"), flag: nil)
+
     /// Every key, in documentation order.
     package static let all: [ConfigurationKey] = [
         .stateDirectory, .controlSocket, .saveDebounce, .saveMaximumDelay, .corruptFilePolicy, .corruptFileFallback,
         .backupsKept, .historyKeepSeconds, .historyMaximumBytes,
         .crashedLoadLimit, .legacyStatePath, .logLevel, .apiMaximumBodyBytes, .apiMaximumConnections,
         .apiRequestTimeout, .readUsers,
-        .readGroups, .writeUsers, .writeGroups,
+        .readGroups, .writeUsers, .writeGroups, .replicaURL, .replicaEndpoint, .replicaRegion, .replicaSyncInterval,
+        .replicaDurableAcknowledgement, .replicaEncryption, .replicaRestoreIfMissing,
     ]
 }

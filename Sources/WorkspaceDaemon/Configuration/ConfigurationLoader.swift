@@ -97,7 +97,12 @@ package enum ConfigurationLoader {
         if let legacyStatePath {
             try refuseLegacyPathAtTheStateFile(legacyStatePath, stateDirectory: stateDirectory)
         }
-        return DaemonConfiguration(
+        let history = HistoryConfiguration(
+            keepSeconds: try reader.integer(.historyKeepSeconds) ?? ConfigurationKey.historyKeepSeconds.integerDefault,
+            maximumByteCount: try reader.integer(.historyMaximumBytes)
+                ?? ConfigurationKey.historyMaximumBytes.integerDefault)
+        let replica = try resolveReplica(reader, history: history)
+        var configuration = DaemonConfiguration(
             stateDirectory: stateDirectory,
             controlSocketPath: socket,
             saveDebounce: .milliseconds(debounce),
@@ -105,11 +110,7 @@ package enum ConfigurationLoader {
             corruptFilePolicy: policy,
             corruptFileFallback: fallback,
             backupsKept: try reader.integer(.backupsKept) ?? ConfigurationKey.backupsKept.integerDefault,
-            history: HistoryConfiguration(
-                keepSeconds: try reader.integer(.historyKeepSeconds)
-                    ?? ConfigurationKey.historyKeepSeconds.integerDefault,
-                maximumByteCount: try reader.integer(.historyMaximumBytes)
-                    ?? ConfigurationKey.historyMaximumBytes.integerDefault),
+            history: history,
             crashedLoadLimit: try reader.integer(.crashedLoadLimit) ?? ConfigurationKey.crashedLoadLimit.integerDefault,
             legacyStatePath: legacyStatePath,
             logLevel: level,
@@ -124,6 +125,58 @@ package enum ConfigurationLoader {
                 readGroups: try reader.ids(.readGroups, resolve: AccountLookup.groupID),
                 writeUsers: try reader.ids(.writeUsers, resolve: AccountLookup.userID),
                 writeGroups: try reader.ids(.writeGroups, resolve: AccountLookup.groupID)))
+        configuration.replica = replica
+        return configuration
+    }
+
+    /// The `replica.*` keys; `nil` when `replica.url` is empty. A replica ships the history's files, so it needs
+    /// the history on.
+    private static func resolveReplica(
+        _ reader: ValueReader, history: HistoryConfiguration
+    ) throws(ConfigurationError) -> ReplicaSettings? {
+        let url = try reader.text(.replicaURL) ?? ""
+        guard !url.isEmpty else { return nil }
+        guard let location = ReplicaSettings.location(of: url) else {
+            throw .invalidValue(
+                key: ConfigurationKey.replicaURL.name, value: url,
+                reason: "must be s3://BUCKET/PREFIX (a valid bucket name), file:///absolute/path, or empty for off")
+        }
+        guard history.isEnabled else {
+            throw .invalidValue(
+                key: ConfigurationKey.replicaURL.name, value: url,
+                reason: "replicates the history, which is off: set history.keepSeconds and history.maximumBytes above 0"
+            )
+        }
+        var endpoint: URL?
+        if let text = try reader.text(.replicaEndpoint), !text.isEmpty {
+            guard let parsed = URL(string: text), ["http", "https"].contains(parsed.scheme ?? ""),
+                parsed.host?.isEmpty == false, parsed.query == nil
+            else {
+                throw .invalidValue(
+                    key: ConfigurationKey.replicaEndpoint.name, value: text,
+                    reason: "must be an http:// or https:// URL of the S3 service, or empty for AWS")
+            }
+            endpoint = parsed
+        }
+        let region = try reader.text(.replicaRegion) ?? ConfigurationKey.replicaRegion.textDefault
+        guard !region.isEmpty,
+            region.utf8.allSatisfy({
+                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || (0x30...0x39).contains($0)
+                    || $0 == UInt8(ascii: "-")
+            })
+        else {
+            throw .invalidValue(
+                key: ConfigurationKey.replicaRegion.name, value: region,
+                reason: "must be a region name: lower-case letters, digits and -")
+        }
+        return ReplicaSettings(
+            location: location, endpoint: endpoint, region: region,
+            syncInterval: .milliseconds(
+                try reader.integer(.replicaSyncInterval) ?? ConfigurationKey.replicaSyncInterval.integerDefault),
+            durableAcknowledgement: try reader.boolean(.replicaDurableAcknowledgement) ?? false,
+            encryption: ReplicaSettings.Encryption(
+                rawValue: try reader.choice(.replicaEncryption) ?? ConfigurationKey.replicaEncryption.textDefault)!,
+            restoreIfMissing: try reader.boolean(.replicaRestoreIfMissing) ?? false)
     }
 
     /// `legacyStatePath` must not name the state file itself (directly, through a symbolic link, `..` or repeated
@@ -287,6 +340,21 @@ private struct ValueReader {
             ids.insert(id)
         }
         return ids
+    }
+
+    /// Any string; `nil` when not set.
+    func text(_ key: ConfigurationKey) throws(ConfigurationError) -> String? {
+        try string(key)
+    }
+
+    /// `true` or `false`; `nil` when not set.
+    func boolean(_ key: ConfigurationKey) throws(ConfigurationError) -> Bool? {
+        do {
+            return try reader.requiredBool(forKey: ConfigKey(key.name.split(separator: ".").map(String.init)))
+        } catch {
+            if isAbsent(key, as: .bool) { return nil }
+            throw .wrongType(key: key.name, expected: "true or false", source: source(of: key))
+        }
     }
 
     private func string(_ key: ConfigurationKey) throws(ConfigurationError) -> String? {

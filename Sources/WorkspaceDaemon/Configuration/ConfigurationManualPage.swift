@@ -138,6 +138,14 @@ package struct ConfigurationManualPage: Sendable {
         case .names:
             return "user or group names or numeric ids; a JSON array of strings in the file, comma-separated in"
                 + " the environment"
+        case .replicaURL:
+            return "s3://BUCKET/PREFIX, file:///absolute/path, or \"\" for off"
+        case .endpointURL:
+            return "an http:// or https:// URL, or \"\" for the default"
+        case .word:
+            return "a word of letters, digits and -"
+        case .boolean:
+            return "true or false"
         }
     }
 

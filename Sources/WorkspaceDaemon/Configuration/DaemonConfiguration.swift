@@ -38,6 +38,9 @@ package struct DaemonConfiguration: Sendable, Equatable {
     package var apiRequestTimeout: Duration
     /// Who besides root and the daemon's own user may use the control API.
     package var access: AccessConfiguration
+    /// Replication of the history off the host (the `replica.*` keys); `nil` when `replica.url` is empty. Applied at
+    /// start.
+    package var replica: ReplicaSettings?
     /// Unknown keys the load ignored (each is logged as a warning, shown in `STATUS=` and `/v1/status`).
     package var ignoredKeys: [IgnoredConfigurationKey] = []
 

@@ -35,7 +35,8 @@ extension ControlAPI {
             },
             savesFailingSince: status.lastError == nil ? nil : savesFailingSince(),
             lineage: state.lineage.rawValue, configurationWarnings: configurationWarnings(),
-            journal: journalStatus(status), history: historyStatus())
+            journal: journalStatus(status), history: historyStatus(),
+            replica: replica?.statusResponse(revision: status.revision))
     }
 
     /// The history's part of the status; `nil` when none is kept.

@@ -30,6 +30,8 @@ package final class ControlAPI: Sendable {
     package let events: EventHub
     /// The configuration's warnings now (unknown keys ignored), for `/v1/status`.
     let configurationWarnings: @Sendable () -> [String]
+    /// Replication off the host, for `/v1/status` and durable acknowledgements; `nil` when off.
+    let replica: DaemonReplica?
 
     /// An API over `state`.
     ///
@@ -42,12 +44,15 @@ package final class ControlAPI: Sendable {
     ///   - savesFailingSince: Since when the saves fail, while they do (the daemon's STATUS line keeps it).
     ///   - events: Where changes are published for `GET /v1/events` (the daemon's hub also carries its saves).
     ///   - configurationWarnings: The configuration's warnings now (unknown keys it ignored), for `/v1/status`.
+    ///   - replica: Replication off the host, when on: its status, and with `replica.durableAcknowledgement` the
+    ///     wait of a durable change.
     package init(
         state: PersistentState<Workspace>, statePath: String, uptime: @escaping @Sendable () -> Duration,
         logger: Logger, secrets: SecretStoreOpening = .notOpened(), load: LoadStatusSource? = nil,
         savesFailingSince: @escaping @Sendable () -> Date? = { nil }, events: EventHub = EventHub(),
-        configurationWarnings: @escaping @Sendable () -> [String] = { [] }
+        configurationWarnings: @escaping @Sendable () -> [String] = { [] }, replica: DaemonReplica? = nil
     ) {
+        self.replica = replica
         self.state = state
         self.statePath = statePath
         self.uptime = uptime
@@ -136,6 +141,17 @@ package final class ControlAPI: Sendable {
                 throw APIFailure(error)
             }
             durableRevision = state.status.durableRevision
+            if let replica, replica.settings.durableAcknowledgement,
+                !(await replica.waitUntilReplicated(applied.revision))
+            {
+                let status = replica.replicator.status
+                throw APIFailure(
+                    .serviceUnavailable, APIErrorCode.notDurable,
+                    "the change was applied and revision \(applied.revision) is durable on this host, but the replica "
+                        + "does not hold it yet (replica.durableAcknowledgement): "
+                        + (status.lastError ?? status.heldBy.map { "the lease is held by \($0.installation)" }
+                            ?? "not shipped"))
+            }
         }
         let tag = etag(revision: applied.revision)
         return ok(

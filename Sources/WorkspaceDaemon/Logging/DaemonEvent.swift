@@ -74,6 +74,19 @@ package enum DaemonEvent: String, CaseIterable, Sendable {
     case tokenCreated
     /// Root revoked an API token.
     case tokenRevoked
+    /// A replication pass failed (the store down, slow, refusing): the daemon serves on, the lag grows, the next
+    /// pass retries after a backoff.
+    case replicaFailed
+    /// Replication works again after failures; the replica caught up.
+    case replicaRecovered
+    /// Another installation holds the replica's lease: this daemon serves locally and replicates nothing.
+    case replicaHeldElsewhere
+    /// This daemon took the replica's lease and replicates.
+    case replicaLeaseAcquired
+    /// The replica is configured without encryption (`replica.encryption = "none"`): logged at every start.
+    case replicaPlaintext
+    /// A start without a state file restored it from the replica (`replica.restoreIfMissing`).
+    case replicaRestored
 
     /// The event's journal `MESSAGE_ID`.
     package var messageID: MessageID {
@@ -108,6 +121,12 @@ package enum DaemonEvent: String, CaseIterable, Sendable {
         case .tokenRefused: hex = "84ea0680f77e4daf8486689b663a70bb"
         case .tokenCreated: hex = "a37b65a8a7cb4e669fe4a5f97af43a5a"
         case .tokenRevoked: hex = "6b9e306005dc49cd8145743a6484dbbf"
+        case .replicaFailed: hex = "561c51a542a2495b96614455bca704d1"
+        case .replicaRecovered: hex = "e064aebd79dc468d8badef730bbc453d"
+        case .replicaHeldElsewhere: hex = "20ee40e857fa417890991a05cfe8c6d2"
+        case .replicaLeaseAcquired: hex = "9e5a8e6e6ec14f6fb714e174fbd64e7a"
+        case .replicaPlaintext: hex = "dd9116d382c94d01a0c602425b12730f"
+        case .replicaRestored: hex = "c174f2bf0bb04422a33723cabf76f0d4"
         }
         return MessageID(hex)!
     }

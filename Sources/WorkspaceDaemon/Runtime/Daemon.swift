@@ -58,6 +58,12 @@ package final class Daemon: Sendable {
         HeapTrim.keepLargeBlocksMapped()
         logIgnoredKeys(configuration.ignoredKeys)
         let file = try openStateFile(configuration)
+        let replicaConnection = try openReplica(configuration)
+        var started = false
+        defer { if !started { replicaConnection?.close() } }
+        if let replicaConnection, let settings = configuration.replica, settings.restoreIfMissing {
+            try restoreIfMissing(file, from: replicaConnection, settings: settings)
+        }
         try refuseAStateTooLargeForTheMemoryLimit(file)
         let pendingSecrets = beginOpeningSecretStore(configuration)
         if case .socket = environment.transport {
@@ -95,6 +101,10 @@ package final class Daemon: Sendable {
             }
         }
         HeapTrim.releaseFreePages()
+        var replica: DaemonReplica?
+        if let replicaConnection {
+            replica = try makeReplica(configuration, connection: replicaConnection, statePath: file.path)
+        }
         let secrets = await pendingSecrets.opening()
         logSecrets(secrets, location: SecretsLocation(directory: configuration.stateDirectory))
         let api = ControlAPI(
@@ -102,7 +112,7 @@ package final class Daemon: Sendable {
             logger: logger, secrets: secrets, load: LoadStatusSource(report: loaded.report, loadedAt: loadedAt),
             savesFailingSince: { [statusLine] in statusLine.failingSince }, events: events,
             // The configuration in force when asked, not the one of the start: a reload replaces its warnings.
-            configurationWarnings: { [self] in self.configuration.ignoredKeys.map(\.description) })
+            configurationWarnings: { [self] in self.configuration.ignoredKeys.map(\.description) }, replica: replica)
         serving()
         let server: HTTPServer?
         // One router for both the socket's server and the in-process responder.
@@ -123,7 +133,8 @@ package final class Daemon: Sendable {
             responder: HTTPResponder(
                 router: router, authorize: authorizer(secrets),
                 maximumBodySize: configuration.apiMaximumBodyBytes),
-            watchdog: startWatchdog(persistent))
+            watchdog: startWatchdog(persistent), replica: replica)
+        started = true
         let status = running.readyStatus()
         statusLine.ready(status)
         startTimeout.stop()
@@ -142,6 +153,7 @@ package final class Daemon: Sendable {
                 "version": "\(Release.version)",
             ]))
         verifyHistoryInBackground(persistent, path: file.path)
+        replica?.start(logger: logger)
         return running
     }
 

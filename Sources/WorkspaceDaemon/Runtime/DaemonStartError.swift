@@ -14,12 +14,15 @@ package enum DaemonStartError: Error, Sendable, CustomStringConvertible {
     /// The state file is too large to load within the service's memory limit (`MemoryMax=`): a configuration
     /// problem, not one a restart fixes.
     case memory(MemoryRefusal)
+    /// `replica.restoreIfMissing` found no state file and the replica could not be read: a restart retries.
+    case replica(String)
 
     /// The exit status for this failure.
     package var exitCode: ExitStatus {
         switch self {
         case .configuration, .memory: return .configuration
         case .controlSocket: return .ioError
+        case .replica: return .temporaryFailure
         case .stateDirectory: return .cannotCreate
         case .state(let error):
             if accessProblem != nil { return .permissionDenied }
@@ -52,6 +55,7 @@ package enum DaemonStartError: Error, Sendable, CustomStringConvertible {
         case .stateDirectory(let error): return "refusing to start: cannot create the state directory: \(error)"
         case .controlSocket(let reason): return "cannot serve the control socket: \(reason)"
         case .memory(let refusal): return "refusing to start: \(refusal)"
+        case .replica(let reason): return "refusing to start: \(reason)"
         }
     }
 }

@@ -18,6 +18,8 @@ extension RunningDaemon {
         events.publish(.stopping(signal: signal))
         watchdog?.stop()
         let workspace = flush()
+        // After the flush, so that the last pass ships what the stop wrote.
+        replica?.stop()
         let secrets = closeSecretStore()
         events.close()
         let status = workspace == .success ? secrets : workspace

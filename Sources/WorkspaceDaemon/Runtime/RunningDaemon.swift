@@ -24,12 +24,15 @@ package final class RunningDaemon: Sendable {
     let server: HTTPServer?
     /// The watchdog; `nil` when systemd asked for none.
     let watchdog: Watchdog?
+    /// Replication off the host; `nil` when off.
+    package let replica: DaemonReplica?
     let stopStatus = Mutex<ExitStatus?>(nil)
 
     init(
         daemon: Daemon, state: PersistentState<Workspace>, api: ControlAPI, report: LoadReport,
-        server: HTTPServer?, responder: HTTPResponder, watchdog: Watchdog?
+        server: HTTPServer?, responder: HTTPResponder, watchdog: Watchdog?, replica: DaemonReplica? = nil
     ) {
+        self.replica = replica
         self.daemon = daemon
         self.state = state
         self.api = api

@@ -1,0 +1,282 @@
+import Foundation
+import TestSupport
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Replication on the workspaced binary (issue 43): a host replicates, is SIGKILLed and lost; `workspaced restore`
+/// and `replica.restoreIfMissing` bring its state back on another state directory, which serves it while the lease
+/// stays the first host's until `workspaced replica takeover`. Against a directory replica, sealed with a
+/// `replica-key` credential, and against moto's S3 server, stopped and started under writes.
+@Suite("workspaced's replication")
+struct ReplicaProcessTests {
+    /// A credentials directory holding a random `replica-key`, shared by every host of one test.
+    static func credentials(_ harness: DaemonHarness) throws -> String {
+        let directory = harness.root + "/credentials"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let key = (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
+        try Data(key.utf8).write(to: URL(fileURLWithPath: directory + "/replica-key"))
+        return directory
+    }
+
+    /// The status's `replica` object.
+    static func replicaStatus(_ harness: DaemonHarness) async throws -> [String: Any] {
+        let status = try await curlAsync(harness.socketPath, "GET", "/v1/status")
+        let object = try JSONSerialization.jsonObject(with: Data(status.body.utf8)) as? [String: Any]
+        return object?["replica"] as? [String: Any] ?? [:]
+    }
+
+    static func favoriteNames(_ harness: DaemonHarness) async throws -> [String] {
+        let listed = try await curlAsync(harness.socketPath, "GET", "/v1/favorites")
+        let object = try JSONSerialization.jsonObject(with: Data(listed.body.utf8))
+        let items = (object as? [String: Any])?["favorites"] as? [[String: Any]] ?? (object as? [[String: Any]] ?? [])
+        return items.compactMap { $0["name"] as? String }.sorted()
+    }
+
+    /// Waits until the replica holds the daemon's newest revision.
+    static func caughtUp(_ harness: DaemonHarness) async -> Bool {
+        await eventuallyAsync(timeout: .seconds(30)) {
+            guard let replica = try? await replicaStatus(harness) else { return false }
+            return replica["lagRevisions"] as? Int == 0 && (replica["replicatedRevision"] as? Int ?? 0) > 0
+        }
+    }
+
+    @Test func aLostHostComesBackFromADirectoryReplica() async throws {
+        let first = try DaemonHarness()
+        let credentials = try Self.credentials(first)
+        let config = """
+            {"save": {"debounceMilliseconds": 60000, "maximumDelayMilliseconds": 60000},
+             "replica": {"url": "file://\(first.root)/replica", "syncIntervalMilliseconds": 100}}
+            """
+        try first.writeConfig(config)
+        let environment = ["CREDENTIALS_DIRECTORY": credentials]
+        let a = try first.start(environment: environment, output: "a.log")
+        #expect(await first.becomesReady(), "\(a.output)")
+        for name in ["one", "two", "three"] {
+            let created = try await curlAsync(
+                first.socketPath, "POST", "/v1/favorites", body: #"{"name":"\#(name)","path":"/\#(name)"}"#)
+            #expect(created.status == 201)
+        }
+        #expect(await Self.caughtUp(first), "\(a.output)")
+        let held = try await Self.replicaStatus(first)
+        #expect(held["holdsLease"] as? Bool == true)
+        #expect(held["encryption"] as? String == "aes-256-gcm")
+        a.send(SIGKILL)
+        _ = await exitStatus(of: a, timeout: .seconds(20))
+        // Nothing of the workspace is in the clear in the replica.
+        let replica = first.root + "/replica"
+        for path in try FileManager.default.subpathsOfDirectory(atPath: replica) where path.contains("/") {
+            let bytes = (try? Data(contentsOf: URL(fileURLWithPath: replica + "/" + path))) ?? Data()
+            #expect(bytes.firstRange(of: Data("three".utf8)) == nil, "\(path) holds plaintext")
+        }
+
+        // Another state directory: the restore tool, then a start that replays what it wrote.
+        let second = try DaemonHarness()
+        try second.writeConfig(config)
+        let refused = try await second.runToolAsync(
+            ["restore", "--config", second.configPath, "--state-directory", second.stateDirectory])
+        #expect(refused.status == 78, "without the replica-key: \(refused.output)")
+        #expect(refused.output.contains("replica.encryption"), "\(refused.output)")
+        let restored = try await second.runToolAsync(
+            ["restore", "--config", second.configPath, "--state-directory", second.stateDirectory],
+            environment: environment)
+        #expect(restored.status == 0, "\(restored.output)")
+        #expect(restored.output.contains("revision 3"), "\(restored.output)")
+        let again = try await second.runToolAsync(
+            ["restore", "--config", second.configPath, "--state-directory", second.stateDirectory],
+            environment: environment)
+        #expect(again.status == 73, "a state directory with a state is refused: \(again.output)")
+        let b = try second.start(environment: environment, output: "b.log")
+        #expect(await second.becomesReady(), "\(b.output)")
+        #expect(try await Self.favoriteNames(second) == ["one", "three", "two"])
+        // The lease is still the lost host's: this one serves and writes nothing to the replica.
+        let heldElsewhere = await eventuallyAsync {
+            (try? await Self.replicaStatus(second))?["heldBy"] is String
+        }
+        #expect(heldElsewhere, "\(b.output)")
+        #expect(second.messages().contains { $0.contains("STATUS=replica: held by") })
+        // The point in time before the third favorite, with --force: the files are moved aside.
+        b.send(SIGTERM)
+        #expect(await exitStatus(of: b, timeout: .seconds(20)) == 0)
+        let earlier = try await second.runToolAsync(
+            [
+                "restore", "--config", second.configPath, "--state-directory", second.stateDirectory, "--at", "2",
+                "--force",
+            ],
+            environment: environment)
+        #expect(earlier.status == 0, "\(earlier.output)")
+        #expect(earlier.output.contains("revision 2"), "\(earlier.output)")
+        let readyBefore = Self.readyCount(second)
+        let c = try second.start(environment: environment, output: "c.log")
+        #expect(await eventually { Self.readyCount(second) > readyBefore }, "\(c.output)")
+        #expect(try await Self.favoriteNames(second) == ["one", "two"])
+        c.send(SIGTERM)
+        _ = await exitStatus(of: c, timeout: .seconds(20))
+        let takeover = try await second.runToolAsync(
+            ["replica", "takeover", "--config", second.configPath, "--state-directory", second.stateDirectory],
+            environment: environment)
+        #expect(takeover.status == 0, "\(takeover.output)")
+        #expect(takeover.output.contains("is now held by"), "\(takeover.output)")
+
+        // A third host configured to restore when it has no state file starts from the replica by itself.
+        let third = try DaemonHarness()
+        try third.writeConfig(
+            """
+            {"replica": {"url": "file://\(first.root)/replica", "restoreIfMissing": true}}
+            """)
+        let d = try third.start(environment: environment, output: "d.log")
+        #expect(await third.becomesReady(), "\(d.output)")
+        #expect(d.output.contains("restored from the replica"), "\(d.output)")
+        #expect(try await Self.favoriteNames(third) == ["one", "three", "two"])
+        d.send(SIGTERM)
+        _ = await exitStatus(of: d, timeout: .seconds(20))
+    }
+
+    /// A malformed `replica.*` value and missing S3 keys refuse the start with 78 naming the key.
+    @Test(arguments: [
+        (#"{"replica": {"url": "s3://No_Such/prefix"}}"#, "replica.url"),
+        (#"{"replica": {"url": "file://relative"}}"#, "replica.url"),
+        (#"{"replica": {"url": "s3://bucket/p", "endpoint": "ftp://x"}}"#, "replica.endpoint"),
+        (#"{"replica": {"url": "s3://bucket/p", "encryption": "none"}}"#, "replica.url"),
+        (#"{"history": {"keepSeconds": 0}, "replica": {"url": "file:///tmp/r"}}"#, "replica.url"),
+        (#"{"replica": {"url": "file:///tmp/r", "durableAcknowledgement": "yes"}}"#, "replica.durableAcknowledgement"),
+    ])
+    func aBadReplicaConfigurationRefusesTheStart(config: String, key: String) async throws {
+        let harness = try DaemonHarness()
+        try harness.writeConfig(config)
+        let process = try harness.start(output: "refused.log")
+        #expect(await exitStatus(of: process, timeout: .seconds(20)) == 78, "\(process.output)")
+        #expect(process.output.contains(key), "\(process.output)")
+    }
+
+    @Test(
+        .enabled(
+            if: ProcessInfo.processInfo.environment["WSD_S3_VENV"] != nil
+                || ProcessInfo.processInfo.environment["CI"] == "true",
+            "needs moto (Scripts/with-s3-server.sh)"))
+    func theStoreStoppedAndStartedUnderWritesCatchesUp() async throws {
+        let venv = try #require(
+            ProcessInfo.processInfo.environment["WSD_S3_VENV"], "run the tests through Scripts/with-s3-server.sh")
+        let harness = try DaemonHarness()
+        // A store of this test's own, reached through a relay that plays the outage: stopping the relay takes the
+        // store away without losing what it holds (moto keeps objects in memory).
+        let storePort = try freePort()
+        let store = try RunningProcess(
+            venv + "/bin/moto_server", ["-H", "127.0.0.1", "-p", "\(storePort)"],
+            environment: ["PATH": "/usr/bin:/bin"],
+            outputPath: harness.root + "/moto.log")
+        defer { store.send(SIGTERM) }
+        #expect(await eventuallyAsync { await Self.answers(port: storePort) }, "\(store.output)")
+        let bucket = try await curlHTTP("PUT", "http://127.0.0.1:\(storePort)/replicas")
+        #expect(bucket == 200)
+        let relayPort = try freePort()
+        func relay() throws -> RunningProcess {
+            try RunningProcess(
+                "/usr/bin/socat",
+                ["TCP-LISTEN:\(relayPort),bind=127.0.0.1,fork,reuseaddr", "TCP:127.0.0.1:\(storePort)"],
+                environment: ["PATH": "/usr/bin:/bin"], outputPath: harness.root + "/relay-\(UUID().uuidString).log")
+        }
+        var relayProcess = try relay()
+        #expect(await eventuallyAsync { await Self.answers(port: relayPort) })
+        try harness.writeConfig(
+            """
+            {"save": {"debounceMilliseconds": 100, "maximumDelayMilliseconds": 500},
+             "replica": {"url": "s3://replicas/host-a", "endpoint": "http://127.0.0.1:\(relayPort)",
+                         "syncIntervalMilliseconds": 100, "encryption": "none"}}
+            """)
+        let environment = ["AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing"]
+        let daemon = try harness.start(environment: environment, output: "daemon.log")
+        #expect(await harness.becomesReady(), "\(daemon.output)")
+        for index in 0..<5 {
+            let created = try await curlAsync(
+                harness.socketPath, "POST", "/v1/favorites", body: #"{"name":"f\#(index)","path":"/f\#(index)"}"#)
+            #expect(created.status == 201)
+        }
+        #expect(await Self.caughtUp(harness), "\(daemon.output)")
+
+        // socat serves each connection in a child of its own: the outage kills them too, or the daemon's pooled
+        // connection would go on reaching the store.
+        let killChildren = try RunningProcess(
+            "/usr/bin/pkill", ["-KILL", "-P", "\(relayProcess.pid)"], environment: ["PATH": "/usr/bin:/bin"],
+            outputPath: harness.root + "/pkill.log")
+        _ = await killChildren.waitForExit(timeout: .seconds(10))
+        relayProcess.send(SIGKILL)
+        _ = await exitStatus(of: relayProcess, timeout: .seconds(10))
+        for index in 5..<10 {
+            let created = try await curlAsync(
+                harness.socketPath, "POST", "/v1/favorites", body: #"{"name":"f\#(index)","path":"/f\#(index)"}"#)
+            #expect(created.status == 201, "the daemon serves on while the store is down")
+        }
+        let failing = await eventuallyAsync {
+            let replica = (try? await Self.replicaStatus(harness)) ?? [:]
+            return replica["lastError"] is String && (replica["lagRevisions"] as? Int ?? 0) > 0
+        }
+        #expect(failing, "\(daemon.output)")
+        #expect(daemon.output.contains("message-id=561c51a542a2495b96614455bca704d1"), "\(daemon.output)")
+
+        relayProcess = try relay()
+        defer { relayProcess.send(SIGTERM) }
+        #expect(await Self.caughtUp(harness), "\(daemon.output)")
+        #expect(await eventually { daemon.output.contains("replicating again") }, "\(daemon.output)")
+        daemon.send(SIGKILL)
+        _ = await exitStatus(of: daemon, timeout: .seconds(20))
+
+        let other = try DaemonHarness()
+        try other.writeConfig(try String(contentsOfFile: harness.configPath, encoding: .utf8))
+        let restored = try await other.runToolAsync(
+            ["restore", "--config", other.configPath, "--state-directory", other.stateDirectory],
+            environment: environment)
+        #expect(restored.status == 0, "\(restored.output)")
+        #expect(restored.output.contains("revision 10"), "\(restored.output)")
+        let served = try other.start(environment: environment, output: "restored.log")
+        #expect(await other.becomesReady(), "\(served.output)")
+        #expect(try await Self.favoriteNames(other) == (0..<10).map { "f\($0)" }.sorted())
+        served.send(SIGTERM)
+        _ = await exitStatus(of: served, timeout: .seconds(20))
+    }
+
+    /// READY=1 datagrams so far: a second start of one harness is ready when there is one more.
+    static func readyCount(_ harness: DaemonHarness) -> Int {
+        harness.messages().filter { $0.split(separator: "\n").contains("READY=1") }.count
+    }
+
+    static func answers(port: Int) async -> Bool {
+        (try? await curlHTTP("GET", "http://127.0.0.1:\(port)/")) != nil
+    }
+}
+
+/// A TCP port nobody listens on now, on 127.0.0.1.
+func freePort() throws -> Int {
+    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard descriptor >= 0 else { throw TestSupportError(description: "socket: \(errno)") }
+    defer { close(descriptor) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    address.sin_port = 0
+    let bound = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        }
+    }
+    guard bound == 0 else { throw TestSupportError(description: "bind: \(errno)") }
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    withUnsafeMutablePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { _ = getsockname(descriptor, $0, &length) }
+    }
+    return Int(UInt16(bigEndian: address.sin_port))
+}
+
+/// The HTTP status curl gets for `method` on `url`; throws when nothing answers.
+func curlHTTP(_ method: String, _ url: String) async throws -> Int {
+    let running = try RunningProcess(
+        "/usr/bin/curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-X", method, "--max-time", "5", url],
+        environment: ["PATH": "/usr/bin:/bin"], outputPath: "/tmp/curl-\(UUID().uuidString).log")
+    defer { try? FileManager.default.removeItem(atPath: running.outputPath) }
+    guard await running.waitForExit(timeout: .seconds(10)) == 0, let code = Int(running.output), code > 0 else {
+        throw TestSupportError(description: "\(method) \(url): no answer")
+    }
+    return code
+}
