@@ -243,8 +243,34 @@ extension Replicator {
     }
 
     /// Creates a piece of the segment's whole records past what the replica holds.
+    ///
+    /// A file seen before is read only from where its whole records ended then, and not at all when its size
+    /// and modification time have not changed: a history of 64 MiB is read once per process, not at every pass,
+    /// and the open segment only for what was appended since.
     private func shipSegment(
         _ file: ReplicatorLocalFile, seen: inout Set<ReplicatorSegmentKey>
+    ) throws(ReplicaError) -> SegmentOutcome {
+        let attributes: FileAttributes
+        do {
+            guard let found = try fileSystem.attributes(of: file.path) else { return .gone }
+            attributes = found
+        } catch {
+            throw ReplicaError(operation: "read \(file.path)", reason: "\(error)")
+        }
+        let known = state.withLock { $0.files[file.path] }
+        if let known, attributes.size >= known.size {
+            guard seen.insert(known.key).inserted else { return .skipped }
+            if attributes.size == known.size, attributes.modificationDate == known.modified {
+                return .shipped(known.newest)
+            }
+            return try shipAppended(file, known: known, attributes: attributes)
+        }
+        return try shipWhole(file, attributes: attributes, seen: &seen)
+    }
+
+    /// The first read of a segment file in this process: all of it, checked against the replica's last piece.
+    private func shipWhole(
+        _ file: ReplicatorLocalFile, attributes: FileAttributes, seen: inout Set<ReplicatorSegmentKey>
     ) throws(ReplicaError) -> SegmentOutcome {
         let data: Data
         do {
@@ -261,7 +287,6 @@ extension Replicator {
         let key = ReplicatorSegmentKey(lineage: header.lineage.rawValue, base: header.baseRevision)
         guard seen.insert(key).inserted else { return .skipped }
         let shipped = state.withLock { $0.segments[key] }
-        let end = scan.validLength
         if let shipped, shipped.end <= bytes.count {
             let held = SHA256Digest.hex(Data(bytes[shipped.offset..<shipped.end]))
             guard held == shipped.sha256 else {
@@ -270,26 +295,90 @@ extension Replicator {
                     reason: "its bytes \(shipped.offset)..<\(shipped.end) differ from the replica's copy")
             }
         }
-        let start = shipped?.end ?? 0
-        if end > start {
-            let piece = Data(bytes[start..<end])
-            let sha256 = SHA256Digest.hex(piece)
-            let name = ReplicaLayout.pieceName(
-                lineage: key.lineage, base: key.base, offset: start, end: end, sha256: sha256)
-            try createObject(name, bytes: piece)
-            state.withLock { $0.segments[key] = ReplicatorShippedPiece(offset: start, end: end, sha256: sha256) }
-        }
+        let start = min(shipped?.end ?? 0, scan.validLength)
+        try shipPiece(key, bytes: bytes[start..<scan.validLength], at: start)
         let (revision, time) = Self.newestChange(bytes, scan)
         var rank = 1
         if case .liveSegment = file.kind { rank = header.startsLineage ? 3 : 2 }
-        return .shipped(
-            ReplicatorNewest(revision: revision ?? header.baseRevision, lineage: key.lineage, time: time, rank: rank))
+        let newest = ReplicatorNewest(
+            revision: revision ?? header.baseRevision, lineage: key.lineage, time: time, rank: rank)
+        remember(file, attributes: attributes, key: key, validEnd: scan.validLength, newest: newest)
+        return .shipped(newest)
+    }
+
+    /// A segment file that grew since a pass read it: only its bytes after the whole records read then.
+    private func shipAppended(
+        _ file: ReplicatorLocalFile, known: ReplicatorFileProgress, attributes: FileAttributes
+    ) throws(ReplicaError) -> SegmentOutcome {
+        let shippedEnd = state.withLock { $0.segments[known.key]?.end } ?? 0
+        let start = min(shippedEnd, known.validEnd)
+        let tail: Data
+        do {
+            guard let handle = FileHandle(forReadingAtPath: file.path) else { return .gone }
+            defer { try? handle.close() }
+            // The header first: a segment of another lineage that took the name since (a start after a crash)
+            // is read whole instead.
+            let head = [UInt8](try handle.read(upToCount: 4096) ?? Data())
+            let headScan = JournalFraming.scan(head, recordLimit: 1)
+            guard let first = headScan.payloads.first,
+                let header = JournalSegmentFormat.Header(payload: head[first]),
+                header.lineage.rawValue == known.key.lineage, header.baseRevision == known.key.base
+            else {
+                state.withLock { _ = $0.files.removeValue(forKey: file.path) }
+                var seen: Set<ReplicatorSegmentKey> = []
+                return try shipWhole(file, attributes: attributes, seen: &seen)
+            }
+            try handle.seek(toOffset: UInt64(start))
+            tail = try handle.readToEnd() ?? Data()
+        } catch let error as ReplicaError {
+            throw error
+        } catch {
+            throw ReplicaError(operation: "read \(file.path)", reason: "\(error)")
+        }
+        let bytes = [UInt8](tail)
+        let scan = JournalFraming.scan(bytes)
+        try shipPiece(known.key, bytes: bytes[0..<scan.validLength], at: start)
+        var newest = known.newest
+        let (revision, time) = Self.newestChange(bytes, scan, headerFirst: false)
+        if let revision {
+            newest.revision = revision
+            newest.time = time ?? newest.time
+        }
+        remember(file, attributes: attributes, key: known.key, validEnd: start + scan.validLength, newest: newest)
+        return .shipped(newest)
+    }
+
+    /// Creates the piece of `bytes`, which start at `offset` of the segment `key`; nothing for no bytes.
+    private func shipPiece(
+        _ key: ReplicatorSegmentKey, bytes: ArraySlice<UInt8>, at offset: Int
+    ) throws(ReplicaError) {
+        guard !bytes.isEmpty else { return }
+        let piece = Data(bytes)
+        let end = offset + piece.count
+        let sha256 = SHA256Digest.hex(piece)
+        let name = ReplicaLayout.pieceName(
+            lineage: key.lineage, base: key.base, offset: offset, end: end, sha256: sha256)
+        try createObject(name, bytes: piece)
+        state.withLock { $0.segments[key] = ReplicatorShippedPiece(offset: offset, end: end, sha256: sha256) }
+    }
+
+    private func remember(
+        _ file: ReplicatorLocalFile, attributes: FileAttributes, key: ReplicatorSegmentKey, validEnd: Int,
+        newest: ReplicatorNewest
+    ) {
+        state.withLock {
+            $0.files[file.path] = ReplicatorFileProgress(
+                size: attributes.size, modified: attributes.modificationDate, key: key, validEnd: validEnd,
+                newest: newest)
+        }
     }
 
     /// The revision of the segment's last change and the time of the marker before it.
-    static func newestChange(_ bytes: [UInt8], _ scan: JournalFraming.Scan) -> (UInt64?, Date?) {
+    static func newestChange(
+        _ bytes: [UInt8], _ scan: JournalFraming.Scan, headerFirst: Bool = true
+    ) -> (UInt64?, Date?) {
         var revision: UInt64?
-        for range in scan.payloads.dropFirst().reversed() {
+        for range in scan.payloads.dropFirst(headerFirst ? 1 : 0).reversed() {
             guard let (found, change) = JournalSegmentFormat.splitChange(bytes[range]) else { continue }
             if found != 0 {
                 if revision == nil { revision = found }

@@ -116,6 +116,8 @@ struct ReplicatorState {
     var snapshots: Set<ReplicatorSegmentKey> = []
     /// How far the replica holds each segment, and its last piece (to check that the local bytes still match).
     var segments: [ReplicatorSegmentKey: ReplicatorShippedPiece] = [:]
+    /// What passes learned of each local segment file, by path.
+    var files: [String: ReplicatorFileProgress] = [:]
     /// The version of the lease this installation wrote, while it holds it, and when.
     var lease: ReplicaLease?
     var leaseVersion: ReplicaObjectVersion?
@@ -129,6 +131,16 @@ struct ReplicatorState {
 struct ReplicatorSegmentKey: Hashable, Sendable {
     var lineage: String
     var base: UInt64
+}
+
+/// A local segment file as a pass left it: its size and time then, where its whole records ended, its newest
+/// change.
+struct ReplicatorFileProgress: Sendable {
+    var size: Int
+    var modified: Date
+    var key: ReplicatorSegmentKey
+    var validEnd: Int
+    var newest: ReplicatorNewest
 }
 
 /// The last piece of a segment the replica holds.
