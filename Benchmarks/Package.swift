@@ -26,6 +26,8 @@ let package = Package(
                 .product(name: "StateStore", package: "workspaced"),
                 .product(name: "StateStoreTesting", package: "workspaced"),
                 .product(name: "WorkspaceClient", package: "workspaced"),
+                // The S3 replica target (`WorkspaceBench replica`).
+                .product(name: "StateStoreS3", package: "workspaced"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),

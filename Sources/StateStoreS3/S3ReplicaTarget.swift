@@ -135,9 +135,11 @@ public final class S3ReplicaTarget: ReplicaTarget {
         }
     }
 
-    /// Creates the bucket (`PUT /<bucket>`); one that exists and is this account's is not an error. For tests and
-    /// set-up tools: a replica never creates its bucket, whose policy is the operator's.
-    package func createBucket() throws(ReplicaError) {
+    /// Creates the bucket (`PUT /<bucket>`); one that exists and is this account's is not an error. For tests,
+    /// benchmarks and set-up tools: a replicator never creates its bucket, whose policy is the operator's.
+    ///
+    /// - Throws: ``ReplicaError`` when the store refuses.
+    public func createBucket() throws(ReplicaError) {
         let operation = "create the bucket \(configuration.bucket)"
         let response = try send("PUT", key: nil, body: Data(), operation)
         guard (200..<300).contains(response.status) || S3ErrorBody(xml: response.body).code == "BucketAlreadyOwnedByYou"

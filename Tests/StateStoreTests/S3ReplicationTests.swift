@@ -193,6 +193,17 @@ struct S3ReplicationTests {
         }
     }
 
+    /// swift-crypto's digest, which the daemon uses, gives the built-in one's names.
+    @Test func bothDigestsAgree() {
+        for count in [0, 1, 55, 56, 63, 64, 65, 1000, 1 << 20] {
+            let bytes = Data((0..<count).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
+            #expect(ReplicaDigest.crypto.sha256Hex(bytes) == ReplicaDigest.builtIn.sha256Hex(bytes), "\(count) bytes")
+        }
+        #expect(
+            ReplicaDigest.crypto.sha256Hex(Data("abc".utf8))
+                == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+    }
+
     @Test func credentialFilesGiveTheKey() {
         let raw = Data((0..<32).map { UInt8($0) })
         let hex = raw.map { String(format: "%02x", $0) }.joined()

@@ -12,6 +12,9 @@
 //       [--footprint-megabytes 0.1,10] [--footprint-seconds 120] [--footprint-kept-kibibytes 65536] [--directory DIR]
 //       [--json PATH] [--commit ID]
 //       (the history of issue 42: the persistence workloads off and on, a read of the past, the bytes of renames)
+//   WorkspaceBench replica [--rounds 5] [--replica-megabytes 10] [--replica-journal-mebibytes 16] [--lag-seconds 60]
+//       [--lag-rate 10000] [--directory DIR] [--json PATH] [--commit ID]
+//       (replication of issue 43 against the S3 server in WSD_S3_ENDPOINT: Scripts/with-s3-server.sh starts one)
 //   WorkspaceBench baseline FILE ROUNDS                        (the plain decode, in a process of its own)
 import Foundation
 
@@ -124,6 +127,14 @@ case "history":
     let benchmark = HistoryBenchmark.fromCommandLine(rounds: rounds)
     do {
         try record(section: "history", value: try benchmark.run(), rounds: rounds)
+    } catch {
+        fail("\(error)")
+    }
+case "replica":
+    let rounds = roundsOption(default: 5)
+    do {
+        let benchmark = try ReplicaBenchmark.fromCommandLine(rounds: rounds)
+        try record(section: "replica", value: try benchmark.run(), rounds: rounds)
     } catch {
         fail("\(error)")
     }

@@ -10,6 +10,7 @@ struct ReplicaRestorePlan {
 /// Reads a replica for a restore: lists it once, reads and checks objects, and plans the restore of a point.
 struct ReplicaReader {
     let target: any ReplicaTarget
+    let digest: ReplicaDigest
     private(set) var objectsRead = 0
     private(set) var bytesRead = 0
     private var snapshots:
@@ -18,8 +19,9 @@ struct ReplicaReader {
     private var headers: [ReplicatorSegmentKey: JournalSegmentFormat.Header?] = [:]
     private var firstPieces: [ReplicatorSegmentKey: Data] = [:]
 
-    init(target: any ReplicaTarget) {
+    init(target: any ReplicaTarget, digest: ReplicaDigest) {
         self.target = target
+        self.digest = digest
     }
 
     /// Reads `name` and checks its bytes against `sha256`.
@@ -35,7 +37,7 @@ struct ReplicaReader {
         }
         objectsRead += 1
         bytesRead += found.bytes.count
-        let actual = SHA256Digest.hex(found.bytes)
+        let actual = digest.sha256Hex(found.bytes)
         guard actual == sha256 else {
             throw ReplicaRestoreError(
                 object: name.rawValue, reason: "its bytes have SHA-256 \(actual), its name says \(sha256): refused")

@@ -9,7 +9,8 @@ import Foundation
 /// restore with the object's name and writes nothing. A segment whose pieces stop short (a gap: a piece never
 /// uploaded) or whose last record is torn is cut at its last whole record, and the restore says where it stopped.
 public enum ReplicaRestore {
-    /// Restores the state of `point` from `target` as the state file at `stateFilePath`, with its journal.
+    /// Restores the state of `point` from `target` as the state file at `stateFilePath`, with its journal, checking
+    /// objects with `digest`.
     ///
     /// - Throws: ``ReplicaRestoreError`` when the directory already has a state file or a journal (move them aside
     ///   first), when the replica has no manifest or no snapshot at or before the point, when an object's bytes do
@@ -17,12 +18,12 @@ public enum ReplicaRestore {
     ///   needed is read and checked.
     public static func restore(
         from target: any ReplicaTarget, stateFilePath: String, at point: ReplicaRestorePoint = .latest,
-        fileSystem: any FileSystem = PosixFileSystem(), mode: UInt32 = 0o600
+        fileSystem: any FileSystem = PosixFileSystem(), mode: UInt32 = 0o600, digest: ReplicaDigest = .builtIn
     ) throws(ReplicaRestoreError) -> ReplicaRestoreReport {
         let stateDirectory = (stateFilePath as NSString).deletingLastPathComponent
         let fileName = (stateFilePath as NSString).lastPathComponent
         try refuseExistingState(stateFilePath, directory: stateDirectory, fileName: fileName, fileSystem)
-        var reader = ReplicaReader(target: target)
+        var reader = ReplicaReader(target: target, digest: digest)
         let plan = try reader.plan(point)
         // Write the state file first: a crash after it leaves an older state, whole, never segments without it.
         let writer = DurableWriter(fileSystem: fileSystem, mode: mode)

@@ -206,7 +206,7 @@ extension Replicator {
         }
         let name = ReplicaLayout.snapshotName(
             lineage: lineage, revision: revision, milliseconds: Int64(modified.timeIntervalSince1970 * 1000),
-            sha256: SHA256Digest.hex(bytes))
+            sha256: configuration.digest.sha256Hex(bytes))
         try createObject(name, bytes: bytes)
         state.withLock { _ = $0.snapshots.insert(key) }
     }
@@ -288,7 +288,7 @@ extension Replicator {
         guard seen.insert(key).inserted else { return .skipped }
         let shipped = state.withLock { $0.segments[key] }
         if let shipped, shipped.end <= bytes.count {
-            let held = SHA256Digest.hex(Data(bytes[shipped.offset..<shipped.end]))
+            let held = configuration.digest.sha256Hex(Data(bytes[shipped.offset..<shipped.end]))
             guard held == shipped.sha256 else {
                 throw ReplicaError(
                     operation: "ship \(file.path)",
@@ -355,7 +355,7 @@ extension Replicator {
         guard !bytes.isEmpty else { return }
         let piece = Data(bytes)
         let end = offset + piece.count
-        let sha256 = SHA256Digest.hex(piece)
+        let sha256 = configuration.digest.sha256Hex(piece)
         let name = ReplicaLayout.pieceName(
             lineage: key.lineage, base: key.base, offset: offset, end: end, sha256: sha256)
         try createObject(name, bytes: piece)

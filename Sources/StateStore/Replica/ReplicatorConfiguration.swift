@@ -1,7 +1,7 @@
 import Foundation
 
 /// How a ``Replicator`` ships the history: who it is, how often, and how it backs off.
-public struct ReplicatorConfiguration: Sendable, Equatable {
+public struct ReplicatorConfiguration: Sendable {
     /// The installation writing the replica: the lease names it, and only the installation that holds the lease
     /// writes (a second host configured with the same prefix replicates nothing). Lineages, revisions and object
     /// names are the state's own; this names the host.
@@ -15,12 +15,16 @@ public struct ReplicatorConfiguration: Sendable, Equatable {
     public var leaseRenewal: Duration
     /// The wait after failed passes. Default 1 s doubling to 60 s.
     public var backoff: RetryBackoff
+    /// The SHA-256 that names objects. Default ``ReplicaDigest/builtIn``.
+    public var digest: ReplicaDigest
 
     /// A configuration for `installation`.
     public init(
         installation: String, host: String = ProcessInfo.processInfo.hostName, syncInterval: Duration = .seconds(1),
-        leaseRenewal: Duration = .seconds(30), backoff: RetryBackoff = RetryBackoff()
+        leaseRenewal: Duration = .seconds(30), backoff: RetryBackoff = RetryBackoff(),
+        digest: ReplicaDigest = .builtIn
     ) {
+        self.digest = digest
         self.installation = installation
         self.host = host
         self.syncInterval = max(.milliseconds(1), syncInterval)

@@ -1,5 +1,6 @@
 import Foundation
 import StateStore
+import StateStoreS3
 import Systemd
 import WorkspaceAPI
 
@@ -57,7 +58,7 @@ extension OfflineTools {
         }
         do {
             let report = try ReplicaRestore.restore(
-                from: connection.target, stateFilePath: statePath, at: point, fileSystem: fileSystem)
+                from: connection.target, stateFilePath: statePath, at: point, fileSystem: fileSystem, digest: .crypto)
             diagnostics += StateDirectoryOwner.handBack(stateDirectory)
             var text = "restored \(statePath) from \(url): lineage \(report.lineage), revision \(report.revision)"
             if let time = report.time { text += ", \(time.formatted(.iso8601))" }

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import StateStore
+import StateStoreS3
 import Systemd
 import WorkspaceModel
 
@@ -63,7 +64,7 @@ extension Daemon {
         }
         do {
             let report = try ReplicaRestore.restore(
-                from: connection.target, stateFilePath: file.path, fileSystem: fileSystem)
+                from: connection.target, stateFilePath: file.path, fileSystem: fileSystem, digest: .crypto)
             logger.notice(
                 "restored from the replica \(settings.location): \(report)",
                 metadata: DaemonEvent.replicaRestored.metadata([

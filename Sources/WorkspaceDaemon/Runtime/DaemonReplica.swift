@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import StateStore
+import StateStoreS3
 import Synchronization
 import Systemd
 import WorkspaceAPI
@@ -31,7 +32,7 @@ package final class DaemonReplica: Sendable {
             // up within a few intervals, one down for long is asked twice a minute.
             configuration: ReplicatorConfiguration(
                 installation: installation, syncInterval: settings.syncInterval,
-                backoff: RetryBackoff(initial: settings.syncInterval, maximum: .seconds(30))),
+                backoff: RetryBackoff(initial: settings.syncInterval, maximum: .seconds(30)), digest: .crypto),
             observer: { event in Self.log(event, url: url, logger: logger, notifier: notifier) })
     }
 
