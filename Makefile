@@ -165,6 +165,11 @@ BENCH_HISTORY_SIZES  ?= 1,10
 BENCH_HISTORY_ROUNDS ?= 5
 BENCH_HISTORY_READ_MEGABYTES ?= 10
 BENCH_HISTORY_FOOTPRINT_MEGABYTES ?= 0.1,10
+# Replication (WorkspaceBench replica, about 90 s with these) against moto's S3 server, which
+# Scripts/with-s3-server.sh starts: a durable change with a replicator and without, a restore of a 10 MB workspace with
+# 16 MiB of journal against a start after a crash, the lag after BENCH_REPLICA_LAG_SECONDS at 10,000 changes/s, and the
+# control API's changes/s with replication on and off.
+BENCH_REPLICA_LAG_SECONDS ?= 60
 # What only `make bench` needs besides APT_PACKAGES: SQLite's headers and pkg-config file, which GRDB links against
 # for the SQLite peer of the benchmarks (WorkspaceBench peer); `make test` never builds that package.
 BENCH_APT_PACKAGES := libsqlite3-dev
@@ -188,6 +193,9 @@ bench: bench-deps
 	  --json docs/benchmarks/results.json --commit "$$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
 	Benchmarks/.build/release/WorkspaceBench history --sizes $(BENCH_HISTORY_SIZES) --rounds $(BENCH_HISTORY_ROUNDS) \
 	  --read-megabytes $(BENCH_HISTORY_READ_MEGABYTES) --footprint-megabytes $(BENCH_HISTORY_FOOTPRINT_MEGABYTES) \
+	  --json docs/benchmarks/results.json --commit "$$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+	Scripts/with-s3-server.sh Benchmarks/.build/release/WorkspaceBench replica --rounds $(BENCH_ROUNDS) \
+	  --lag-seconds $(BENCH_REPLICA_LAG_SECONDS) --daemon "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/workspaced" \
 	  --json docs/benchmarks/results.json --commit "$$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
 	Benchmarks/.build/release/StateStoreBenchmarks 50000 11
 	$(MAKE) bench-charts

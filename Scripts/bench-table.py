@@ -58,6 +58,30 @@ def history_rows(history, row, columns):
                   + " – |" * (columns - 1))
 
 
+def replica_rows(replica, columns):
+    """The rows of the `replica` section (issue 43), figures of a 10 MB workspace in the first column."""
+    figures = replica.get("figures") or replica
+    if not figures:
+        return
+    lines = [
+        ("replica on ÷ off: one durable change", "≤ 1.1",
+         cell(figures["durableRatio"], 1.1, f'{figures["durableRatio"]:.2f} ({ms(figures["durableOnSeconds"])} ÷ '
+                                             f'{ms(figures["durableOffSeconds"])})')),
+        (f'restore + ready ÷ ready after a crash, {figures["journalBytes"] / 1048576:.0f} MiB of journal', "≤ 2",
+         cell(figures["restoreRatio"], 2, f'{figures["restoreRatio"]:.2f} ({ms(figures["restoreAndReadySeconds"])} ÷ '
+                                          f'{ms(figures["readyAfterCrashSeconds"])})')),
+        (f'replica lag after {figures["lagSeconds"]} s at {figures["lagChangesPerSecond"]:,} changes/s', "≤ 2 s",
+         cell(figures["catchUpSeconds"], 2, f'{figures["catchUpSeconds"]:.2f} s')),
+    ]
+    if figures.get("controlRatio") is not None:
+        lines.append(("replica on ÷ off: control API changes/s", "≥ 0.9",
+                      cell(figures["controlRatio"], 0.9, f'{figures["controlRatio"]:.2f} '
+                           f'({figures["controlOnPerSecond"]:.0f} ÷ {figures["controlOffPerSecond"]:.0f})',
+                           at_most=False)))
+    for name, goal, text in lines:
+        print(f"| {name} (10 MB) | {goal} | {text} |" + " – |" * (columns - 1))
+
+
 def main():
     path = sys.argv[1] if len(sys.argv) > 1 else "docs/benchmarks/results.json"
     with open(path) as file:
@@ -157,6 +181,7 @@ def main():
         {s: f'{r["json"]["peakBytes"] / r["sqlite"]["peakBytes"]:.2f} ({r["json"]["peakBytes"] / 1e6:.0f} ÷ '
             f'{r["sqlite"]["peakBytes"] / 1e6:.0f} MB)' for s, r in peer.items()})
     history_rows(history, row, len(sizes))
+    replica_rows(results.get("replica") or {}, len(sizes))
     print()
     print(f'Commit {results.get("commit")}, {results.get("date")}, {results["machine"]["cpu"]} '
           f'({results["machine"]["cores"]} cores); rounds: '

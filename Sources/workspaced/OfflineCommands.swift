@@ -67,8 +67,16 @@ struct Check: AsyncParsableCommand {
 
     func run() async throws {
         let path = try await file.statePath(location, tool: "check")
-        let outcome = OfflineTools.check(statePath: path, json: json, schema: processSchema())
-        guard json else { return try finish(outcome) }
+        var outcome = OfflineTools.check(statePath: path, json: json, schema: processSchema())
+        guard json else {
+            // The replica the configuration names, read-only: who holds its lease and how far it reaches.
+            let sources = ConfigurationSources(
+                configFile: location.config, environment: ProcessInfo.processInfo.environment)
+            if let configuration = try? await ConfigurationLoader.load(sources), let settings = configuration.replica {
+                outcome.text += "\n" + OfflineTools.replicaSummary(settings)
+            }
+            return try finish(outcome)
+        }
         print(outcome.text)
         if outcome.status != 0 { throw ExitCode(outcome.status) }
     }

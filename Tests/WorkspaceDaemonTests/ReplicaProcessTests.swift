@@ -119,6 +119,14 @@ struct ReplicaProcessTests {
             environment: environment)
         #expect(takeover.status == 0, "\(takeover.output)")
         #expect(takeover.output.contains("is now held by"), "\(takeover.output)")
+        // check shows the replica: the new holder, and the newest revision the lost host replicated.
+        let secondID = try String(contentsOfFile: second.stateDirectory + "/replica-installation", encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let checked = try await second.runToolAsync(
+            ["check", "--config", second.configPath, "--state-directory", second.stateDirectory],
+            environment: environment)
+        #expect(checked.output.contains("lease: held by \(secondID)"), "\(checked.output)")
+        #expect(checked.output.contains("revision 3"), "\(checked.output)")
 
         // A third host configured to restore when it has no state file starts from the replica by itself.
         let third = try DaemonHarness()

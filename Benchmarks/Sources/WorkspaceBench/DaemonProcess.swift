@@ -17,7 +17,9 @@ final class DaemonProcess {
 
     /// Writes `configuration` and `file` (as `workspace.json`, what the last run left of it removed; the secret
     /// store stays) under `directory`, starts `daemon` there and waits for `READY=1`.
-    init(daemon: String, directory: String, file: Data, configuration: String) throws {
+    init(
+        daemon: String, directory: String, file: Data, configuration: String, environment: [String: String] = [:]
+    ) throws {
         stateDirectory = directory + "/state"
         socketPath = directory + "/control.sock"
         let configPath = directory + "/config.json"
@@ -33,7 +35,9 @@ final class DaemonProcess {
         process.arguments = [
             "run", "--config", configPath, "--state-directory", stateDirectory, "--control-socket", socketPath,
         ]
-        process.environment = ["PATH": "/usr/bin:/bin", "HOME": directory, "NOTIFY_SOCKET": notify.path]
+        process.environment = ["PATH": "/usr/bin:/bin", "HOME": directory, "NOTIFY_SOCKET": notify.path].merging(
+            environment
+        ) { $1 }
         // Its stdout is a pipe that nothing else holds: end of file on it is the moment the process is gone.
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice

@@ -1,6 +1,7 @@
 import Foundation
 import StateStore
 import StateStoreS3
+import WorkspaceClient
 import WorkspaceModel
 import WorkspaceStorage
 
@@ -40,6 +41,12 @@ struct ReplicaBenchmark {
         /// The sync interval, and `catchUpSeconds / (2 × interval)`: the goal is at most 1.
         var syncIntervalSeconds = 1.0
         var lagRatio: Double
+        /// With `--daemon`: the control API's changes per second (16 clients) on the release daemon without and with
+        /// replication (lease held, `replica.durableAcknowledgement` false), median of the rounds, and on ÷ off;
+        /// the goal is at least 0.9.
+        var controlOffPerSecond: Double?
+        var controlOnPerSecond: Double?
+        var controlRatio: Double?
     }
 
     let endpoint: URL
@@ -49,6 +56,8 @@ struct ReplicaBenchmark {
     let journalBytes: Int
     let lagSeconds: Int
     let lagRate: Int
+    /// The release daemon for the control API phase; none skips it.
+    var daemon: String?
 
     /// The benchmark from `--replica-megabytes` (10), `--replica-journal-mebibytes` (16), `--lag-seconds` (60),
     /// `--lag-rate` (10000), `--rounds` and `--directory`.
@@ -63,7 +72,7 @@ struct ReplicaBenchmark {
             directory: directory, rounds: rounds,
             journalBytes: (option("replica-journal-mebibytes").flatMap(Int.init) ?? 16) << 20,
             lagSeconds: option("lag-seconds").flatMap(Int.init) ?? 60,
-            lagRate: option("lag-rate").flatMap(Int.init) ?? 10_000)
+            lagRate: option("lag-rate").flatMap(Int.init) ?? 10_000, daemon: option("daemon"))
     }
 
     func run() throws -> Result {
@@ -86,11 +95,63 @@ struct ReplicaBenchmark {
             String(
                 format: "lag: %d changes at %d/s for %d s; the replica held the last %.2f s after it (goal ≤ 2 s)",
                 lag.changes, lagRate, lagSeconds, lag.catchUp))
+        var control: (off: Double, on: Double)?
+        if let daemon {
+            control = try blocking { try await controlRun(daemon: daemon) }
+            print(
+                String(
+                    format: "control API: %.0f changes/s off, %.0f on, ratio %.3f (goal ≥ 0.9)", control!.off,
+                    control!.on, control!.on / control!.off))
+        }
         return Result(
             durableOffSeconds: off, durableOnSeconds: on, durableRatio: on / off, readyAfterCrashSeconds: restore.ready,
             restoreAndReadySeconds: restore.restored, restoreRatio: restore.restored / restore.ready,
             snapshotBytes: restore.snapshot, journalBytes: restore.journal, lagChangesPerSecond: lagRate,
-            lagSeconds: lagSeconds, lagChanges: lag.changes, catchUpSeconds: lag.catchUp, lagRatio: lag.catchUp / 2)
+            lagSeconds: lagSeconds, lagChanges: lag.changes, catchUpSeconds: lag.catchUp, lagRatio: lag.catchUp / 2,
+            controlOffPerSecond: control?.off, controlOnPerSecond: control?.on,
+            controlRatio: control.map { $0.on / $0.off })
+    }
+
+    /// The control API's change phase (16 clients adding favorites) on two release daemons holding the same
+    /// workspace, one replicating to the S3 server, in interleaved rounds; median changes per second of each.
+    private func controlRun(daemon: String) async throws -> (off: Double, on: Double) {
+        let bucket = "bench-control-\(UUID().uuidString.lowercased().prefix(8))"
+        let creator = S3ReplicaTarget(
+            configuration: S3ReplicaConfiguration(
+                bucket: bucket, endpoint: endpoint,
+                credentials: SigV4Credentials(accessKeyID: "bench", secretAccessKey: "bench")))
+        try creator.createBucket()
+        creator.shutdown()
+        let save = #""save": {"debounceMilliseconds": 500, "maximumDelayMilliseconds": 5000}"#
+        let off = try DaemonProcess(
+            daemon: daemon, directory: directory + "/control-off", file: file, configuration: "{\(save)}")
+        let on = try DaemonProcess(
+            daemon: daemon, directory: directory + "/control-on", file: file,
+            configuration: """
+                {\(save), "replica": {"url": "s3://\(bucket)/workspace", "endpoint": "\(endpoint.absoluteString)",
+                "encryption": "none"}}
+                """,
+            environment: ["AWS_ACCESS_KEY_ID": "bench", "AWS_SECRET_ACCESS_KEY": "bench"])
+        defer {
+            _ = try? off.terminate()
+            _ = try? on.terminate()
+        }
+        var offRates: [Double] = []
+        var onRates: [Double] = []
+        for round in 1...max(1, rounds) {
+            for (name, running) in [("off", off), ("on", on)] {
+                let client = WorkspaceClient(socketPath: running.socketPath, timeout: .seconds(60))
+                let phase = try await PhaseMeasurement.measure(
+                    "round \(round) replica \(name): add favorite", clients: 16, requests: 2000
+                ) { worker, index in
+                    _ = try await client.addFavorite(
+                        name: "bench-\(round)-\(worker)-\(index)", path: "/bench/\(round)/\(worker)/\(index)")
+                }
+                _ = try await client.flush()
+                if name == "off" { offRates.append(phase.perSecond) } else { onRates.append(phase.perSecond) }
+            }
+        }
+        return (median(offRates), median(onRates))
     }
 
     /// A target on a bucket of its own.

@@ -102,4 +102,51 @@ extension OfflineTools {
             previous.map { " from \($0.installation) (\($0.host), renewed \($0.renewed.formatted(.iso8601)))" } ?? ""
         return Outcome(text: "the lease of \(url) is now held by \(installation)\(from)", status: 0)
     }
+
+    /// The replica of `settings` as `workspaced check` shows it: who holds the lease, the newest lineage and
+    /// revision its manifest names, or why it cannot be read. Reads only.
+    package static func replicaSummary(_ settings: ReplicaSettings) -> String {
+        let url = settings.location.description
+        let connection: ReplicaConnection
+        do {
+            connection = try ReplicaConnection.open(settings)
+        } catch {
+            return "replica: \(url): \(error)"
+        }
+        defer { connection.close() }
+        var lines = ["replica: \(url) (\(settings.encryption.rawValue))"]
+        do {
+            if let lease = try connection.target.read(ReplicaLayout.lease).flatMap({ ReplicaLease(bytes: $0.bytes) }) {
+                lines.append(
+                    "  lease: held by \(lease.installation) (\(lease.host)), renewed \(lease.renewed.formatted(.iso8601))"
+                )
+            } else {
+                lines.append("  lease: nobody holds it")
+            }
+            if let found = try connection.target.read(ReplicaLayout.manifest) {
+                if let manifest = try? JSONDecoder.iso8601.decode(ReplicaManifest.self, from: found.bytes) {
+                    lines.append(
+                        "  newest: lineage \(manifest.lineage), revision \(manifest.revision)"
+                            + (manifest.revisionTime.map { " (\($0.formatted(.iso8601)))" } ?? "")
+                            + ", written by \(manifest.installation)")
+                } else {
+                    lines.append("  newest: manifest.json does not read")
+                }
+            } else {
+                lines.append("  newest: nothing replicated yet")
+            }
+        } catch {
+            lines.append("  cannot read it: \(error)")
+        }
+        return lines.joined(separator: "\n")
+    }
+}
+
+extension JSONDecoder {
+    /// A decoder of ISO 8601 dates, as the replica's JSON objects are written.
+    fileprivate static var iso8601: JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return decoder
+    }
 }
