@@ -58,8 +58,8 @@ def history_rows(history, row, columns):
                   + " – |" * (columns - 1))
 
 
-def replica_rows(replica, columns):
-    """The rows of the `replica` section (issue 43), figures of a 10 MB workspace in the first column."""
+def replica_rows(replica, row):
+    """The rows of the `replica` section (issue 43), figures of a 10 MB workspace."""
     figures = replica.get("figures") or replica
     if not figures:
         return
@@ -79,7 +79,7 @@ def replica_rows(replica, columns):
                            f'({figures["controlOnPerSecond"]:.0f} ÷ {figures["controlOffPerSecond"]:.0f})',
                            at_most=False)))
     for name, goal, text in lines:
-        print(f"| {name} (10 MB) | {goal} | {text} |" + " – |" * (columns - 1))
+        row(name, goal, {10: text})
 
 
 def main():
@@ -181,7 +181,7 @@ def main():
         {s: f'{r["json"]["peakBytes"] / r["sqlite"]["peakBytes"]:.2f} ({r["json"]["peakBytes"] / 1e6:.0f} ÷ '
             f'{r["sqlite"]["peakBytes"] / 1e6:.0f} MB)' for s, r in peer.items()})
     history_rows(history, row, len(sizes))
-    replica_rows(results.get("replica") or {}, len(sizes))
+    replica_rows(results.get("replica") or {}, row)
     print()
     print(f'Commit {results.get("commit")}, {results.get("date")}, {results["machine"]["cpu"]} '
           f'({results["machine"]["cores"]} cores); rounds: '

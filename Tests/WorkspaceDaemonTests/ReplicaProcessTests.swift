@@ -206,10 +206,14 @@ struct ReplicaProcessTests {
 
         // socat serves each connection in a child of its own: the outage kills them too, or the daemon's pooled
         // connection would go on reaching the store.
-        let killChildren = try RunningProcess(
-            "/usr/bin/pkill", ["-KILL", "-P", "\(relayProcess.pid)"], environment: ["PATH": "/usr/bin:/bin"],
-            outputPath: harness.root + "/pkill.log")
-        _ = await killChildren.waitForExit(timeout: .seconds(10))
+        let children =
+            (try? String(
+                contentsOfFile: "/proc/\(relayProcess.pid)/task/\(relayProcess.pid)/children", encoding: .utf8)) ?? ""
+        for child in children.split(separator: " ").compactMap({
+            pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines))
+        }) {
+            kill(child, SIGKILL)
+        }
         relayProcess.send(SIGKILL)
         _ = await exitStatus(of: relayProcess, timeout: .seconds(10))
         for index in 5..<10 {
