@@ -6,18 +6,8 @@ import WorkspaceDaemon
 /// The replica the configuration names (`replica.*`), `--from` overriding `replica.url`, connected with the
 /// credentials the daemon would use.
 struct ReplicaLocation: ParsableArguments {
-    @Option(
-        help: ArgumentHelp(
-            "The config file whose replica.* keys give the endpoint, region and encryption (default "
-                + "$CONFIGURATION_DIRECTORY/config.json, else /etc/workspaced/config.json).", valueName: "file"),
-        completion: .file())
-    var config: String?
-
-    @Option(
-        help: ArgumentHelp(
-            "Directory of workspace.json (default: the configured one, as the daemon finds it).", valueName: "dir"),
-        completion: .directory)
-    var stateDirectory: String?
+    /// `--config` (whose `replica.*` keys give the endpoint, region and encryption) and `--state-directory`.
+    @OptionGroup var directory: StateDirectoryOptions
 
     @Option(
         help: ArgumentHelp(
@@ -28,9 +18,11 @@ struct ReplicaLocation: ParsableArguments {
     func resolve(tool: String) async throws -> (DaemonConfiguration, ReplicaSettings, ReplicaConnection) {
         var overrides: [String: ConfigurationSources.Override] = [:]
         if let from { overrides[ConfigurationKey.replicaURL.name] = .string(from) }
-        if let stateDirectory { overrides[ConfigurationKey.stateDirectory.name] = .string(stateDirectory) }
+        if let stateDirectory = directory.stateDirectory {
+            overrides[ConfigurationKey.stateDirectory.name] = .string(stateDirectory)
+        }
         let sources = ConfigurationSources(
-            configFile: config, environment: ProcessInfo.processInfo.environment, overrides: overrides)
+            configFile: directory.config, environment: ProcessInfo.processInfo.environment, overrides: overrides)
         do {
             let configuration = try await ConfigurationLoader.load(sources)
             guard let settings = configuration.replica else {

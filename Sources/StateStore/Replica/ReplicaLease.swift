@@ -29,18 +29,9 @@ public struct ReplicaLease: Codable, Sendable, Equatable {
         self = lease
     }
 
-    static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        encoder.dateEncodingStrategy = .iso8601
-        return encoder
-    }()
-
-    static let decoder: JSONDecoder = {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
-        return decoder
-    }()
+    /// Pretty, sorted keys, ISO 8601 dates: the history manifest's JSON.
+    static let encoder = HistoryArchive.encoder
+    static let decoder = HistoryArchive.decoder
 }
 
 /// The manifest object of a replica, `manifest.json`: what a restore starts from. Objects are found by listing;

@@ -7,9 +7,9 @@ import Synchronization
 /// Every ``ReplicatorConfiguration/syncInterval`` a pass on the replicator's own queue reads the history directory
 /// and the live journal beside the state file (the files the history of ``HistoryConfiguration`` keeps: snapshots,
 /// segments moved into the history, the open segment) and creates an object for what the replica lacks: each
-/// snapshot once, and each segment as pieces of whole records from where the replica's copy ends
-/// (``ReplicaLayout``). Objects are never replaced, so a pass repeated after a crash rewrites nothing. Then it
-/// replaces `manifest.json`, which names the newest lineage and revision for a restore (``ReplicaRestore``).
+/// snapshot once, and each segment as pieces of whole records from where the replica's copy ends (named by
+/// lineage, revision and SHA-256). Objects are never replaced, so a pass repeated after a crash rewrites nothing.
+/// Then it replaces `manifest.json`, which names the newest lineage and revision for a restore (``ReplicaRestore``).
 ///
 /// Only the installation holding the lease writes; see ``ReplicaLease``. A pass that fails (the store down,
 /// refusing, slow) changes nothing local: the next one, after ``ReplicatorConfiguration/backoff``, ships what
