@@ -76,6 +76,35 @@ struct TortureTests {
             }
         }
 
+        /// Copies the harness's directory (the state directory, its journal and history, every round's log) to
+        /// `.build/torture-failures/<seed>-<round>` for a diagnosis after the harness is gone; returns where, or `nil`
+        /// when it could not.
+        func keepForDiagnosis(seed: UInt64, round: Int) -> String? {
+            let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(
+                    ".build/torture-failures")
+            let target = root.appendingPathComponent("\(seed)-\(round)").path
+            let files = FileManager.default
+            try? files.removeItem(atPath: target)
+            guard let walk = files.enumerator(atPath: harness.root) else { return nil }
+            do {
+                try files.createDirectory(atPath: target, withIntermediateDirectories: true)
+                // Regular files and directories only: the notify socket cannot be copied.
+                while let relative = walk.nextObject() as? String {
+                    let source = harness.root + "/" + relative
+                    let type = (try? files.attributesOfItem(atPath: source))?[.type] as? FileAttributeType
+                    if type == .typeDirectory {
+                        try files.createDirectory(atPath: target + "/" + relative, withIntermediateDirectories: true)
+                    } else if type == .typeRegular {
+                        try files.copyItem(atPath: source, toPath: target + "/" + relative)
+                    }
+                }
+                return target
+            } catch {
+                return nil
+            }
+        }
+
         /// Why the state a start would serve cannot be read.
         struct ServedError: Error, CustomStringConvertible {
             var description: String
@@ -137,7 +166,10 @@ struct TortureTests {
                 durableChecked += acknowledged.durable.count
                 acknowledgedChecked += acknowledged.all.count
             case .failure(let error):
-                problems.append("round \(round): the state file and its journal do not load after SIGKILL: \(error)")
+                let kept = world.keepForDiagnosis(seed: seed, round: round)
+                problems.append(
+                    "round \(round): the state file and its journal do not load after SIGKILL: \(error)"
+                        + (kept.map { " (the state directory and the logs are kept in \($0))" } ?? ""))
             }
             if !problems.isEmpty {
                 failedRounds += 1
