@@ -1,4 +1,5 @@
 import Foundation
+import StateStoreS3
 
 /// How the daemon replicates its history off the host (issue 43): the `replica.*` keys, resolved. `nil` in
 /// ``DaemonConfiguration/replica`` when `replica.url` is empty.
@@ -58,36 +59,15 @@ package struct ReplicaSettings: Sendable, Equatable {
     }
 
     /// The location of a `replica.url` value; `nil` when it is neither an `s3://` URL with a valid bucket and
-    /// prefix nor a `file://` URL of an absolute path.
+    /// prefix (``StateStoreS3/S3ReplicaConfiguration/location(of:)`` decides) nor a `file://` URL of an absolute
+    /// path.
     package static func location(of url: String) -> Location? {
         if url.hasPrefix("file://") {
             let path = String(url.dropFirst("file://".count))
             guard path.hasPrefix("/"), path.count > 1, !path.contains("\0") else { return nil }
             return .directory(path.hasSuffix("/") ? String(path.dropLast()) : path)
         }
-        guard url.hasPrefix("s3://") else { return nil }
-        let rest = url.dropFirst("s3://".count)
-        let bucket = String(rest.prefix { $0 != "/" })
-        var prefix = String(rest.dropFirst(bucket.count).drop { $0 == "/" })
-        let bucketAllowed = bucket.utf8.allSatisfy {
-            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || (0x30...0x39).contains($0)
-                || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".")
-        }
-        guard (3...63).contains(bucket.utf8.count), bucketAllowed,
-            bucket.first?.isLetter == true || bucket.first?.isNumber == true,
-            bucket.last?.isLetter == true || bucket.last?.isNumber == true
-        else { return nil }
-        while prefix.hasSuffix("/") { prefix.removeLast() }
-        let prefixAllowed = prefix.utf8.allSatisfy {
-            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0)
-                || (0x30...0x39).contains($0)
-                || [UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "/")].contains($0)
-        }
-        guard prefixAllowed,
-            !prefix.split(separator: "/", omittingEmptySubsequences: false).contains(where: {
-                $0.isEmpty && !prefix.isEmpty || $0 == "." || $0 == ".."
-            })
-        else { return nil }
-        return .s3(bucket: bucket, prefix: prefix.isEmpty ? "" : prefix + "/")
+        guard let (bucket, prefix) = S3ReplicaConfiguration.location(of: url) else { return nil }
+        return .s3(bucket: bucket, prefix: prefix)
     }
 }

@@ -57,7 +57,9 @@ package final class DaemonReplica: Sendable {
     /// Waits for a pass that ships `revision` (a durable acknowledgement with `replica.durableAcknowledgement`);
     /// returns whether the replica holds it.
     package func waitUntilReplicated(_ revision: UInt64) async -> Bool {
-        await withCheckedContinuation { continuation in
+        // A pass that ran for another durable change meanwhile may have shipped it already.
+        if (replicator.status.replicatedRevision ?? 0) >= revision { return true }
+        return await withCheckedContinuation { continuation in
             DispatchQueue.global().async { [replicator] in
                 let status = replicator.sync()
                 continuation.resume(returning: (status.replicatedRevision ?? 0) >= revision && status.lastError == nil)
