@@ -13,7 +13,7 @@ extension HistoryArchive {
     /// stale, and the next start adopts the files it lacks (computing their records from their bytes), as after a
     /// crash. A segment that cannot be moved is removed, as without history, and ``ArchiveState/failure`` says why.
     func archive(segments: [String], stateFile: String, savedRevision: UInt64, lineage: String, date: Date) {
-        state.withLock { archive in
+        let pruned = state.withLock { archive -> PruneOutcome? in
             var moved = false
             var linked = false
             var failure: String?
@@ -45,10 +45,11 @@ extension HistoryArchive {
                     failure = "cannot keep \(stateFile) as \(path(name)): \(error)"
                 }
             }
+            var pruned: PruneOutcome?
             do {
                 if moved || linked { try fileSystem.fsyncDirectory(directory) }
-                let pruned = prune(now: date, chain: chain, &archive)
-                if linked || pruned {
+                pruned = prune(now: date, chain: chain, &archive)
+                if linked || pruned != nil {
                     Self.sort(&archive.manifest.files)
                     try writeManifest(archive.manifest)
                 }
@@ -56,6 +57,11 @@ extension HistoryArchive {
                 failure = "cannot record the history in \(directory): \(error)"
             }
             archive.failure = failure
+            return pruned
+        }
+        if let pruned {
+            hold?.recordPruning(
+                dropped: pruned.dropped, removed: pruned.removed, historyBytes: pruned.historyBytes, date: date)
         }
     }
 
@@ -108,47 +114,74 @@ extension HistoryArchive {
         return since >= snapshotInterval
     }
 
-    /// Removes what the retention no longer keeps, oldest first: earlier epochs and generations (a snapshot with the
-    /// segments after it, up to the next snapshot) whose every change is older than ``HistoryConfiguration/keepSeconds``,
-    /// segments no snapshot leads to, then whole epochs and generations while the history is larger than
-    /// ``HistoryConfiguration/maximumByteCount``. The newest generation is always kept. Returns whether it removed
-    /// anything.
-    func prune(now: Date, chain: Chain, _ archive: inout ArchiveState) -> Bool {
+    /// Removes what the retention no longer keeps, oldest first: earlier epochs (one group per lineage), segments no
+    /// snapshot leads to, then generations (a snapshot with the segments after it, up to the next snapshot), each
+    /// when every change of it is older than ``HistoryConfiguration/keepSeconds`` or while the history is larger
+    /// than ``HistoryConfiguration/maximumByteCount``. The newest generation is always kept.
+    ///
+    /// With a ``HistoryHold``, a group holding a file its reader has not released is kept, and so is everything
+    /// newer, while the history is within the hold's maximum; past it the group goes anyway, and the outcome names
+    /// its held files. Returns `nil` when nothing was removed.
+    func prune(now: Date, chain: Chain, _ archive: inout ArchiveState) -> PruneOutcome? {
         let cutoff = now.addingTimeInterval(-Double(configuration.keepSeconds))
-        var groups: [[HistoryFileRecord]] = []
-        // Earlier epochs, one group per lineage, oldest first.
+        // Groups oldest first, each with whether it goes whatever its age.
+        var groups: [(files: [HistoryFileRecord], due: Bool)] = []
         let others = archive.manifest.files.filter { !Self.belongs($0, to: chain) }
-        for lineage in Self.orderedLineages(others) { groups.append(others.filter { $0.lineage == lineage }) }
-        let epochCount = groups.count
+        for lineage in Self.orderedLineages(others) { groups.append((others.filter { $0.lineage == lineage }, false)) }
         let current = archive.manifest.files.filter { Self.belongs($0, to: chain) }
         let snapshots = current.filter { $0.kind == .snapshot }.sorted { $0.firstRevision < $1.firstRevision }
         var unreachable = current.filter { $0.kind == .segment }
         if let first = snapshots.first {
             unreachable = unreachable.filter { $0.lastRevision <= first.firstRevision }
         }
-        for (index, snapshot) in snapshots.enumerated() {
-            let next = index + 1 < snapshots.count ? snapshots[index + 1].firstRevision : UInt64.max
+        if !unreachable.isEmpty { groups.append((unreachable, true)) }
+        // Every generation but the newest.
+        for (index, snapshot) in snapshots.enumerated().dropLast() {
+            let next = snapshots[index + 1].firstRevision
             let segments = current.filter {
                 $0.kind == .segment && $0.lastRevision > snapshot.firstRevision && $0.firstRevision < next
-                    && (next == .max || $0.lastRevision <= next)
+                    && $0.lastRevision <= next
             }
-            groups.append([snapshot] + segments)
+            groups.append(([snapshot] + segments, false))
         }
-        var removed: [HistoryFileRecord] = unreachable
-        var total = archive.manifest.files.reduce(0) { $0 + $1.bytes } - removed.reduce(0) { $0 + $1.bytes }
-        for (index, group) in groups.enumerated() where index < groups.count - 1 || index < epochCount {
-            let newest = group.map(\.newestTime).max() ?? .distantPast
-            guard newest < cutoff || total > configuration.maximumByteCount else { continue }
-            removed += group
-            total -= group.reduce(0) { $0 + $1.bytes }
+        let held = hold?.held(archive.manifest.files.map(\.name)) ?? []
+        let holdMaximum = hold?.maximumByteCount ?? 0
+        let historyBytes = archive.manifest.files.reduce(0) { $0 + $1.bytes }
+        var total = historyBytes
+        var removed: [HistoryFileRecord] = []
+        var dropped: [HistoryFileRecord] = []
+        for group in groups {
+            let newest = group.files.map(\.newestTime).max() ?? .distantPast
+            guard group.due || newest < cutoff || total > configuration.maximumByteCount else { continue }
+            let heldFiles = group.files.filter { held.contains($0.name) }
+            // Kept for the reader, with everything newer: the history is pruned from its oldest end only.
+            if !heldFiles.isEmpty, total <= holdMaximum { break }
+            removed += group.files
+            dropped += heldFiles
+            total -= group.files.reduce(0) { $0 + $1.bytes }
         }
-        guard !removed.isEmpty else { return false }
+        guard !removed.isEmpty else { return nil }
         let names = Set(removed.map(\.name))
         for name in names { try? fileSystem.unlink(path(name)) }
         try? fileSystem.fsyncDirectory(directory)
         archive.manifest.files.removeAll { names.contains($0.name) }
         for name in names { archive.damaged[name] = nil }
-        return true
+        return PruneOutcome(
+            removed: names,
+            dropped: dropped.map {
+                HistoryHoldEvent.DroppedFile(
+                    name: $0.name, byteCount: $0.bytes, firstRevision: $0.firstRevision, lastRevision: $0.lastRevision)
+            }, historyBytes: historyBytes)
+    }
+
+    /// What a pruning removed, for the ``HistoryHold`` (told once the archive's lock is released).
+    struct PruneOutcome {
+        /// Every file removed.
+        var removed: Set<String>
+        /// The removed files the hold kept: the reader had not released them.
+        var dropped: [HistoryHoldEvent.DroppedFile]
+        /// The history's bytes before the pruning.
+        var historyBytes: Int
     }
 
     /// The lineages of `files`, in the order of their oldest file.

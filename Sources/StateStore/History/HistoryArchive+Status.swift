@@ -22,13 +22,19 @@ extension HistoryArchive {
             }
             if let failure = archive.failure { damaged.append(HistoryStatus.Damage(path: directory, reason: failure)) }
             let manifestBytes = (try? fileSystem.attributes(of: path(HistoryFormat.manifestName)))??.size
-            return HistoryStatus(
+            var status = HistoryStatus(
                 configuration: configuration, directory: directory, oldestRevision: oldest?.firstRevision,
                 oldestDate: oldest?.firstTime, snapshotCount: files.filter { $0.kind == .snapshot }.count,
                 segmentCount: files.filter { $0.kind == .segment }.count,
                 fileCount: files.count + (manifestBytes == nil ? 0 : 1),
                 byteCount: files.reduce(0) { $0 + $1.bytes } + (manifestBytes ?? 0), olderEpochs: epochs,
                 damaged: damaged)
+            if let held = hold?.held(files.map(\.name)) {
+                let heldFiles = files.filter { held.contains($0.name) }
+                status.heldFileCount = heldFiles.count
+                status.heldByteCount = heldFiles.reduce(0) { $0 + $1.bytes }
+            }
+            return status
         }
     }
 }

@@ -18,6 +18,8 @@ final class HistoryArchive: Sendable {
     /// a read of the past replays at most about this much.
     let snapshotInterval: Int
     let fileMode: UInt32
+    /// What a reader (a replicator) has not copied yet, which pruning keeps up to the hold's maximum.
+    let hold: HistoryHold?
     let state: Mutex<ArchiveState>
 
     struct ArchiveState {
@@ -33,8 +35,9 @@ final class HistoryArchive: Sendable {
 
     init(
         stateFilePath: String, stateDirectory: String, stateFileName: String, fileSystem: any FileSystem,
-        configuration: HistoryConfiguration, journalMaximumByteCount: Int, fileMode: UInt32
+        configuration: HistoryConfiguration, journalMaximumByteCount: Int, fileMode: UInt32, hold: HistoryHold? = nil
     ) {
+        self.hold = hold
         self.directory = HistoryFormat.directory(ofStateFile: stateFilePath)
         self.stateDirectory = stateDirectory
         self.stateFileName = stateFileName

@@ -56,6 +56,10 @@ public struct HistoryStatus: Sendable, Equatable {
     public var olderEpochs: [Epoch]
     /// Files that failed their check.
     public var damaged: [Damage]
+    /// Files a ``HistoryHold`` keeps because its reader (a replicator) has not released them yet; `0` without a hold.
+    public var heldFileCount = 0
+    /// Their bytes.
+    public var heldByteCount = 0
 
     /// A status with every field given; the engine builds these.
     public init(

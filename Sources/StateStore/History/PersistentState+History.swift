@@ -124,12 +124,12 @@ extension PersistentState {
     /// lineages, and the state file as the first snapshot when the history has none for the state.
     static func openHistory(
         file: StateFile<Model>, loaded: LoadedState<Model>, outcome: ReplayOutcome, configuration: HistoryConfiguration,
-        journal: JournalConfiguration
+        journal: JournalConfiguration, hold: HistoryHold?
     ) -> HistoryArchive {
         let archive = HistoryArchive(
             stateFilePath: file.path, stateDirectory: file.directory, stateFileName: file.fileName,
             fileSystem: file.fileSystem, configuration: configuration,
-            journalMaximumByteCount: journal.maximumByteCount, fileMode: file.configuration.fileMode)
+            journalMaximumByteCount: journal.maximumByteCount, fileMode: file.configuration.fileMode, hold: hold)
         archive.open()
         if outcome.continuesFile, outcome.lineage != file.lineage {
             archive.state.withLock {

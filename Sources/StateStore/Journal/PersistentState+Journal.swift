@@ -34,6 +34,8 @@ extension PersistentState {
     ///   - changeType: The changes the journal records.
     ///   - journalConfiguration: The journal's size bound.
     ///   - historyConfiguration: How much history to keep (``HistoryConfiguration``); off by default.
+    ///   - historyHold: Keeps history files a reader (a ``Replicator``) has not copied yet from pruning, up to its
+    ///     maximum (``HistoryHold``); `nil` prunes by `historyConfiguration` alone.
     ///   - configuration: The debounce, maximum delay and retry backoff of the snapshots.
     ///   - scheduler: The clock and timers; tests pass a manual one.
     ///   - observer: Told about saves, failures and recoveries, one event at a time in save order.
@@ -45,6 +47,7 @@ extension PersistentState {
         journaling changeType: Change.Type,
         journal journalConfiguration: JournalConfiguration = JournalConfiguration(),
         history historyConfiguration: HistoryConfiguration = .off,
+        historyHold: HistoryHold? = nil,
         configuration: PersistenceConfiguration = PersistenceConfiguration(),
         scheduler: any PersistenceScheduler = DispatchPersistenceScheduler(),
         observer: (@Sendable (PersistenceEvent) -> Void)? = nil
@@ -61,7 +64,7 @@ extension PersistentState {
             historyConfiguration.isEnabled
             ? Self.openHistory(
                 file: file, loaded: loaded, outcome: outcome, configuration: historyConfiguration,
-                journal: journalConfiguration) : nil
+                journal: journalConfiguration, hold: historyHold) : nil
         journal.marksChanges = history != nil
         if needsSnapshot {
             journal.failure = .journalFailed(

@@ -117,8 +117,11 @@ extension Replicator {
                         files.append(.init(kind: .snapshot(revision: revision, lineage: lineage), path: path))
                     case .segment(let base, let lineage):
                         // A `.1` copy holds other bytes under a taken name (only after a damaged start): the replica
-                        // keeps one segment per lineage and base, the first.
-                        guard name.split(separator: ".").count == 3 else { continue }
+                        // keeps one segment per lineage and base, the first, and the history need not hold it.
+                        guard name.split(separator: ".").count == 3 else {
+                            hold?.release(fileNamed: name)
+                            continue
+                        }
                         files.append(.init(kind: .archivedSegment(base: base, lineage: lineage), path: path))
                     case nil:
                         continue
@@ -166,7 +169,12 @@ extension Replicator {
         for file in files {
             switch file.kind {
             case .archivedSegment, .liveSegment:
-                switch try shipSegment(file, seen: &seenSegments) {
+                let outcome = try shipSegment(file, seen: &seenSegments)
+                if case .archivedSegment = file.kind, outcome.releasesHistoryFile {
+                    // Its whole records are on the replica (a history segment no longer grows).
+                    hold?.release(fileNamed: (file.path as NSString).lastPathComponent)
+                }
+                switch outcome {
                 case .shipped(let shipped):
                     consider(shipped)
                     // The time of the change that ends the segment: a snapshot of that revision holds the state
@@ -182,9 +190,11 @@ extension Replicator {
         for file in files {
             guard case .snapshot(let revision, let lineage) = file.kind else { continue }
             if snapshotTimes.isEmpty { snapshotTimes = historySnapshotTimes() }
+            let name = (file.path as NSString).lastPathComponent
             try shipSnapshot(
                 path: file.path, revision: revision, lineage: lineage,
-                time: changeTimes["\(lineage).\(revision)"] ?? snapshotTimes[(file.path as NSString).lastPathComponent])
+                time: changeTimes["\(lineage).\(revision)"] ?? snapshotTimes[name])
+            hold?.release(fileNamed: name)
             consider(ReplicatorNewest(revision: revision, lineage: lineage, time: nil, rank: 0))
         }
         return newest
@@ -240,6 +250,12 @@ extension Replicator {
         case skipped
         /// The file was gone when read: moved into the history since the listing.
         case gone
+
+        /// Whether a history segment with this outcome is on the replica as far as it ever will be.
+        var releasesHistoryFile: Bool {
+            if case .gone = self { return false }
+            return true
+        }
     }
 
     /// Creates a piece of the segment's whole records past what the replica holds.

@@ -25,15 +25,21 @@ public final class Replicator: Sendable {
     let fileSystem: any FileSystem
     let queue: DispatchQueue
     let observer: (@Sendable (ReplicaEvent) -> Void)?
+    /// Told of every history file the replica holds whole, so that the history may prune it.
+    public let hold: HistoryHold?
     let state = Mutex(ReplicatorState())
 
     /// A replicator of the history of the state file at `stateFilePath` to `target`; it does nothing until
     /// ``start()`` or ``sync()``. `observer` is told of failures, recoveries and the lease, on the replicator's
-    /// queue.
+    /// queue. `hold`, given to the state too (``PersistentState/init(file:loaded:journaling:journal:history:historyHold:configuration:scheduler:observer:)``),
+    /// keeps the history from pruning what the replica lacks: a pass releases each history file once the replica
+    /// holds it whole.
     public init(
         stateFilePath: String, target: any ReplicaTarget, configuration: ReplicatorConfiguration,
-        fileSystem: any FileSystem = PosixFileSystem(), observer: (@Sendable (ReplicaEvent) -> Void)? = nil
+        fileSystem: any FileSystem = PosixFileSystem(), hold: HistoryHold? = nil,
+        observer: (@Sendable (ReplicaEvent) -> Void)? = nil
     ) {
+        self.hold = hold
         self.stateFilePath = stateFilePath
         self.target = target
         self.configuration = configuration
