@@ -133,6 +133,24 @@ struct StatusCommand: AsyncParsableCommand {
         if let error = replica.lastError {
             rows.append(("", "FAILING (\(replica.consecutiveFailures) pass(es) in a row): \(error)"))
         }
+        if replica.heldBytes > 0 {
+            rows.append(
+                (
+                    "",
+                    "local history keeps \(replica.heldBytes) bytes the replica lacks (at most "
+                        + "\(replica.localMaximumBytes), replica.localMaximumBytes)"
+                ))
+        }
+        if replica.prunedUnreplicatedBytes > 0 {
+            rows.append(
+                (
+                    "",
+                    "PRUNED \(replica.prunedUnreplicatedBytes) bytes the replica lacked"
+                        + (replica.prunedUnreplicatedRevision.map { ", up to revision \($0)" } ?? "")
+                        + (replica.prunedUnreplicatedAt.map { " (last " + Formatting.moment($0) + ")" } ?? "")
+                        + ": a restore cannot reach those states"
+                ))
+        }
         return rows
     }
 

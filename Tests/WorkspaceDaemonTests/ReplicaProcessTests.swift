@@ -150,6 +150,7 @@ struct ReplicaProcessTests {
         (#"{"replica": {"url": "s3://bucket/p", "encryption": "none"}}"#, "replica.url"),
         (#"{"history": {"keepSeconds": 0}, "replica": {"url": "file:///tmp/r"}}"#, "replica.url"),
         (#"{"replica": {"url": "file:///tmp/r", "durableAcknowledgement": "yes"}}"#, "replica.durableAcknowledgement"),
+        (#"{"replica": {"url": "file:///tmp/r", "localMaximumBytes": -1}}"#, "replica.localMaximumBytes"),
     ])
     func aBadReplicaConfigurationRefusesTheStart(config: String, key: String) async throws {
         let harness = try DaemonHarness()
@@ -247,6 +248,68 @@ struct ReplicaProcessTests {
         #expect(try await Self.favoriteNames(other) == (0..<10).map { "f\($0)" }.sorted())
         served.send(SIGTERM)
         _ = await exitStatus(of: served, timeout: .seconds(20))
+    }
+
+    /// A store that is down from the start: the history keeps what the replica lacks past `history.maximumBytes`,
+    /// up to `replica.localMaximumBytes`; past it the oldest is pruned anyway, with a warning carrying its
+    /// MESSAGE_ID and the status saying how much the replica missed.
+    @Test func aStoreDownForLongHoldsHistoryUpToItsBoundThenSaysSo() async throws {
+        let harness = try DaemonHarness()
+        let port = try freePort()
+        try harness.writeConfig(
+            """
+            {"save": {"debounceMilliseconds": 0, "maximumDelayMilliseconds": 1},
+             "history": {"maximumBytes": 4096},
+             "replica": {"url": "s3://replicas/down", "endpoint": "http://127.0.0.1:\(port)", "encryption": "none",
+                         "syncIntervalMilliseconds": 100, "localMaximumBytes": 49152}}
+            """)
+        let environment = ["AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing"]
+        let daemon = try harness.start(environment: environment, output: "daemon.log")
+        #expect(await harness.becomesReady(), "\(daemon.output)")
+        func add(_ range: Range<Int>) async throws {
+            for index in range {
+                let created = try await curlAsync(
+                    harness.socketPath, "POST", "/v1/favorites",
+                    body: #"{"name":"favorite \#(index)","path":"/srv/projects/favorite-\#(index)"}"#)
+                #expect(created.status == 201)
+            }
+        }
+        try await add(0..<40)
+        // Held past the history's own bound, nothing dropped yet.
+        let early = try await Self.replicaStatus(harness)
+        #expect((early["heldBytes"] as? Int ?? 0) > 4096, "\(early)")
+        #expect(early["prunedUnreplicatedBytes"] as? Int == 0, "\(early)")
+        #expect(early["localMaximumBytes"] as? Int == 49152)
+        let failing = await eventuallyAsync {
+            (try? await Self.replicaStatus(harness))?["lastError"] is String
+        }
+        #expect(failing, "the store is down: \(daemon.output)")
+
+        let event = "06004e5657484ce594f350e95a0790ee"
+        var added = 40
+        while !daemon.output.contains(event), added < 600 {
+            try await add(added..<(added + 20))
+            added += 20
+        }
+        #expect(daemon.output.contains("message-id=\(event)"), "after \(added) changes: \(daemon.output)")
+        #expect(daemon.output.contains("replica.localMaximumBytes"), "\(daemon.output)")
+        let status = try await curlAsync(harness.socketPath, "GET", "/v1/status")
+        let object = try JSONSerialization.jsonObject(with: Data(status.body.utf8)) as? [String: Any] ?? [:]
+        let replica = object["replica"] as? [String: Any] ?? [:]
+        #expect((replica["prunedUnreplicatedBytes"] as? Int ?? 0) > 0, "\(replica)")
+        #expect((replica["prunedUnreplicatedRevision"] as? Int ?? 0) > 0, "\(replica)")
+        #expect(replica["prunedUnreplicatedAt"] is String, "\(replica)")
+        let history = object["history"] as? [String: Any] ?? [:]
+        // The pruning keeps the history's files within the hold; the status counts the manifest too (a record of
+        // about 300 bytes per file).
+        #expect((history["bytes"] as? Int ?? .max) <= 49152 + 16384, "\(history)")
+        let shown = try RunningProcess(
+            ProductPaths.executable("workspacectl"), ["status", "--socket", harness.socketPath],
+            environment: ["PATH": "/usr/bin:/bin"], outputPath: harness.root + "/workspacectl.log")
+        #expect(await shown.waitForExit(timeout: .seconds(30)) == 0, "\(shown.output)")
+        #expect(shown.output.contains("PRUNED"), "\(shown.output)")
+        daemon.send(SIGTERM)
+        #expect(await exitStatus(of: daemon, timeout: .seconds(20)) == 0, "\(daemon.output)")
     }
 
     /// READY=1 datagrams so far: a second start of one harness is ready when there is one more.

@@ -227,6 +227,12 @@ package struct ConfigurationKey: Sendable, Hashable {
         name: "replica.restoreIfMissing", kind: .boolean,
         summary: "whether a start that finds no state file restores the newest state from the replica first",
         defaultValue: .text("false"), flag: nil)
+    /// How large the local history may grow while it holds files the replica lacks.
+    package static let replicaLocalMaximumBytes = ConfigurationKey(
+        name: "replica.localMaximumBytes", kind: .integer(0...1_099_511_627_776),
+        summary:
+            "bytes the local history may take to keep what the replica lacks (past history.keepSeconds and history.maximumBytes); past it the oldest is pruned anyway, with a warning; 0 keeps nothing extra",
+        defaultValue: .integer(268_435_456), flag: nil)
 
     /// Every key, in documentation order.
     package static let all: [ConfigurationKey] = [
@@ -235,6 +241,6 @@ package struct ConfigurationKey: Sendable, Hashable {
         .crashedLoadLimit, .legacyStatePath, .logLevel, .apiMaximumBodyBytes, .apiMaximumConnections,
         .apiRequestTimeout, .readUsers,
         .readGroups, .writeUsers, .writeGroups, .replicaURL, .replicaEndpoint, .replicaRegion, .replicaSyncInterval,
-        .replicaDurableAcknowledgement, .replicaEncryption, .replicaRestoreIfMissing,
+        .replicaDurableAcknowledgement, .replicaEncryption, .replicaRestoreIfMissing, .replicaLocalMaximumBytes,
     ]
 }

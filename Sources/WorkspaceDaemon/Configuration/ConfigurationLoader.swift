@@ -176,7 +176,9 @@ package enum ConfigurationLoader {
             durableAcknowledgement: try reader.boolean(.replicaDurableAcknowledgement) ?? false,
             encryption: ReplicaSettings.Encryption(
                 rawValue: try reader.choice(.replicaEncryption) ?? ConfigurationKey.replicaEncryption.textDefault)!,
-            restoreIfMissing: try reader.boolean(.replicaRestoreIfMissing) ?? false)
+            restoreIfMissing: try reader.boolean(.replicaRestoreIfMissing) ?? false,
+            localMaximumBytes: try reader.integer(.replicaLocalMaximumBytes)
+                ?? ConfigurationKey.replicaLocalMaximumBytes.integerDefault)
     }
 
     /// `legacyStatePath` must not name the state file itself (directly, through a symbolic link, `..` or repeated

@@ -42,13 +42,17 @@ package struct ReplicaSettings: Sendable, Equatable {
     package var encryption: Encryption
     /// `replica.restoreIfMissing`.
     package var restoreIfMissing: Bool
+    /// `replica.localMaximumBytes`: the history keeps what the replica lacks up to this size.
+    package var localMaximumBytes: Int
 
     /// Settings with the given values.
     package init(
         location: Location, endpoint: URL? = nil, region: String = ConfigurationKey.replicaRegion.textDefault,
         syncInterval: Duration = .milliseconds(ConfigurationKey.replicaSyncInterval.integerDefault),
-        durableAcknowledgement: Bool = false, encryption: Encryption = .aes256GCM, restoreIfMissing: Bool = false
+        durableAcknowledgement: Bool = false, encryption: Encryption = .aes256GCM, restoreIfMissing: Bool = false,
+        localMaximumBytes: Int = ConfigurationKey.replicaLocalMaximumBytes.integerDefault
     ) {
+        self.localMaximumBytes = localMaximumBytes
         self.location = location
         self.endpoint = endpoint
         self.region = region

@@ -36,7 +36,7 @@ extension ControlAPI {
             savesFailingSince: status.lastError == nil ? nil : savesFailingSince(),
             lineage: state.lineage.rawValue, configurationWarnings: configurationWarnings(),
             journal: journalStatus(status), history: historyStatus(),
-            replica: replica?.statusResponse(revision: status.revision))
+            replica: replica?.statusResponse(revision: status.revision, history: state.historyStatus))
     }
 
     /// The history's part of the status; `nil` when none is kept.

@@ -87,6 +87,9 @@ package enum DaemonEvent: String, CaseIterable, Sendable {
     case replicaPlaintext
     /// A start without a state file restored it from the replica (`replica.restoreIfMissing`).
     case replicaRestored
+    /// The local history reached `replica.localMaximumBytes` while holding files the replica lacks, and pruned the
+    /// oldest of them anyway: the replica misses those changes.
+    case replicaHoldExceeded
 
     /// The event's journal `MESSAGE_ID`.
     package var messageID: MessageID {
@@ -127,6 +130,7 @@ package enum DaemonEvent: String, CaseIterable, Sendable {
         case .replicaLeaseAcquired: hex = "9e5a8e6e6ec14f6fb714e174fbd64e7a"
         case .replicaPlaintext: hex = "dd9116d382c94d01a0c602425b12730f"
         case .replicaRestored: hex = "c174f2bf0bb04422a33723cabf76f0d4"
+        case .replicaHoldExceeded: hex = "06004e5657484ce594f350e95a0790ee"
         }
         return MessageID(hex)!
     }

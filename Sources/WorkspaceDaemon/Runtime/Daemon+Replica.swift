@@ -22,7 +22,7 @@ extension Daemon {
 
     /// The daemon's replication, as this state directory's installation.
     func makeReplica(
-        _ configuration: DaemonConfiguration, connection: ReplicaConnection, statePath: String
+        _ configuration: DaemonConfiguration, connection: ReplicaConnection, statePath: String, hold: HistoryHold?
     ) throws(DaemonStartError) -> DaemonReplica? {
         guard let settings = configuration.replica else { return nil }
         let installation: String
@@ -38,7 +38,7 @@ extension Daemon {
         }
         return DaemonReplica(
             settings: settings, connection: connection, statePath: statePath, installation: installation,
-            logger: logger, notifier: notifier)
+            hold: hold, logger: logger, notifier: notifier)
     }
 
     /// With `replica.restoreIfMissing`: when the state directory holds no state file and no journal, restores the

@@ -76,13 +76,15 @@ package final class Daemon: Sendable {
         let loaded: LoadedState<Workspace>
         let loadedAt: Date
         let events = EventHub()
+        // One hold for the history and the replicator: the history keeps what the replica lacks.
+        let hold = configuration.replica.flatMap { DaemonReplica.makeHold(settings: $0, logger: logger) }
         let persistent: PersistentState<Workspace>
         do {
             loaded = try load(file)
             loadedAt = Date()
             logLoadReport(loaded.report)
             logImport(loaded.report)
-            persistent = try openJournaledState(file, loaded: loaded, events: events)
+            persistent = try openJournaledState(file, loaded: loaded, events: events, hold: hold)
         } catch {
             await pendingSecrets.settle()
             throw error
@@ -103,7 +105,7 @@ package final class Daemon: Sendable {
         HeapTrim.releaseFreePages()
         var replica: DaemonReplica?
         if let replicaConnection {
-            replica = try makeReplica(configuration, connection: replicaConnection, statePath: file.path)
+            replica = try makeReplica(configuration, connection: replicaConnection, statePath: file.path, hold: hold)
         }
         let secrets = await pendingSecrets.opening()
         logSecrets(secrets, location: SecretsLocation(directory: configuration.stateDirectory))
@@ -230,13 +232,14 @@ package final class Daemon: Sendable {
     /// The state the daemon serves: the loaded workspace with the changes its journal holds replayed (a crash's),
     /// recording every later change of the control API in the journal before it is acknowledged.
     private func openJournaledState(
-        _ file: StateFile<Workspace>, loaded: LoadedState<Workspace>, events: EventHub
+        _ file: StateFile<Workspace>, loaded: LoadedState<Workspace>, events: EventHub, hold: HistoryHold?
     ) throws(DaemonStartError) -> PersistentState<Workspace> {
         let configuration = self.configuration
         let persistent: PersistentState<Workspace>
         do {
             persistent = try PersistentState(
                 file: file, loaded: loaded, journaling: WorkspaceChange.self, history: configuration.history,
+                historyHold: hold,
                 configuration: PersistenceConfiguration(
                     debounce: configuration.saveDebounce, maximumDelay: configuration.saveMaximumDelay),
                 scheduler: environment.scheduler,

@@ -14,16 +14,20 @@ package final class DaemonReplica: Sendable {
     package let settings: ReplicaSettings
     /// The replicator.
     package let replicator: Replicator
+    /// What keeps the history from pruning files the replica lacks (``ReplicaSettings/localMaximumBytes``); `nil`
+    /// when that is 0.
+    package let hold: HistoryHold?
     let connection: ReplicaConnection
 
     /// Replication of the state file at `statePath` with `settings` over `connection`, as the installation
-    /// `installation`; logs to `logger` and tells `notifier` when another installation holds the lease. Not
-    /// started.
+    /// `installation`; logs to `logger` and tells `notifier` when another installation holds the lease. `hold` is
+    /// the one the state's history was opened with (``makeHold(settings:logger:)``). Not started.
     package init(
         settings: ReplicaSettings, connection: ReplicaConnection, statePath: String, installation: String,
-        logger: Logger, notifier: any ServiceNotifier
+        hold: HistoryHold?, logger: Logger, notifier: any ServiceNotifier
     ) {
         self.settings = settings
+        self.hold = hold
         self.connection = connection
         let url = settings.location.description
         replicator = Replicator(
@@ -33,7 +37,27 @@ package final class DaemonReplica: Sendable {
             configuration: ReplicatorConfiguration(
                 installation: installation, syncInterval: settings.syncInterval,
                 backoff: RetryBackoff(initial: settings.syncInterval, maximum: .seconds(30)), digest: .crypto),
+            hold: hold,
             observer: { event in Self.log(event, url: url, logger: logger, notifier: notifier) })
+    }
+
+    /// The hold to open the state's history with: it keeps what the replica lacks up to
+    /// ``ReplicaSettings/localMaximumBytes`` and logs `replicaHoldExceeded` when the history prunes past it; `nil`
+    /// for 0.
+    package static func makeHold(settings: ReplicaSettings, logger: Logger) -> HistoryHold? {
+        guard settings.localMaximumBytes > 0 else { return nil }
+        let url = settings.location.description
+        return HistoryHold(maximumByteCount: settings.localMaximumBytes) { event in
+            guard case .pruned(let files, let bytes, let historyBytes, let maximum) = event else { return }
+            let newest = files.map(\.lastRevision).max() ?? 0
+            logger.warning(
+                "replica \(url): the local history reached replica.localMaximumBytes (\(historyBytes) of \(maximum) bytes) and pruned \(files.count) file(s), \(bytes) bytes up to revision \(newest), that the replica does not hold",
+                metadata: DaemonEvent.replicaHoldExceeded.metadata([
+                    "replica_url": "\(url)", "file_count": "\(files.count)", "dropped_bytes": "\(bytes)",
+                    "newest_revision": "\(newest)", "history_bytes": "\(historyBytes)",
+                    "local_maximum_bytes": "\(maximum)",
+                ]))
+        }
     }
 
     /// Starts the periodic passes; warns first when the replica is plaintext.
@@ -67,8 +91,11 @@ package final class DaemonReplica: Sendable {
         }
     }
 
-    /// The replica's part of `/v1/status`, with the lag against `revision`, the daemon's newest.
-    package func statusResponse(revision: UInt64, now: Date = Date()) -> ReplicaStatusResponse {
+    /// The replica's part of `/v1/status`, with the lag against `revision`, the daemon's newest, and what `history`
+    /// (the state's) holds for the replica.
+    package func statusResponse(
+        revision: UInt64, history: HistoryStatus?, now: Date = Date()
+    ) -> ReplicaStatusResponse {
         let status = replicator.status
         let lag = revision - min(revision, status.replicatedRevision ?? 0)
         // The replica held everything of the last successful pass's start: a change it lacks is at most that old.
@@ -80,7 +107,11 @@ package final class DaemonReplica: Sendable {
             replicatedRevision: status.replicatedRevision, replicatedTime: status.replicatedRevisionTime,
             lagRevisions: lag, lagSeconds: lagSeconds.map { max(0, $0) }, lastSuccessAt: status.lastSuccess,
             lastError: status.lastError, lastErrorAt: status.lastErrorDate,
-            consecutiveFailures: status.consecutiveFailures, encryption: settings.encryption.rawValue)
+            consecutiveFailures: status.consecutiveFailures, encryption: settings.encryption.rawValue,
+            localMaximumBytes: settings.localMaximumBytes, heldBytes: history?.heldByteCount ?? 0,
+            prunedUnreplicatedBytes: hold?.status.droppedByteCount ?? 0,
+            prunedUnreplicatedRevision: hold?.status.newestDroppedRevision,
+            prunedUnreplicatedAt: hold?.status.lastDropped)
     }
 
     /// Logs a replicator's event; a lease held elsewhere also goes to the service manager's STATUS.
