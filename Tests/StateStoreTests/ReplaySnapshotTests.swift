@@ -68,3 +68,62 @@ extension ReplaySnapshotTests {
         #expect(fourth.read { $0.notes.map(\.id) } == ["n0", "n1"])
     }
 }
+
+extension ReplaySnapshotTests {
+    /// Found by the SIGKILL torture (seed 1795915191199, round 14): lineage E leaves a segment; B's start replays
+    /// it, snapshots before any change (its `journal.2` holds only the header "B relabels E at 2") and is killed
+    /// before that snapshot's compaction; C's start replays nothing, so its first segment takes `journal.2`'s name.
+    /// The header it replaces was the only link from B (the file's lineage) to E: C retires E's segment first, or a
+    /// kill before C's first snapshot leaves a journal no start continues (C's acknowledged changes kept aside).
+    @Test(arguments: [false, true])
+    func aFirstSegmentTakingTheNameOfTheLinkRetiresWhatTheLinkVouchedFor(history: Bool) throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let retention = history ? HistoryConfiguration() : .off
+        do {  // Lineage E: a snapshot at 1 starts journal.1; revision 2 goes in it; a kill.
+            let file = try notebookFile(directory)
+            let state = try openJournaled(file, history: retention)
+            try state.apply(NoteChange.add(id: "n1", title: "t"))
+            try state.flushSynchronously()
+            try state.apply(NoteChange.add(id: "n2", title: "t"))
+            file.unlock()
+        }
+        let leftover = ("notebook.json.journal.1", try directory.read("notebook.json.journal.1"))
+        do {  // Lineage B: replays 2, starts journal.2 "B relabels E at 2", snapshots B@2 before any change…
+            let file = try notebookFile(directory)
+            let state = try openJournaled(file, history: retention)
+            #expect(state.journalReplay?.recordsReplayed == 1)
+            try state.flushSynchronously()
+            // …and is killed before the compaction removed journal.1.
+            try directory.write(leftover.0, leftover.1)
+            file.unlock()
+        }
+        #expect(try journalNames(directory).sorted() == ["notebook.json.journal.1", "notebook.json.journal.2"])
+        do {  // Lineage C: skips journal.1 (E is B's ancestor by journal.2's header), replays nothing; its first
+            // segment is journal.2. One change acknowledged, then a kill before any snapshot.
+            let file = try notebookFile(directory)
+            let state = try openJournaled(file, history: retention)
+            let replay = try #require(state.journalReplay)
+            #expect(replay.keptAside.isEmpty && replay.recordsAlreadyInSnapshot >= 1, "\(replay)")
+            try state.apply(NoteChange.add(id: "n3", title: "t"))
+            file.unlock()
+        }
+        // E's segment went before the header linking B to E was replaced: into the history, or removed.
+        #expect(try journalNames(directory) == ["notebook.json.journal.2"])
+        if history {
+            let kept = try FileManager.default.contentsOfDirectory(atPath: directory.file("notebook.json.history"))
+            #expect(kept.contains { $0.hasPrefix("journal.1.") }, "\(kept)")
+        }
+        // What the next start would serve, looked at without changing anything: every acknowledged change.
+        let look = try notebookFile(directory, configuration: StateFileConfiguration(locking: .none))
+        let (model, replay) = try look.replayingJournal(NoteChange.self, onto: try look.load())
+        #expect(replay.keptAside.isEmpty && replay.stopReason == nil, "\(replay)")
+        #expect(model.notes.map(\.id) == ["n1", "n2", "n3"])
+        // And a real start agrees.
+        let file = try notebookFile(directory)
+        defer { file.unlock() }
+        let next = try openJournaled(file, history: retention)
+        #expect(next.journalReplay?.keptAside.isEmpty == true)
+        #expect(next.read { $0.notes.map(\.id) } == ["n1", "n2", "n3"])
+    }
+}

@@ -65,6 +65,31 @@ extension HistoryArchive {
         }
     }
 
+    /// Moves `segments` into the history, as ``archive(segments:stateFile:savedRevision:lineage:date:)`` does but
+    /// without keeping a snapshot or pruning: segments a start retires before any save (their records are in the
+    /// state file it loaded). The history's directory is synced once they are there; a segment that cannot be moved
+    /// is removed, and ``ArchiveState/failure`` says why.
+    func moveSegments(_ segments: [String], date: Date) {
+        state.withLock { archive in
+            var moved = false
+            for source in segments {
+                do {
+                    if try archiveSegment(source, date: date, &archive) { moved = true }
+                } catch {
+                    archive.failure = "cannot move \(source) into \(directory): \(error)"
+                    try? fileSystem.unlink(source)
+                }
+            }
+            if moved {
+                do {
+                    try fileSystem.fsyncDirectory(directory)
+                } catch {
+                    archive.failure = "cannot record the history in \(directory): \(error)"
+                }
+            }
+        }
+    }
+
     /// Moves one segment into the directory; returns whether it did (a segment without a change, or one whose bytes
     /// the history already holds, is removed instead).
     private func archiveSegment(_ source: String, date: Date, _ archive: inout ArchiveState) throws -> Bool {

@@ -80,7 +80,7 @@ extension PersistentState {
             // The snapshot starts the first segment (``rotateJournal(_:)``) and, once durable, resumes acknowledgements.
             try? saveSynchronously()
         } else {
-            startJournalInPlace()
+            startJournalInPlace(fileRevision: loaded.report.revision)
             scheduleSnapshotOfReplayedChanges()
         }
     }

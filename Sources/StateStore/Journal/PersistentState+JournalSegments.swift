@@ -5,9 +5,12 @@ extension PersistentState {
     /// Starts the journal's first segment at the revision the start reached, continuing the state file and the
     /// segments replayed onto it (which stay until a snapshot holds their changes). When that fails, changes are
     /// answered with ``PersistenceError/journalFailed(path:revision:underlying:)`` and a snapshot is taken at once.
-    func startJournalInPlace() {
+    ///
+    /// - Parameter fileRevision: The revision of the state file the start loaded.
+    func startJournalInPlace(fileRevision: UInt64) {
+        let retired = retireLeftoversBeforeTheirLink(fileRevision: fileRevision)
         let job = state.withLock { engine -> SaveJob<Model>? in
-            guard startSegment(baseRevision: engine.status.revision, &engine) else {
+            guard retired, startSegment(baseRevision: engine.status.revision, &engine) else {
                 guard var journal = engine.journal else { return nil }
                 journalFailed(
                     .journalFailed(
@@ -20,6 +23,42 @@ extension PersistentState {
         }
         deliverJournalEvents()
         if let job { startInBackground(job) }
+    }
+
+    /// Removes, durably, the segments left from the start other than the first segment's namesake, when the first
+    /// segment is about to replace that namesake and the replay ended at the state file's revision; returns whether
+    /// the first segment may be started.
+    ///
+    /// A start that snapshotted before any change and was killed before that snapshot's compaction leaves a
+    /// header-only segment at the file's revision whose header (`relabels`) may be the only link from the file's
+    /// lineage to the lineage of the other segments left beside it. Replacing it while they remain would leave a
+    /// journal no start can continue after the next crash (they would no longer be known as the file's ancestors).
+    /// Every record they hold is in the loaded file (the replay reached nothing past it), so they go now, as a
+    /// compaction would: into the history, or removed, with the state directory synced before and after.
+    private func retireLeftoversBeforeTheirLink(fileRevision: UInt64) -> Bool {
+        let others = state.withLock { engine -> [String] in
+            guard let journal = engine.journal, engine.status.revision == fileRevision else { return [] }
+            let path = file.journalSegmentPath(baseRevision: fileRevision)
+            guard journal.leftFromStart.contains(path) else { return [] }
+            return journal.leftFromStart.filter { $0 != path }
+        }
+        guard !others.isEmpty else { return true }
+        let fileSystem = file.fileSystem
+        do {
+            // The loaded file's name first: its writer may have been killed between its rename and its fsync.
+            try fileSystem.fsyncDirectory(file.directory)
+            if let history {
+                history.moveSegments(others, date: scheduler.date)
+            } else {
+                for path in others { try? fileSystem.unlink(path) }
+            }
+            guard others.allSatisfy({ !fileSystem.exists($0) }) else { return false }
+            try fileSystem.fsyncDirectory(file.directory)
+        } catch {
+            return false
+        }
+        state.withLock { engine in engine.journal?.leftFromStart.removeAll { others.contains($0) } }
+        return true
     }
 
     /// Starts a new segment for the changes after the snapshot being taken now, at `engine.status.revision`; called
@@ -44,7 +83,9 @@ extension PersistentState {
         let path = file.journalSegmentPath(baseRevision: baseRevision)
         if journal.segments.contains(where: { $0.path == path }) { return false }
         if let stale = journal.leftFromStart.firstIndex(of: path) {
-            // A segment left from the start with this base holds no change after it: it makes room.
+            // A segment left from the start with this base holds no change after it: it makes room, once the other
+            // segments its header may link to the file's lineage are gone (retireLeftoversBeforeTheirLink).
+            guard journal.leftFromStart.count == 1 || baseRevision > file.revision else { return false }
             try? fileSystem.unlink(path)
             journal.leftFromStart.remove(at: stale)
         }
