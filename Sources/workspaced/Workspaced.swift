@@ -10,7 +10,7 @@ struct Workspaced: AsyncParsableCommand {
             "Keeps workspace state (projects, panes, tabs, favorites, owner) durable across upgrades and crashes.",
         version: Release.version,
         subcommands: [
-            Run.self, CheckConfig.self, Reload.self, Check.self, Migrate.self, Backup.self, Backups.self,
+            Run.self, CheckConfig.self, Reload.self, Check.self, Verify.self, Migrate.self, Backup.self, Backups.self,
             StageLegacy.self,
             SecretsCommand.self, Restore.self, ReplicaCommand.self,
             ConfigurationManual.self,
