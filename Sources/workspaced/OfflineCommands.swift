@@ -93,14 +93,33 @@ struct Verify: AsyncParsableCommand {
             state file is loaded and its journal replayed in memory, as a start would; every backup (.bak) is \
             loaded and migrated in memory; every history file is checked against the SHA-256 its manifest \
             records, and the changes from the oldest snapshot on are decoded. Nothing is written or locked, so \
-            it runs beside a running daemon. One line a file: ok, or DAMAGED with the reason.
+            it runs beside a running daemon. With replica.url configured, the replica's newest state is restored \
+            into a temporary directory (every object's SHA-256 checked), loaded and removed. One line a file: ok, \
+            or DAMAGED with the reason.
             """)
 
     @OptionGroup var location: StateDirectoryOptions
 
+    @Flag(help: "Leave the configured replica out.")
+    var noReplica = false
+
     func run() async throws {
         let directory = try await location.resolve(tool: "verify", earlierFlag: nil)
-        try finish(OfflineTools.verify(stateDirectory: directory, schema: processSchema()))
+        var replica: (connection: ReplicaConnection, url: String)?
+        if !noReplica {
+            let sources = ConfigurationSources(
+                configFile: location.config, environment: ProcessInfo.processInfo.environment)
+            if let configuration = try? await ConfigurationLoader.load(sources), let settings = configuration.replica {
+                do {
+                    replica = (try ReplicaConnection.open(settings), settings.location.description)
+                } catch {
+                    FileHandle.standardError.write(Data("workspaced verify: \(error)\n".utf8))
+                    throw ExitCode(ConfigurationError.exitCode)
+                }
+            }
+        }
+        defer { replica?.connection.close() }
+        try finish(OfflineTools.verify(stateDirectory: directory, schema: processSchema(), replica: replica))
     }
 }
 

@@ -57,6 +57,51 @@ struct VerifyToolTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: harness.statePath)) == stateBefore)
     }
 
+    /// With `replica.url` configured, verify restores the replica's newest state aside and loads it; a changed
+    /// byte in one of its objects is named.
+    @Test func theReplicasNewestStateIsRestoredAsideAndLoaded() async throws {
+        let harness = try DaemonHarness()
+        let credentials = try ReplicaProcessTests.credentials(harness)
+        try harness.writeConfig(
+            """
+            {"replica": {"url": "file://\(harness.root)/replica", "syncIntervalMilliseconds": 100}}
+            """)
+        let environment = ["CREDENTIALS_DIRECTORY": credentials]
+        let daemon = try harness.start(environment: environment, output: "daemon.log")
+        #expect(await harness.becomesReady(), "\(daemon.output)")
+        for name in ["one", "two"] {
+            let created = try await curlAsync(
+                harness.socketPath, "POST", "/v1/favorites", body: #"{"name":"\#(name)","path":"/\#(name)"}"#)
+            #expect(created.status == 201)
+        }
+        #expect(await ReplicaProcessTests.caughtUp(harness), "\(daemon.output)")
+        daemon.send(SIGTERM)
+        #expect(await exitStatus(of: daemon, timeout: .seconds(20)) == 0)
+        let arguments = ["verify", "--config", harness.configPath, "--state-directory", harness.stateDirectory]
+        let url = "file://\(harness.root)/replica"
+        let clean = try await harness.runToolAsync(arguments, environment: environment)
+        #expect(clean.status == 0, "\(clean.output)")
+        #expect(clean.output.contains("ok \(url): lineage "), "\(clean.output)")
+        #expect(clean.output.contains("every SHA-256 checked and the state loaded"), "\(clean.output)")
+        let skipped = try await harness.runToolAsync(arguments + ["--no-replica"], environment: environment)
+        #expect(skipped.status == 0 && !skipped.output.contains(url), "\(skipped.output)")
+
+        // One byte of a journal piece changes (a sealed object: its SHA-256 no longer matches its name).
+        let replica = harness.root + "/replica"
+        let piece = try #require(
+            try FileManager.default.subpathsOfDirectory(atPath: replica).sorted().last {
+                $0.contains("/journal.") && $0.split(separator: "/").count == 3
+            })
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: replica + "/" + piece))
+        bytes[bytes.count / 2] ^= 0x01
+        try bytes.write(to: URL(fileURLWithPath: replica + "/" + piece))
+        let damaged = try await harness.runToolAsync(arguments, environment: environment)
+        #expect(damaged.status == 65, "\(damaged.output)")
+        #expect(damaged.output.contains("DAMAGED \(url): "), "\(damaged.output)")
+        #expect(damaged.output.contains(piece.split(separator: "/").last.map(String.init) ?? "?"), "\(damaged.output)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: replica + "/" + piece)) == bytes, "nothing is rewritten")
+    }
+
     @Test func anEmptyStateDirectoryHasNothingToVerify() async throws {
         let harness = try DaemonHarness()
         let empty = try await harness.runToolAsync(["verify", "--state-directory", harness.stateDirectory])

@@ -10,10 +10,13 @@ extension OfflineTools {
     /// the history (size and SHA-256 against its manifest, frames, the chain of changes). Changes nothing and takes
     /// no lock, so it runs beside a running daemon.
     ///
+    /// With `replica` (the configured one), its newest state too (``verifyReplica(connection:url:schema:temporaryDirectory:)``).
+    ///
     /// One line a file, `ok` or `DAMAGED` with the reason; exit 0 when every file is whole, 65 (as `check` for a
-    /// damaged file) when any is not, 66 without a state file, backup or history to read.
+    /// damaged file) when any is not, 66 without a state file, backup, history or replica to read.
     package static func verify(
-        stateDirectory directory: String, schema: StateSchema<Workspace> = WorkspaceSchema.shipped
+        stateDirectory directory: String, schema: StateSchema<Workspace> = WorkspaceSchema.shipped,
+        replica: (connection: ReplicaConnection, url: String)? = nil
     ) -> Outcome {
         let path = statePath(inStateDirectory: directory)
         let file = readOnlyFile(path, schema: schema)
@@ -74,6 +77,12 @@ extension OfflineTools {
                         + "every SHA-256 and change checked",
                     files: 0)
             }
+        }
+        if let replica {
+            let (line, whole) = verifyReplica(connection: replica.connection, url: replica.url, schema: schema)
+            checked += 1
+            if !whole { damaged += 1 }
+            lines.append(line)
         }
         guard !lines.isEmpty else {
             return Outcome(

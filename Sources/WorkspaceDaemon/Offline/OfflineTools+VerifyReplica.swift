@@ -1,0 +1,53 @@
+import Foundation
+import StateStore
+import StateStoreS3
+import WorkspaceModel
+import WorkspaceStorage
+
+extension OfflineTools {
+    /// The replica's part of `workspaced verify`: restores its newest state into a directory of its own under
+    /// `temporaryDirectory` (every object's SHA-256 checked, the chain followed), loads it and replays its journal in
+    /// memory as a start would, then removes the directory. Returns the line to print and whether the replica is
+    /// whole; a replica that holds nothing yet is whole.
+    package static func verifyReplica(
+        connection: ReplicaConnection, url: String, schema: StateSchema<Workspace> = WorkspaceSchema.shipped,
+        temporaryDirectory: String = NSTemporaryDirectory()
+    ) -> (line: String, whole: Bool) {
+        let directory = (temporaryDirectory as NSString).appendingPathComponent("workspaced-verify-\(UUID())")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        do {
+            try FileManager.default.createDirectory(
+                atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            return ("DAMAGED \(url): cannot create \(directory) to restore into: \(error)", false)
+        }
+        let path = statePath(inStateDirectory: directory)
+        let report: ReplicaRestoreReport
+        do {
+            report = try ReplicaRestore.restore(from: connection.target, stateFilePath: path, digest: .crypto)
+        } catch {
+            if error.object == ReplicaLayout.manifest.rawValue, error.reason.hasPrefix("missing") {
+                return ("ok \(url): holds nothing yet", true)
+            }
+            return ("DAMAGED \(url): \(error)", false)
+        }
+        let file = readOnlyFile(path, schema: schema)
+        do {
+            let loaded = try file.load()
+            let replay = try file.replayingJournal(WorkspaceChange.self, onto: loaded).replay
+            guard replay.keptAside.isEmpty, replay.revision == report.revision else {
+                return (
+                    "DAMAGED \(url): its newest state, restored, reaches revision \(replay.revision) of "
+                        + "\(report.revision) (\(replay.stopReason ?? "segments kept aside"))", false
+                )
+            }
+        } catch {
+            return ("DAMAGED \(url): its newest state, restored, does not load: \(error)", false)
+        }
+        var line =
+            "ok \(url): lineage \(report.lineage), revision \(report.revision), \(report.objectsRead) object(s) and "
+            + "\(report.bytesRead) bytes, every SHA-256 checked and the state loaded"
+        if let stopped = report.stoppedEarly { line += " (stopped early: \(stopped))" }
+        return (line, true)
+    }
+}
