@@ -13,7 +13,7 @@ RELEASE_FLAGS ?= -c release --static-swift-stdlib
 # venv), the system tests (python3, man-db and groff-base for the man page scenario, dpkg-dev for `make deb`),
 # the lint's check of the generated API routes (python3-yaml).
 APT_PACKAGES := libsystemd-dev pkg-config binutils git strace systemd curl socat util-linux mount python3 python3-venv \
-                python3-yaml man-db groff-base dpkg-dev
+                python3-yaml man-db groff-base dpkg-dev prometheus
 
 PREFIX       ?= /usr/local
 DESTDIR      ?=

@@ -11,7 +11,7 @@ import PackageDescription
 let traitOfPackage: [String: Set<String>] = [
     "swift-log": ["Systemd"], "swift-configuration": ["Daemon"], "swift-argument-parser": ["Daemon"],
     "swift-system": ["Daemon"], "swift-nio": ["Daemon", "Replica"], "swift-nio-extras": ["Daemon"],
-    "swift-crypto": ["Daemon", "Replica"], "async-http-client": ["Replica"],
+    "swift-crypto": ["Daemon", "Replica"], "async-http-client": ["Replica"], "swift-prometheus": ["Daemon"],
 ]
 
 /// `package`'s product `name`, built only with one of the package's traits (``traitOfPackage``): a condition on every
@@ -86,6 +86,10 @@ let package = Package(
         // our own. The one dependency issue 43 adds; it costs about three minutes of a clean CI build (swift-nio-ssl's
         // BoringSSL, swift-nio-http2), measured in docs/persistence.md.
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        // The daemon's counters, gauges and histograms and Prometheus's text exposition format (`GET /v1/metrics`,
+        // issue 44), rather than a writer of the format of our own; small (it brings swift-metrics, the metrics API
+        // of Swift servers, and swift-atomics, which swift-nio already has), about 20 s of a clean CI build.
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         // The @StateModel macro's implementation (a compiler plug-in): parsing the declaration and building its
         // Codable code. Built once per clean build, for the host only (about two minutes of CI build time); it is
         // not linked into any binary.
@@ -168,6 +172,7 @@ let package = Package(
                 traitProduct("NIOHTTP1", "swift-nio"),
                 traitProduct("Configuration", "swift-configuration"),
                 traitProduct("SystemPackage", "swift-system"),
+                traitProduct("Prometheus", "swift-prometheus"),
             ]
         ),
         // The control API's contract, shared by the daemon's routes, the client and workspacectl: routes,

@@ -4,6 +4,8 @@ import NIOHTTP1
 extension APIRoute {
     /// `GET /v1/status`: Versions, state path, revisions, dirty, last save and its error, uptime.
     public static let status = APIRoute(.GET, "/v1/status", [200, 400, 401, 403, 405])
+    /// `GET /v1/metrics`: The daemon's figures in Prometheus's text exposition format, for a scraper or node_exporter.
+    public static let metrics = APIRoute(.GET, "/v1/metrics", [200, 400, 401, 403, 405])
     /// `GET /v1/workspace`: The whole workspace, its revision and its ETag; with `at`, as it was at that revision.
     public static let workspace = APIRoute(.GET, "/v1/workspace", [200, 400, 401, 403, 404, 405, 410, 500])
     /// `GET /v1/history`: The changes the history keeps, oldest first, with who made them and the records they touched.
@@ -68,7 +70,7 @@ extension APIRoute {
 
     /// Every operation, in docs/openapi.yaml's order.
     public static let all: [APIRoute] = [
-        status, workspace, history, restore, projects, createProject, project, updateProject, deleteProject,
+        status, metrics, workspace, history, restore, projects, createProject, project, updateProject, deleteProject,
         restoreProject, createPane, updatePane, deletePane, createTab, deleteTab, focusTab, favorites, addFavorite,
         deleteFavorite, activeProject, setActiveProject, owner, updateOwner, flush, tokens, createToken, revokeToken,
         events,

@@ -13,7 +13,7 @@ extension ControlAPI {
             + tokenRoutes() + eventRoutes()
         for (route, handler) in routes {
             do {
-                try router.register(route.method, route.pattern, handler: handler)
+                try router.register(route.method, route.pattern, handler: measured(route, handler))
             } catch {
                 preconditionFailure("invalid route \(route): \(error)")
             }
@@ -21,9 +21,31 @@ extension ControlAPI {
         return router
     }
 
+    /// `handler`, counted and timed in ``metrics`` by route (`GET /v1/projects/{id}`) and status.
+    private func measured(_ route: APIRoute, _ handler: @escaping HTTPRouter.Handler) -> HTTPRouter.Handler {
+        let metrics = self.metrics
+        let name = route.description
+        return { request in
+            let started = ContinuousClock.now
+            let response = await handler(request)
+            metrics.requestServed(
+                route: name, status: response.status.code, duration: ContinuousClock.now - started)
+            return response
+        }
+    }
+
     private func readRoutes() -> [(APIRoute, HTTPRouter.Handler)] {
         [
             (APIRoute.status, { _ in await self.respond { self.ok(self.statusResponse()) } }),
+            (
+                APIRoute.metrics,
+                { _ in
+                    var response = HTTPResponse(status: .ok, body: self.metrics.exposition(status: self.state.status))
+                    response.headers.replaceOrAdd(
+                        name: "Content-Type", value: "text/plain; version=0.0.4; charset=utf-8")
+                    return response
+                }
+            ),
             (APIRoute.workspace, { request in await self.respond { try await self.workspaceResponse(request) } }),
             (
                 APIRoute.flush,

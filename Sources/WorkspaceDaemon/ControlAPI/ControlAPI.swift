@@ -32,6 +32,8 @@ package final class ControlAPI: Sendable {
     let configurationWarnings: @Sendable () -> [String]
     /// Replication off the host, for `/v1/status` and durable acknowledgements; `nil` when off.
     let replica: DaemonReplica?
+    /// The figures of `GET /v1/metrics`, counted per request and change.
+    let metrics: DaemonMetrics
 
     /// An API over `state`.
     ///
@@ -46,13 +48,18 @@ package final class ControlAPI: Sendable {
     ///   - configurationWarnings: The configuration's warnings now (unknown keys it ignored), for `/v1/status`.
     ///   - replica: Replication off the host, when on: its status, and with `replica.durableAcknowledgement` the
     ///     wait of a durable change.
+    ///   - metrics: The figures `GET /v1/metrics` serves; every request and change is counted in them (a registry
+    ///     of the API's own by default).
     package init(
         state: PersistentState<Workspace>, statePath: String, uptime: @escaping @Sendable () -> Duration,
         logger: Logger, secrets: SecretStoreOpening = .notOpened(), load: LoadStatusSource? = nil,
         savesFailingSince: @escaping @Sendable () -> Date? = { nil }, events: EventHub = EventHub(),
-        configurationWarnings: @escaping @Sendable () -> [String] = { [] }, replica: DaemonReplica? = nil
+        configurationWarnings: @escaping @Sendable () -> [String] = { [] }, replica: DaemonReplica? = nil,
+        metrics: DaemonMetrics? = nil
     ) {
         self.replica = replica
+        self.metrics =
+            metrics ?? DaemonMetrics(version: Self.daemonVersion, schemaVersion: WorkspaceSchema.currentVersion)
         self.state = state
         self.statePath = statePath
         self.uptime = uptime

@@ -76,6 +76,9 @@ package final class Daemon: Sendable {
         let loaded: LoadedState<Workspace>
         let loadedAt: Date
         let events = EventHub()
+        let metrics = DaemonMetrics(
+            version: ControlAPI.daemonVersion, schemaVersion: environment.schema.currentVersion,
+            startedAt: Date(timeIntervalSinceNow: -Double(uptime.components.seconds)))
         // One hold for the history and the replicator: the history keeps what the replica lacks.
         let hold = configuration.replica.flatMap { DaemonReplica.makeHold(settings: $0, logger: logger) }
         let persistent: PersistentState<Workspace>
@@ -84,7 +87,7 @@ package final class Daemon: Sendable {
             loadedAt = Date()
             logLoadReport(loaded.report)
             logImport(loaded.report)
-            persistent = try openJournaledState(file, loaded: loaded, events: events, hold: hold)
+            persistent = try openJournaledState(file, loaded: loaded, events: events, hold: hold, metrics: metrics)
         } catch {
             await pendingSecrets.settle()
             throw error
@@ -114,7 +117,8 @@ package final class Daemon: Sendable {
             logger: logger, secrets: secrets, load: LoadStatusSource(report: loaded.report, loadedAt: loadedAt),
             savesFailingSince: { [statusLine] in statusLine.failingSince }, events: events,
             // The configuration in force when asked, not the one of the start: a reload replaces its warnings.
-            configurationWarnings: { [self] in self.configuration.ignoredKeys.map(\.description) }, replica: replica)
+            configurationWarnings: { [self] in self.configuration.ignoredKeys.map(\.description) }, replica: replica,
+            metrics: metrics)
         serving()
         let server: HTTPServer?
         // One router for both the socket's server and the in-process responder.
@@ -232,7 +236,8 @@ package final class Daemon: Sendable {
     /// The state the daemon serves: the loaded workspace with the changes its journal holds replayed (a crash's),
     /// recording every later change of the control API in the journal before it is acknowledged.
     private func openJournaledState(
-        _ file: StateFile<Workspace>, loaded: LoadedState<Workspace>, events: EventHub, hold: HistoryHold?
+        _ file: StateFile<Workspace>, loaded: LoadedState<Workspace>, events: EventHub, hold: HistoryHold?,
+        metrics: DaemonMetrics
     ) throws(DaemonStartError) -> PersistentState<Workspace> {
         let configuration = self.configuration
         let persistent: PersistentState<Workspace>
@@ -247,6 +252,7 @@ package final class Daemon: Sendable {
                     Self.log(event, path: file.path, logger: logger)
                     statusLine.observe(event)
                     events.observe(event)
+                    metrics.observe(event)
                     if case .saved = event { HeapTrim.releaseFreePages() }
                 })
         } catch {

@@ -1,0 +1,66 @@
+import Foundation
+import TestSupport
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `GET /v1/metrics` on the workspaced binary (issue 44): Prometheus's text format, the figures of what happened,
+/// and `promtool check metrics` (Debian's `prometheus` package, which `make deps` installs) finding nothing wrong.
+@Suite("workspaced's metrics")
+struct MetricsProcessTests {
+    /// The body and Content-Type of `GET path`, through curl on the control socket.
+    static func scrape(_ socket: String, in directory: String) async throws -> (contentType: String, body: String) {
+        let body = directory + "/metrics-\(UUID().uuidString).txt"
+        let process = try RunningProcess(
+            "/usr/bin/curl",
+            ["-s", "-o", body, "-w", "%{content_type}", "--unix-socket", socket, "http://localhost/v1/metrics"],
+            environment: ["PATH": "/usr/bin:/bin"], outputPath: body + ".out")
+        #expect(await process.waitForExit(timeout: .seconds(30)) == 0)
+        return (process.output, (try? String(contentsOfFile: body, encoding: .utf8)) ?? "")
+    }
+
+    @Test func theFiguresOfWhatHappenedInPrometheusFormat() async throws {
+        let harness = try DaemonHarness()
+        try harness.writeConfig(#"{"save": {"debounceMilliseconds": 0, "maximumDelayMilliseconds": 1}}"#)
+        let daemon = try harness.start(output: "daemon.log")
+        #expect(await harness.becomesReady(), "\(daemon.output)")
+        for name in ["one", "two"] {
+            let created = try await curlAsync(
+                harness.socketPath, "POST", "/v1/favorites", body: #"{"name":"\#(name)","path":"/\#(name)"}"#)
+            #expect(created.status == 201)
+        }
+        let flushed = try await curlAsync(harness.socketPath, "POST", "/v1/flush")
+        #expect(flushed.status == 200)
+        let (contentType, body) = try await Self.scrape(harness.socketPath, in: harness.root)
+        #expect(contentType == "text/plain; version=0.0.4; charset=utf-8")
+        let lines = Set(body.split(separator: "\n").map(String.init))
+        #expect(lines.contains(#"workspaced_changes_total{operation="favorite.create"} 2"#), "\(body)")
+        let requests = #"workspaced_http_requests_total{route="POST /v1/favorites",status="201"} 2"#
+        #expect(lines.contains(requests), "\(body)")
+        #expect(lines.contains("workspaced_revision 2.0"), "\(body)")
+        let build = lines.first { $0.hasPrefix("workspaced_build_info{") }
+        #expect(build?.hasSuffix(#"schema="4"} 1.0"#) == true, "\(body)")
+        let saves = lines.first { $0.hasPrefix("workspaced_saves_total ") }.flatMap { Int($0.split(separator: " ")[1]) }
+        #expect((saves ?? 0) >= 1, "\(body)")
+        #expect(lines.contains { $0.hasPrefix("workspaced_save_duration_seconds_count ") }, "\(body)")
+        #expect(lines.contains { $0.hasPrefix("workspaced_process_resident_memory_bytes ") }, "\(body)")
+        #expect(lines.contains("# TYPE workspaced_changes_total counter"), "\(body)")
+
+        // promtool reads the exposition on its standard input and lints it.
+        let promtool = "/usr/bin/promtool"
+        if FileManager.default.isExecutableFile(atPath: promtool) {
+            let path = harness.root + "/scraped.txt"
+            try body.write(toFile: path, atomically: true, encoding: .utf8)
+            let check = try RunningProcess(
+                "/bin/sh", ["-c", "\(promtool) check metrics < \(path)"], environment: ["PATH": "/usr/bin:/bin"],
+                outputPath: harness.root + "/promtool.log")
+            #expect(await check.waitForExit(timeout: .seconds(60)) == 0, "\(check.output)\n\(body)")
+        } else {
+            #expect(ProcessInfo.processInfo.environment["CI"] != "true", "make deps installs promtool (prometheus)")
+        }
+        daemon.send(SIGTERM)
+        #expect(await exitStatus(of: daemon, timeout: .seconds(20)) == 0)
+    }
+}
