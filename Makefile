@@ -271,7 +271,8 @@ install: release
 	@if [ -e "$(DESTDIR)$(CONFDIR)/config.json" ]; then \
 	  echo "keeping the existing $(DESTDIR)$(CONFDIR)/config.json"; \
 	else install -m 0644 config/workspaced.json "$(DESTDIR)$(CONFDIR)/config.json"; fi
-	install -m 0644 README.md docs/*.md "$(DESTDIR)$(PREFIX)/share/doc/workspaced/"
+	install -m 0644 README.md docs/*.md packaging/prometheus/workspaced-rules.yml \
+	  "$(DESTDIR)$(PREFIX)/share/doc/workspaced/"
 	@if [ -z "$(DESTDIR)" ] && [ -d /run/systemd/system ]; then \
 	  systemctl daemon-reload && journalctl --update-catalog; fi
 	@if [ -z "$(DESTDIR)" ]; then Scripts/install-downgrade.sh after; fi

@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+import WorkspaceModel
 
 #if canImport(Glibc)
 import Glibc
@@ -10,6 +11,10 @@ import Glibc
 /// and `promtool check metrics` (Debian's `prometheus` package, which `make deps` installs) finding nothing wrong.
 @Suite("workspaced's metrics")
 struct MetricsProcessTests {
+    /// The repository's root.
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().path
+
     /// The body and Content-Type of `GET path`, through curl on the control socket.
     static func scrape(_ socket: String, in directory: String) async throws -> (contentType: String, body: String) {
         let body = directory + "/metrics-\(UUID().uuidString).txt"
@@ -47,6 +52,9 @@ struct MetricsProcessTests {
         #expect(lines.contains { $0.hasPrefix("workspaced_save_duration_seconds_count ") }, "\(body)")
         #expect(lines.contains { $0.hasPrefix("workspaced_process_resident_memory_bytes ") }, "\(body)")
         #expect(lines.contains("# TYPE workspaced_changes_total counter"), "\(body)")
+        #expect(lines.contains(#"workspaced_load_info{source="none"} 1.0"#), "\(body)")
+        #expect(lines.contains { $0.hasPrefix("workspaced_history_bytes ") }, "history is on by default: \(body)")
+        #expect(lines.contains("workspaced_event_subscribers 0.0"), "\(body)")
 
         // promtool reads the exposition on its standard input and lints it.
         let promtool = "/usr/bin/promtool"
@@ -57,9 +65,45 @@ struct MetricsProcessTests {
                 "/bin/sh", ["-c", "\(promtool) check metrics < \(path)"], environment: ["PATH": "/usr/bin:/bin"],
                 outputPath: harness.root + "/promtool.log")
             #expect(await check.waitForExit(timeout: .seconds(60)) == 0, "\(check.output)\n\(body)")
+            // The shipped alerting rules load, and every figure they read is one the daemon serves.
+            let rules = Self.root + "/packaging/prometheus/workspaced-rules.yml"
+            let checkRules = try RunningProcess(
+                promtool, ["check", "rules", rules], environment: ["PATH": "/usr/bin:/bin"],
+                outputPath: harness.root + "/promtool-rules.log")
+            #expect(await checkRules.waitForExit(timeout: .seconds(60)) == 0, "\(checkRules.output)")
         } else {
             #expect(ProcessInfo.processInfo.environment["CI"] != "true", "make deps installs promtool (prometheus)")
         }
+        let rules = try String(
+            contentsOfFile: Self.root + "/packaging/prometheus/workspaced-rules.yml", encoding: .utf8)
+        let served = Set(lines.filter { $0.hasPrefix("# TYPE ") }.map { String($0.split(separator: " ")[2]) })
+        let read = Set(rules.matches(of: /workspaced_[a-z_]+/).map { String($0.output) })
+        #expect(!read.isEmpty && read.isSubset(of: served), "not served: \(read.subtracting(served))")
+        daemon.send(SIGTERM)
+        #expect(await exitStatus(of: daemon, timeout: .seconds(20)) == 0)
+    }
+
+    /// A migrated start and a replica: the load's source and the replica's lag are figures too.
+    @Test func theLoadsSourceAndTheReplicasLag() async throws {
+        let harness = try DaemonHarness()
+        try harness.writeState(try WorkspaceFixtures.data("versions/v1.json"))
+        let credentials = try ReplicaProcessTests.credentials(harness)
+        try harness.writeConfig(
+            """
+            {"replica": {"url": "file://\(harness.root)/replica", "syncIntervalMilliseconds": 100}}
+            """)
+        let daemon = try harness.start(environment: ["CREDENTIALS_DIRECTORY": credentials], output: "daemon.log")
+        #expect(await harness.becomesReady(), "\(daemon.output)")
+        let created = try await curlAsync(
+            harness.socketPath, "POST", "/v1/favorites", body: #"{"name":"one","path":"/one"}"#)
+        #expect(created.status == 201)
+        #expect(await ReplicaProcessTests.caughtUp(harness), "\(daemon.output)")
+        let (_, body) = try await Self.scrape(harness.socketPath, in: harness.root)
+        let lines = Set(body.split(separator: "\n").map(String.init))
+        #expect(lines.contains(#"workspaced_load_info{source="migrated"} 1.0"#), "\(body)")
+        #expect(lines.contains("workspaced_load_migration_steps 3.0"), "\(body)")
+        #expect(lines.contains("workspaced_replica_lag_revisions 0.0"), "\(body)")
+        #expect(lines.contains("workspaced_replica_consecutive_failures 0.0"), "\(body)")
         daemon.send(SIGTERM)
         #expect(await exitStatus(of: daemon, timeout: .seconds(20)) == 0)
     }

@@ -40,7 +40,13 @@ extension ControlAPI {
             (
                 APIRoute.metrics,
                 { _ in
-                    var response = HTTPResponse(status: .ok, body: self.metrics.exposition(status: self.state.status))
+                    let status = self.state.status
+                    let history = self.state.historyStatus
+                    let scrape = DaemonMetrics.Scrape(
+                        status: status, history: history,
+                        replica: self.replica?.statusResponse(revision: status.revision, history: history),
+                        subscribers: self.events.subscriberCount)
+                    var response = HTTPResponse(status: .ok, body: self.metrics.exposition(scrape))
                     response.headers.replaceOrAdd(
                         name: "Content-Type", value: "text/plain; version=0.0.4; charset=utf-8")
                     return response

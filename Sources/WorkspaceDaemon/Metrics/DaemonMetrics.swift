@@ -25,6 +25,7 @@ package final class DaemonMetrics: Sendable {
     let journalSegments: Gauge
     let residentMemory: Gauge
     let openDescriptors: Gauge
+    let scrapeGauges: ScrapeGauges
     /// Counters and histograms with labels, made the first time a label is seen.
     let labelled = Mutex(Labelled())
 
@@ -71,6 +72,7 @@ package final class DaemonMetrics: Sendable {
             name: "workspaced_process_resident_memory_bytes", help: "The daemon's resident memory.")
         openDescriptors = registry.makeGauge(
             name: "workspaced_process_open_fds", help: "The daemon's open file descriptors.")
+        scrapeGauges = ScrapeGauges(registry)
     }
 
     /// Counts what a ``StateStore/PersistenceEvent`` says: saves and their duration, failures.

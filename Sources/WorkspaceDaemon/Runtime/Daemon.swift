@@ -92,6 +92,7 @@ package final class Daemon: Sendable {
             await pendingSecrets.settle()
             throw error
         }
+        metrics.recordLoad(loaded.report, replayed: persistent.journalReplay?.recordsReplayed ?? 0)
         if loaded.report.migrated || !loaded.report.repairs.isEmpty || loaded.report.salvage != nil {
             // Bring the file on disk to the current version before READY=1 (the pre-migration backup is made
             // first; a salvaged file's original is already kept), so that a service reported started runs on a

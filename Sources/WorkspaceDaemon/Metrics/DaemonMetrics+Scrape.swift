@@ -1,0 +1,113 @@
+import Foundation
+import Prometheus
+import StateStore
+import WorkspaceAPI
+
+extension DaemonMetrics {
+    /// What a scrape reads besides the state's status: the history, the replica and the event subscribers.
+    package struct Scrape: Sendable {
+        /// The state's status.
+        package var status: PersistenceStatus
+        /// The history kept, when it is.
+        package var history: HistoryStatus?
+        /// The replica's part of `/v1/status`, when replicating.
+        package var replica: ReplicaStatusResponse?
+        /// Readers of `GET /v1/events` now.
+        package var subscribers: Int
+
+        /// A scrape of `status` and the rest.
+        package init(
+            status: PersistenceStatus, history: HistoryStatus? = nil, replica: ReplicaStatusResponse? = nil,
+            subscribers: Int = 0
+        ) {
+            self.status = status
+            self.history = history
+            self.replica = replica
+            self.subscribers = subscribers
+        }
+    }
+
+    /// Records how the start loaded the state: its duration, its source (`file`, `migrated`, `salvaged`,
+    /// `quarantined`, `restored`, `imported`, `none`), the migration steps and the journal changes replayed.
+    package func recordLoad(_ report: LoadReport, replayed: Int) {
+        let source: String
+        switch report.source {
+        case .noFile: source = "none"
+        case .quarantined: source = report.quarantine?.restoredFrom == nil ? "quarantined" : "restored"
+        case .salvaged: source = "salvaged"
+        case .imported: source = "imported"
+        case .file: source = report.stepsApplied.isEmpty ? "file" : "migrated"
+        }
+        registry.makeGauge(
+            name: "workspaced_load_info", labels: [("source", source)],
+            help: "Always 1: where the start's state came from (file, migrated, salvaged, quarantined, restored, "
+                + "imported, none)."
+        ).set(to: 1.0)
+        let (seconds, attoseconds) = report.timings.total.components
+        registry.makeGauge(
+            name: "workspaced_load_duration_seconds", help: "How long the start's load of the state file took."
+        ).set(to: Double(seconds) + Double(attoseconds) / 1e18)
+        registry.makeGauge(
+            name: "workspaced_load_migration_steps", help: "Migration steps the start's load applied."
+        ).set(to: Double(report.stepsApplied.count))
+        registry.makeGauge(
+            name: "workspaced_load_journal_changes_replayed",
+            help: "Changes the start replayed from the journal (what a crash left)."
+        ).set(to: Double(replayed))
+    }
+
+    /// Sets the gauges a scrape reads (the state, history, replica, subscribers, the process) and returns the
+    /// exposition.
+    package func exposition(_ scrape: Scrape) -> [UInt8] {
+        let gauges = scrapeGauges
+        gauges.subscribers.set(to: Double(scrape.subscribers))
+        if let history = scrape.history {
+            gauges.historyBytes.set(to: Double(history.byteCount))
+            gauges.historyOldest.set(to: Double(history.oldestRevision ?? 0))
+            gauges.historyDamaged.set(to: Double(history.damaged.count))
+        }
+        if let replica = scrape.replica {
+            gauges.replicaLagRevisions.set(to: Double(replica.lagRevisions))
+            gauges.replicaLagSeconds.set(to: replica.lagSeconds ?? 0)
+            gauges.replicaFailures.set(to: Double(replica.consecutiveFailures))
+            gauges.replicaHeldBytes.set(to: Double(replica.heldBytes))
+            gauges.replicaPrunedBytes.set(to: Double(replica.prunedUnreplicatedBytes))
+        }
+        return exposition(status: scrape.status)
+    }
+}
+
+/// The gauges only a scrape sets, made when the daemon starts (so that every scrape has the same families).
+struct ScrapeGauges: Sendable {
+    let subscribers: Gauge
+    let historyBytes: Gauge
+    let historyOldest: Gauge
+    let historyDamaged: Gauge
+    let replicaLagRevisions: Gauge
+    let replicaLagSeconds: Gauge
+    let replicaFailures: Gauge
+    let replicaHeldBytes: Gauge
+    let replicaPrunedBytes: Gauge
+
+    init(_ registry: PrometheusCollectorRegistry) {
+        subscribers = registry.makeGauge(
+            name: "workspaced_event_subscribers", help: "Readers of GET /v1/events now.")
+        historyBytes = registry.makeGauge(name: "workspaced_history_bytes", help: "The bytes the history takes.")
+        historyOldest = registry.makeGauge(
+            name: "workspaced_history_oldest_revision", help: "The oldest revision the history can give back.")
+        historyDamaged = registry.makeGauge(
+            name: "workspaced_history_damaged_files", help: "History files that failed their check.")
+        replicaLagRevisions = registry.makeGauge(
+            name: "workspaced_replica_lag_revisions", help: "Revisions the replica lacks.")
+        replicaLagSeconds = registry.makeGauge(
+            name: "workspaced_replica_lag_seconds",
+            help: "At most how old the oldest change the replica lacks is (0 when caught up).")
+        replicaFailures = registry.makeGauge(
+            name: "workspaced_replica_consecutive_failures", help: "Failed replication passes in a row.")
+        replicaHeldBytes = registry.makeGauge(
+            name: "workspaced_replica_held_bytes", help: "Local history kept because the replica lacks it.")
+        replicaPrunedBytes = registry.makeGauge(
+            name: "workspaced_replica_pruned_unreplicated_bytes",
+            help: "History the replica lacked that was pruned at replica.localMaximumBytes since the start.")
+    }
+}
