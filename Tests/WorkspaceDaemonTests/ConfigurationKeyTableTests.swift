@@ -16,7 +16,7 @@ struct ConfigurationKeyTableTests {
                 #expect(choices.contains(value), "\(key.name): \(value) is not one of \(choices)")
             case (.optionalPath, .text(let value)), (.path, .text(let value)):
                 #expect(value.hasPrefix("/"), "\(key.name): \(value) is not absolute")
-            case (.path, .described), (.names, .described):
+            case (.path, .described), (.optionalPath, .described), (.names, .described):
                 break
             case (.replicaURL, .described), (.endpointURL, .described):
                 break

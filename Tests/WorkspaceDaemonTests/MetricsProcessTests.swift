@@ -107,4 +107,47 @@ struct MetricsProcessTests {
         daemon.send(SIGTERM)
         #expect(await exitStatus(of: daemon, timeout: .seconds(20)) == 0)
     }
+
+    /// `metrics.textfile` for node_exporter: written every interval and at the stop; a missing directory is warned
+    /// about once (with its MESSAGE_ID) and retried until it exists; a relative path refuses the start with 78.
+    @Test func theTextfileIsWrittenAndAMissingDirectoryIsRetried() async throws {
+        let harness = try DaemonHarness()
+        let directory = harness.root + "/textfile"
+        let path = directory + "/workspaced.prom"
+        try harness.writeConfig(
+            #"{"metrics": {"textfile": "\#(path)", "textfileIntervalSeconds": 1}}"#)
+        let daemon = try harness.start(output: "daemon.log")
+        #expect(await harness.becomesReady(), "\(daemon.output)")
+        let event = "4558f319b68441a4b2077a8523173c08"
+        #expect(await eventually { daemon.output.contains("message-id=\(event)") }, "\(daemon.output)")
+        try await Task.sleep(for: .milliseconds(2500))
+        let warnings = daemon.output.components(separatedBy: "message-id=\(event)").count - 1
+        #expect(warnings == 1, "warned once: \(daemon.output)")
+        let created = try await curlAsync(
+            harness.socketPath, "POST", "/v1/favorites", body: #"{"name":"one","path":"/one"}"#)
+        #expect(created.status == 201)
+
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let written = await eventually {
+            ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "")
+                .contains(#"workspaced_changes_total{operation="favorite.create"} 1"#)
+        }
+        #expect(written, "\(daemon.output)")
+        #expect(await eventually { daemon.output.contains("writing the metrics to \(path) again") })
+        let created2 = try await curlAsync(
+            harness.socketPath, "POST", "/v1/favorites", body: #"{"name":"two","path":"/two"}"#)
+        #expect(created2.status == 201)
+        daemon.send(SIGTERM)
+        #expect(await exitStatus(of: daemon, timeout: .seconds(20)) == 0)
+        // The stop's own write: the second change is in the file, whatever the interval.
+        let final = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+        #expect(final.contains(#"workspaced_changes_total{operation="favorite.create"} 2"#), "\(final)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["workspaced.prom"])
+
+        let refused = try DaemonHarness()
+        try refused.writeConfig(#"{"metrics": {"textfile": "relative/workspaced.prom"}}"#)
+        let process = try refused.start(output: "refused.log")
+        #expect(await exitStatus(of: process, timeout: .seconds(20)) == 78, "\(process.output)")
+        #expect(process.output.contains("metrics.textfile"), "\(process.output)")
+    }
 }

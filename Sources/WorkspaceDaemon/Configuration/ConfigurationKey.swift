@@ -234,6 +234,18 @@ package struct ConfigurationKey: Sendable, Hashable {
             "bytes the local history may take to keep what the replica lacks (past history.keepSeconds and history.maximumBytes); past it the oldest is pruned anyway, with a warning; 0 keeps nothing extra",
         defaultValue: .integer(268_435_456), flag: nil)
 
+    /// Where the metrics are written for node_exporter's textfile collector.
+    package static let metricsTextfile = ConfigurationKey(
+        name: "metrics.textfile", kind: .optionalPath,
+        summary:
+            "a file the metrics are written to (atomically) for node_exporter's textfile collector, e.g. /var/lib/node_exporter/textfile/workspaced.prom; empty writes none",
+        defaultValue: .described("empty: none"), flag: nil)
+    /// How often the metrics textfile is written.
+    package static let metricsTextfileInterval = ConfigurationKey(
+        name: "metrics.textfileIntervalSeconds", kind: .integer(1...3600),
+        summary: "how often metrics.textfile is written, in seconds",
+        defaultValue: .integer(15), flag: nil)
+
     /// Every key, in documentation order.
     package static let all: [ConfigurationKey] = [
         .stateDirectory, .controlSocket, .saveDebounce, .saveMaximumDelay, .corruptFilePolicy, .corruptFileFallback,
@@ -242,5 +254,6 @@ package struct ConfigurationKey: Sendable, Hashable {
         .apiRequestTimeout, .readUsers,
         .readGroups, .writeUsers, .writeGroups, .replicaURL, .replicaEndpoint, .replicaRegion, .replicaSyncInterval,
         .replicaDurableAcknowledgement, .replicaEncryption, .replicaRestoreIfMissing, .replicaLocalMaximumBytes,
+        .metricsTextfile, .metricsTextfileInterval,
     ]
 }

@@ -126,6 +126,9 @@ package enum ConfigurationLoader {
                 writeUsers: try reader.ids(.writeUsers, resolve: AccountLookup.userID),
                 writeGroups: try reader.ids(.writeGroups, resolve: AccountLookup.groupID)))
         configuration.replica = replica
+        configuration.metricsTextfile = try reader.optionalPath(.metricsTextfile) ?? nil
+        configuration.metricsTextfileInterval = .seconds(
+            try reader.integer(.metricsTextfileInterval) ?? ConfigurationKey.metricsTextfileInterval.integerDefault)
         return configuration
     }
 

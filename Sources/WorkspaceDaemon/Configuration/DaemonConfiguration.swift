@@ -28,6 +28,10 @@ package struct DaemonConfiguration: Sendable, Equatable {
     /// The state file of an earlier installation, imported once when there is no state file; `nil` turns the
     /// import off.
     package var legacyStatePath: String?
+    /// `metrics.textfile`: where the metrics are written for node_exporter; `nil` writes none. Applied at start.
+    package var metricsTextfile: String? = nil
+    /// `metrics.textfileIntervalSeconds`. Applied at start.
+    package var metricsTextfileInterval: Duration = .seconds(ConfigurationKey.metricsTextfileInterval.integerDefault)
     /// The lowest level that is logged.
     package var logLevel: Logger.Level
     /// The largest control API request body accepted, in bytes; larger ones get 413. Applied at start only.

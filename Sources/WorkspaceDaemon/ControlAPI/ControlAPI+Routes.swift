@@ -34,19 +34,25 @@ extension ControlAPI {
         }
     }
 
+    /// The metrics in Prometheus's text format, with the gauges a scrape reads set now: what `GET /v1/metrics`
+    /// answers and `metrics.textfile` holds.
+    package func metricsExposition() -> [UInt8] {
+        let status = state.status
+        let history = state.historyStatus
+        return metrics.exposition(
+            DaemonMetrics.Scrape(
+                status: status, history: history,
+                replica: replica?.statusResponse(revision: status.revision, history: history),
+                subscribers: events.subscriberCount))
+    }
+
     private func readRoutes() -> [(APIRoute, HTTPRouter.Handler)] {
         [
             (APIRoute.status, { _ in await self.respond { self.ok(self.statusResponse()) } }),
             (
                 APIRoute.metrics,
                 { _ in
-                    let status = self.state.status
-                    let history = self.state.historyStatus
-                    let scrape = DaemonMetrics.Scrape(
-                        status: status, history: history,
-                        replica: self.replica?.statusResponse(revision: status.revision, history: history),
-                        subscribers: self.events.subscriberCount)
-                    var response = HTTPResponse(status: .ok, body: self.metrics.exposition(scrape))
+                    var response = HTTPResponse(status: .ok, body: self.metricsExposition())
                     response.headers.replaceOrAdd(
                         name: "Content-Type", value: "text/plain; version=0.0.4; charset=utf-8")
                     return response

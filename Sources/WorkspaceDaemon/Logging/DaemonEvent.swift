@@ -90,6 +90,9 @@ package enum DaemonEvent: String, CaseIterable, Sendable {
     /// The local history reached `replica.localMaximumBytes` while holding files the replica lacks, and pruned the
     /// oldest of them anyway: the replica misses those changes.
     case replicaHoldExceeded
+    /// The metrics could not be written to `metrics.textfile` (a missing or read-only directory): warned once, then
+    /// retried at every interval.
+    case metricsTextfileFailed
 
     /// The event's journal `MESSAGE_ID`.
     package var messageID: MessageID {
@@ -131,6 +134,7 @@ package enum DaemonEvent: String, CaseIterable, Sendable {
         case .replicaPlaintext: hex = "dd9116d382c94d01a0c602425b12730f"
         case .replicaRestored: hex = "c174f2bf0bb04422a33723cabf76f0d4"
         case .replicaHoldExceeded: hex = "06004e5657484ce594f350e95a0790ee"
+        case .metricsTextfileFailed: hex = "4558f319b68441a4b2077a8523173c08"
         }
         return MessageID(hex)!
     }

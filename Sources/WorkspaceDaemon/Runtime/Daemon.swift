@@ -140,7 +140,12 @@ package final class Daemon: Sendable {
             responder: HTTPResponder(
                 router: router, authorize: authorizer(secrets),
                 maximumBodySize: configuration.apiMaximumBodyBytes),
-            watchdog: startWatchdog(persistent), replica: replica)
+            watchdog: startWatchdog(persistent), replica: replica,
+            metricsTextfile: configuration.metricsTextfile.map { path in
+                MetricsTextfile(
+                    path: path, interval: configuration.metricsTextfileInterval, logger: logger,
+                    exposition: { api.metricsExposition() })
+            })
         started = true
         let status = running.readyStatus()
         statusLine.ready(status)
@@ -161,6 +166,7 @@ package final class Daemon: Sendable {
             ]))
         verifyHistoryInBackground(persistent, path: file.path)
         replica?.start(logger: logger)
+        running.metricsTextfile?.start()
         return running
     }
 

@@ -20,6 +20,8 @@ extension RunningDaemon {
         let workspace = flush()
         // After the flush, so that the last pass ships what the stop wrote.
         replica?.stop()
+        // Last, so that the file holds the figures of the stop.
+        metricsTextfile?.stop()
         let secrets = closeSecretStore()
         events.close()
         let status = workspace == .success ? secrets : workspace

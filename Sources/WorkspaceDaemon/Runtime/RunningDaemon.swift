@@ -26,13 +26,17 @@ package final class RunningDaemon: Sendable {
     let watchdog: Watchdog?
     /// Replication off the host; `nil` when off.
     package let replica: DaemonReplica?
+    /// The writer of `metrics.textfile`; `nil` when none is configured.
+    package let metricsTextfile: MetricsTextfile?
     let stopStatus = Mutex<ExitStatus?>(nil)
 
     init(
         daemon: Daemon, state: PersistentState<Workspace>, api: ControlAPI, report: LoadReport,
-        server: HTTPServer?, responder: HTTPResponder, watchdog: Watchdog?, replica: DaemonReplica? = nil
+        server: HTTPServer?, responder: HTTPResponder, watchdog: Watchdog?, replica: DaemonReplica? = nil,
+        metricsTextfile: MetricsTextfile? = nil
     ) {
         self.replica = replica
+        self.metricsTextfile = metricsTextfile
         self.daemon = daemon
         self.state = state
         self.api = api
