@@ -14,17 +14,8 @@ extension HistoryArchive {
     /// crash. A segment that cannot be moved is removed, as without history, and ``ArchiveState/failure`` says why.
     func archive(segments: [String], stateFile: String, savedRevision: UInt64, lineage: String, date: Date) {
         let pruned = state.withLock { archive -> PruneOutcome? in
-            var moved = false
+            var (moved, failure) = archiveSegments(segments, date: date, &archive)
             var linked = false
-            var failure: String?
-            for source in segments {
-                do {
-                    if try archiveSegment(source, date: date, &archive) { moved = true }
-                } catch {
-                    failure = "cannot move \(source) into \(directory): \(error)"
-                    try? fileSystem.unlink(source)
-                }
-            }
             let chain = Self.chain(of: lineage, links: Self.links(archive.manifest.files, live: archive.liveLinks))
             if snapshotDue(chain, archive) {
                 let name = HistoryFormat.snapshotName(revision: savedRevision, lineage: lineage)
@@ -71,23 +62,34 @@ extension HistoryArchive {
     /// is removed, and ``ArchiveState/failure`` says why.
     func moveSegments(_ segments: [String], date: Date) {
         state.withLock { archive in
-            var moved = false
-            for source in segments {
-                do {
-                    if try archiveSegment(source, date: date, &archive) { moved = true }
-                } catch {
-                    archive.failure = "cannot move \(source) into \(directory): \(error)"
-                    try? fileSystem.unlink(source)
-                }
-            }
+            var (moved, failure) = archiveSegments(segments, date: date, &archive)
             if moved {
                 do {
                     try fileSystem.fsyncDirectory(directory)
                 } catch {
-                    archive.failure = "cannot record the history in \(directory): \(error)"
+                    failure = "cannot record the history in \(directory): \(error)"
                 }
             }
+            if let failure { archive.failure = failure }
         }
+    }
+
+    /// Moves each of `segments` into the directory (``archiveSegment(_:date:_:)``), removing one that cannot be
+    /// moved; returns whether any was moved (the directory then needs its fsync) and why the last failure failed.
+    private func archiveSegments(
+        _ segments: [String], date: Date, _ archive: inout ArchiveState
+    ) -> (moved: Bool, failure: String?) {
+        var moved = false
+        var failure: String?
+        for source in segments {
+            do {
+                if try archiveSegment(source, date: date, &archive) { moved = true }
+            } catch {
+                failure = "cannot move \(source) into \(directory): \(error)"
+                try? fileSystem.unlink(source)
+            }
+        }
+        return (moved, failure)
     }
 
     /// Moves one segment into the directory; returns whether it did (a segment without a change, or one whose bytes

@@ -131,10 +131,7 @@ struct ReplicaReader {
         } catch {
             throw ReplicaRestoreError(object: ReplicaLayout.manifest.rawValue, reason: error.description)
         }
-        guard let found else {
-            throw ReplicaRestoreError(
-                object: ReplicaLayout.manifest.rawValue, reason: "missing: nothing was replicated to this place")
-        }
+        guard let found else { throw .nothingReplicated }
         guard let manifest = try? ReplicaLease.decoder.decode(ReplicaManifest.self, from: found.bytes),
             manifest.replica == 1
         else {

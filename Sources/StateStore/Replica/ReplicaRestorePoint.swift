@@ -65,4 +65,14 @@ public struct ReplicaRestoreError: Error, Sendable, CustomStringConvertible {
 
     /// `restore: <object>: <reason>`.
     public var description: String { "restore: " + (object.map { "\($0): " } ?? "") + reason }
+
+    /// The error of a replica that holds no manifest: nothing was replicated there yet.
+    static let nothingReplicated = ReplicaRestoreError(
+        object: ReplicaLayout.manifest.rawValue, reason: "missing: nothing was replicated to this place")
+
+    /// Whether the replica holds nothing yet (no manifest), rather than something that cannot be read: a new host
+    /// may then start empty, and a check has nothing to find damaged.
+    public var replicaIsEmpty: Bool {
+        object == Self.nothingReplicated.object && reason == Self.nothingReplicated.reason
+    }
 }

@@ -23,13 +23,11 @@ extension ControlAPI {
 
     /// `handler`, counted and timed in ``metrics`` by route (`GET /v1/projects/{id}`) and status.
     private func measured(_ route: APIRoute, _ handler: @escaping HTTPRouter.Handler) -> HTTPRouter.Handler {
-        let metrics = self.metrics
-        let name = route.description
+        let metrics = self.metrics.route(route.description)
         return { request in
             let started = ContinuousClock.now
             let response = await handler(request)
-            metrics.requestServed(
-                route: name, status: response.status.code, duration: ContinuousClock.now - started)
+            metrics.served(status: response.status.code, duration: ContinuousClock.now - started)
             return response
         }
     }

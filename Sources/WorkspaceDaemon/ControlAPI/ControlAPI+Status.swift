@@ -8,6 +8,8 @@ extension ControlAPI {
     /// `/v1/status` from the engine's status.
     func statusResponse() -> StatusResponse {
         let status = state.status
+        // Read once: the history's part and the replica's both need it.
+        let history = state.historyStatus
         let seconds = uptime().components
         return StatusResponse(
             daemonVersion: Self.daemonVersion,
@@ -35,14 +37,13 @@ extension ControlAPI {
             },
             savesFailingSince: status.lastError == nil ? nil : savesFailingSince(),
             lineage: state.lineage.rawValue, configurationWarnings: configurationWarnings(),
-            journal: journalStatus(status), history: historyStatus(),
-            replica: replica?.statusResponse(revision: status.revision, history: state.historyStatus))
+            journal: journalStatus(status), history: history.map(Self.historyResponse),
+            replica: replica?.statusResponse(revision: status.revision, history: history))
     }
 
-    /// The history's part of the status; `nil` when none is kept.
-    private func historyStatus() -> HistoryStatusResponse? {
-        guard let history = state.historyStatus else { return nil }
-        return HistoryStatusResponse(
+    /// The history's part of the status.
+    private static func historyResponse(_ history: HistoryStatus) -> HistoryStatusResponse {
+        HistoryStatusResponse(
             directory: history.directory, oldestRevision: history.oldestRevision, oldestTime: history.oldestDate,
             files: history.fileCount, bytes: history.byteCount, snapshots: history.snapshotCount,
             segments: history.segmentCount,

@@ -26,13 +26,11 @@ package final class DaemonMetrics: Sendable {
     let residentMemory: Gauge
     let openDescriptors: Gauge
     let scrapeGauges: ScrapeGauges
-    /// Counters and histograms with labels, made the first time a label is seen.
+    /// Counters with labels, made the first time a label is seen.
     let labelled = Mutex(Labelled())
 
     struct Labelled {
         var changes: [String: Prometheus.Counter] = [:]
-        var requests: [String: Prometheus.Counter] = [:]
-        var requestDurations: [String: DurationHistogram] = [:]
     }
 
     /// The buckets of request and save durations: 100 µs to 10 s.
@@ -91,7 +89,7 @@ package final class DaemonMetrics: Sendable {
         }
     }
 
-    /// Counts a change the control API applied, by its operation (`createProject`, `addFavorite`, …).
+    /// Counts a change the control API applied, by its operation (`favorite.create`, `project.delete`, …).
     package func changeApplied(operation: String) {
         let counter = labelled.withLock { labelled in
             if let counter = labelled.changes[operation] { return counter }
@@ -104,26 +102,10 @@ package final class DaemonMetrics: Sendable {
         counter.increment()
     }
 
-    /// Counts a control API request to `route` answered with `status` after `duration`.
-    package func requestServed(route: String, status: UInt, duration: Duration) {
-        let key = "\(route) \(status)"
-        let (counter, histogram) = labelled.withLock { labelled in
-            let counter =
-                labelled.requests[key]
-                ?? registry.makeCounter(
-                    name: "workspaced_http_requests_total", labels: [("route", route), ("status", "\(status)")],
-                    help: "Control API requests, by route and status.")
-            labelled.requests[key] = counter
-            let histogram =
-                labelled.requestDurations[route]
-                ?? registry.makeDurationHistogram(
-                    name: "workspaced_http_request_duration_seconds", labels: [("route", route)],
-                    buckets: Self.durationBuckets, help: "How long control API requests took to answer, by route.")
-            labelled.requestDurations[route] = histogram
-            return (counter, histogram)
-        }
-        counter.increment()
-        histogram.record(duration)
+    /// The request figures of one control API route (`GET /v1/projects/{id}`), made when the route is registered,
+    /// so that a request takes no lock shared with other routes and builds no label.
+    package func route(_ route: String) -> RouteMetrics {
+        RouteMetrics(route: route, registry: registry)
     }
 
     /// Sets the gauges read at a scrape from `status` and the process, then returns the exposition text.

@@ -61,16 +61,11 @@ package final class MetricsTextfile: Sendable {
     /// Writes successful so far.
     package var writes: Int { state.withLock { $0.writes } }
 
-    /// One write: a temporary file, then the rename; a failure is warned about once until a write succeeds.
+    /// One write (Foundation's atomic write: a temporary file beside it, then the rename); a failure is warned about
+    /// once until a write succeeds.
     func write() {
-        let temporary = path + ".tmp-\(getpid())"
         do {
-            try Data(exposition()).write(to: URL(fileURLWithPath: temporary))
-            guard rename(temporary, path) == 0 else {
-                let error = FileSystemErrorText(errno)
-                unlink(temporary)
-                throw error
-            }
+            try Data(exposition()).write(to: URL(fileURLWithPath: path), options: .atomic)
             let recovered = state.withLock { state -> Bool in
                 state.writes += 1
                 defer { state.failing = false }
@@ -90,11 +85,4 @@ package final class MetricsTextfile: Sendable {
                 ]))
         }
     }
-}
-
-/// An `errno` as an error with its text.
-struct FileSystemErrorText: Error, CustomStringConvertible {
-    let code: Int32
-    init(_ code: Int32) { self.code = code }
-    var description: String { String(cString: strerror(code)) }
 }

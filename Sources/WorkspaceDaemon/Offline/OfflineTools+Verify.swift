@@ -66,11 +66,10 @@ extension OfflineTools {
             }
         }
         if let history = file.checkHistory(WorkspaceChange.self, lineage: lineage ?? file.lineage) {
-            let problems = history.damaged.map { "\($0.path): \($0.reason)" }
             for problem in history.damaged { report(problem.path, problem.reason, "", files: 0) }
             // The history's files (its manifest included) count once each, whole or not.
             checked += history.fileCount
-            if problems.isEmpty {
+            if history.damaged.isEmpty {
                 report(
                     history.directory, nil,
                     "history of \(history.fileCount) file(s), \(history.byteCount) bytes, "

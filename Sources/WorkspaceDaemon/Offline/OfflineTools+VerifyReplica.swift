@@ -26,7 +26,7 @@ extension OfflineTools {
         do {
             report = try ReplicaRestore.restore(from: connection.target, stateFilePath: path, digest: .crypto)
         } catch {
-            if error.object == ReplicaLayout.manifest.rawValue, error.reason.hasPrefix("missing") {
+            if error.replicaIsEmpty {
                 return ("ok \(url): holds nothing yet", true)
             }
             return ("DAMAGED \(url): \(error)", false)

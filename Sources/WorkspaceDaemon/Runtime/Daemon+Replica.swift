@@ -72,7 +72,7 @@ extension Daemon {
                     "revision": "\(report.revision)",
                 ]))
         } catch {
-            if error.object == ReplicaLayout.manifest.rawValue, error.reason.hasPrefix("missing") {
+            if error.replicaIsEmpty {
                 logger.notice("the replica \(settings.location) holds nothing yet; starting without a state file")
                 return
             }
