@@ -3,6 +3,7 @@ import StateStore
 import StateStoreSample
 import StateStoreTesting
 import Synchronization
+import TestSupport
 import Testing
 
 /// A ``HistoryHold`` between a history and its replicator (issue 43): the history keeps what the replica lacks past
@@ -56,7 +57,12 @@ import Testing
 
     /// Without a reader's release, the history keeps every change past its size bound; once the replicator shipped
     /// them it prunes back to the bound at the next save, and the replica restores the oldest revision.
-    @Test func aHeldHistoryOutlivesItsRetentionUntilReplicated() throws {
+    @Test func aHeldHistoryOutlivesItsRetentionUntilReplicated() async throws {
+        // Hundreds of saves with their fsyncs: on a thread of its own, not one of the test pool's two.
+        try await offThePool { try Self.aHeldHistoryOutlivesItsRetentionUntilReplicatedBody() }
+    }
+
+    static func aHeldHistoryOutlivesItsRetentionUntilReplicatedBody() throws {
         let unheld = try Fixture(holdBytes: nil)
         defer { unheld.remove() }
         try unheld.work(from: 1, count: 150)
@@ -92,7 +98,12 @@ import Testing
 
     /// A replica that never gets the files (the store down): the history grows to the hold's maximum, then prunes
     /// the oldest anyway, counting them and telling the observer which revisions the replica will miss.
-    @Test func pastItsMaximumTheHoldPrunesAndSaysSo() throws {
+    @Test func pastItsMaximumTheHoldPrunesAndSaysSo() async throws {
+        // Hundreds of saves with their fsyncs: on a thread of its own, not one of the test pool's two.
+        try await offThePool { try Self.pastItsMaximumTheHoldPrunesAndSaysSoBody() }
+    }
+
+    static func pastItsMaximumTheHoldPrunesAndSaysSoBody() throws {
         let maximum = 48 << 10
         let fixture = try Fixture(holdBytes: maximum)
         defer { fixture.remove() }
@@ -133,7 +144,12 @@ import Testing
 
     /// Age is no reason to prune a held file either: an hour past `keepSeconds` the history keeps what the replica
     /// lacks, and prunes it once released.
-    @Test func heldFilesOutliveTheirAge() throws {
+    @Test func heldFilesOutliveTheirAge() async throws {
+        // Hundreds of saves with their fsyncs: on a thread of its own, not one of the test pool's two.
+        try await offThePool { try Self.heldFilesOutliveTheirAgeBody() }
+    }
+
+    static func heldFilesOutliveTheirAgeBody() throws {
         let fixture = try Fixture(holdBytes: 1 << 20)
         defer { fixture.remove() }
         try fixture.work(from: 1, count: 60)
