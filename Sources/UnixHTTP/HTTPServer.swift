@@ -5,8 +5,9 @@ import NIOHTTP1
 import NIOPosix
 import Synchronization
 
-/// An HTTP/1.1 server on a Unix domain socket: routes requests to async handlers, refuses oversized and malformed
-/// requests with JSON errors, reports each peer's credentials and shuts down gracefully.
+/// An HTTP/1.1 server on a Unix domain socket (or, for what anyone may read, a TCP port): routes requests to async
+/// handlers, refuses oversized and malformed requests with JSON errors, reports each peer's credentials and shuts
+/// down gracefully.
 public final class HTTPServer: Sendable {
     /// Runs before routing for every request (whose `pathParameters` are still empty): `nil` lets the request
     /// through, a response is sent instead of routing.
@@ -95,7 +96,7 @@ public final class HTTPServer: Sendable {
 
     private func listen(_ binding: HTTPServerBinding) async throws(HTTPServerError) -> Listener {
         let quiescing = ServerQuiescingHelper(group: group)
-        let bootstrap = makeBootstrap(quiescing: quiescing)
+        let bootstrap = makeBootstrap(quiescing: quiescing, hasPeerCredentials: binding.hasPeerCredentials)
         switch binding {
         case .path(let path):
             var socketFile = try UnixSocketFile(path: path)
@@ -119,12 +120,21 @@ public final class HTTPServer: Sendable {
             } catch {
                 throw .listenFailed(binding: binding, reason: "\(error)")
             }
+        case .tcp(let host, let port):
+            do {
+                let listener = try await bootstrap.serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+                    .bind(host: host, port: port).get()
+                return (listener, nil, quiescing)
+            } catch {
+                throw .listenFailed(binding: binding, reason: "\(error)")
+            }
         }
     }
 
     /// The listener's pipeline gets `quiescing`'s handler, which tracks every connection from its accept on;
-    /// each connection's pipeline starts with a ``ShutdownQuiescingHandler``.
-    private func makeBootstrap(quiescing: ServerQuiescingHelper) -> ServerBootstrap {
+    /// each connection's pipeline starts with a ``ShutdownQuiescingHandler``. A connection on a TCP listener
+    /// (`hasPeerCredentials` false) is handled as ``PeerCredentials/unknown``.
+    private func makeBootstrap(quiescing: ServerQuiescingHelper, hasPeerCredentials: Bool) -> ServerBootstrap {
         let responder = self.responder
         let connections = self.connections
         let configuration = self.configuration
@@ -155,7 +165,10 @@ public final class HTTPServer: Sendable {
                     return channel.eventLoop.makeFailedFuture(error)
                 }
                 connections.add(channel)
-                return PeerCredentials.read(from: channel).flatMapThrowing { peer in
+                let credentials =
+                    hasPeerCredentials
+                    ? PeerCredentials.read(from: channel) : channel.eventLoop.makeSucceededFuture(.unknown)
+                return credentials.flatMapThrowing { peer in
                     let pipeline = channel.pipeline.syncOperations
                     if let idle = configuration.idleTimeout {
                         try pipeline.addHandler(IdleStateHandler(readTimeout: TimeAmount(idle)))
@@ -166,6 +179,16 @@ public final class HTTPServer: Sendable {
                             responder: responder, peer: peer, maximumBodySize: configuration.maximumBodySize))
                 }
             }
+    }
+
+    /// The address a TCP listener is bound to (its port is the one the kernel chose when it was asked for port 0);
+    /// `nil` before ``start(binding:)``, after ``shutdown()`` and for a Unix socket.
+    public var tcpAddress: (host: String, port: Int)? {
+        guard case .running(let listener, _, _) = state.withLock({ $0 }),
+            let address = listener.localAddress, let port = address.port,
+            address.protocol == .inet || address.protocol == .inet6, let host = address.ipAddress
+        else { return nil }
+        return (host, port)
     }
 
     /// Stops accepting, lets in-flight requests finish (up to the grace period), closes every connection and

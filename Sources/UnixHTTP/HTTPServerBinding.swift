@@ -6,4 +6,15 @@ public enum HTTPServerBinding: Sendable, Equatable {
     /// Adopt a socket that is already bound and listening, e.g. one inherited through systemd socket activation.
     /// The server closes the descriptor when it shuts down but never removes the socket file.
     case inheritedDescriptor(Int32)
+    /// Bind a new TCP socket to an IP address (`127.0.0.1`, `::1`) and port. A TCP peer has no credentials: its
+    /// requests carry ``PeerCredentials/unknown``, so serve only what anyone who reaches the port may read.
+    case tcp(host: String, port: Int)
+}
+
+extension HTTPServerBinding {
+    /// Whether the connections it accepts are Unix socket connections, whose peer the kernel names.
+    var hasPeerCredentials: Bool {
+        if case .tcp = self { return false }
+        return true
+    }
 }

@@ -15,6 +15,11 @@ public struct PeerCredentials: Sendable, Equatable, Hashable, CustomStringConver
         self.gid = gid
     }
 
+    /// What a request on a TCP connection (``HTTPServerBinding/tcp(host:port:)``) carries: no process, and the
+    /// user and group ids `(uid_t) -1` and `(gid_t) -1`, which no account has, so no access policy grants it
+    /// anything by id.
+    public static let unknown = PeerCredentials(pid: 0, uid: UInt32.max, gid: UInt32.max)
+
     /// "pid 12 uid 1000 gid 1000".
     public var description: String { "pid \(pid) uid \(uid) gid \(gid)" }
 }

@@ -5,7 +5,7 @@ extension APIRoute {
     /// `GET /v1/status`: Versions, state path, revisions, dirty, last save and its error, uptime.
     public static let status = APIRoute(.GET, "/v1/status", [200, 400, 401, 403, 405])
     /// `GET /v1/metrics`: The daemon's figures in Prometheus's text exposition format, for a scraper or node_exporter.
-    public static let metrics = APIRoute(.GET, "/v1/metrics", [200, 400, 401, 403, 405])
+    public static let metrics = APIRoute(.GET, "/v1/metrics", [200, 400, 401, 403, 404, 405])
     /// `GET /v1/workspace`: The whole workspace, its revision and its ETag; with `at`, as it was at that revision.
     public static let workspace = APIRoute(.GET, "/v1/workspace", [200, 400, 401, 403, 404, 405, 410, 500])
     /// `GET /v1/history`: The changes the history keeps, oldest first, with who made them and the records they touched.

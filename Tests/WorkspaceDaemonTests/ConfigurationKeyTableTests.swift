@@ -18,7 +18,7 @@ struct ConfigurationKeyTableTests {
                 #expect(value.hasPrefix("/"), "\(key.name): \(value) is not absolute")
             case (.path, .described), (.optionalPath, .described), (.names, .described):
                 break
-            case (.replicaURL, .described), (.endpointURL, .described):
+            case (.replicaURL, .described), (.endpointURL, .described), (.listenAddress, .described):
                 break
             case (.word, .text(let value)):
                 #expect(!value.isEmpty, "\(key.name): empty")
@@ -44,6 +44,7 @@ struct ConfigurationKeyTableTests {
         #expect(loaded.apiMaximumBodyBytes == ConfigurationKey.apiMaximumBodyBytes.integerDefault)
         #expect(loaded.apiMaximumConnections == ConfigurationKey.apiMaximumConnections.integerDefault)
         #expect(loaded.apiRequestTimeout == .milliseconds(ConfigurationKey.apiRequestTimeout.integerDefault))
+        #expect(loaded.metricsEnabled && loaded.metricsListen == nil && !loaded.metricsAllowRemote)
         // The memberwise defaults are the same.
         let built = DaemonConfiguration(
             stateDirectory: loaded.stateDirectory, controlSocketPath: loaded.controlSocketPath)

@@ -334,6 +334,41 @@ struct ConfigurationTests {
         #expect(ConfigurationKey.corruptFilePolicy.environmentVariable == "WORKSPACED_CORRUPT_FILE_POLICY")
     }
 
+    /// `metrics.listen`: an IP and a port; a non-loopback address only with `metrics.allowRemote`.
+    @Test func metricsListenIsAnIPAndPortOnLoopbackUnlessRemoteIsAllowed() async throws {
+        func load(_ json: String) async throws -> DaemonConfiguration {
+            try await ConfigurationLoader.load(
+                ConfigurationSources(configFile: try writeConfig(json), environment: [:]))
+        }
+        let loopback = try await load(#"{"metrics": {"listen": "127.0.0.1:9464"}}"#)
+        #expect(loopback.metricsListen == MetricsListenAddress("127.0.0.1:9464"))
+        #expect(loopback.metricsListen?.host == "127.0.0.1" && loopback.metricsListen?.port == 9464)
+        let six = try await load(#"{"metrics": {"listen": "[::1]:9100"}}"#)
+        #expect(six.metricsListen?.host == "::1" && six.metricsListen?.isLoopback == true)
+        #expect(try await load(#"{"metrics": {"listen": ""}}"#).metricsListen == nil)
+        for bad in ["localhost:9464", "127.0.0.1", "127.0.0.1:0", "127.0.0.1:65536", "::1:9464", "[::1]", "1.2.3:80"] {
+            await #expect {
+                try await load(#"{"metrics": {"listen": "\#(bad)"}}"#)
+            } throws: { error in
+                guard case .invalidValue(let key, let value, let reason) = error as? ConfigurationError else {
+                    return false
+                }
+                return key == "metrics.listen" && value == bad && reason.contains("IP:PORT")
+            }
+        }
+        for remote in ["0.0.0.0:9464", "192.0.2.7:9464", "[::]:9464"] {
+            await #expect {
+                try await load(#"{"metrics": {"listen": "\#(remote)"}}"#)
+            } throws: { error in
+                guard case .invalidValue(let key, _, let reason) = error as? ConfigurationError else { return false }
+                return key == "metrics.listen" && reason.contains("metrics.allowRemote")
+            }
+            let allowed = try await load(#"{"metrics": {"listen": "\#(remote)", "allowRemote": true}}"#)
+            #expect(allowed.metricsListen?.isLoopback == false)
+        }
+        #expect(try await load(#"{"metrics": {"enabled": false}}"#).metricsEnabled == false)
+    }
+
     @Test func theShippedDefaultConfigLoadsAndEqualsTheDefaults() async throws {
         let shipped = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("config/workspaced.json").path

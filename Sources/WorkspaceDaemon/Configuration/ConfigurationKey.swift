@@ -25,6 +25,8 @@ package struct ConfigurationKey: Sendable, Hashable {
         case word
         /// `true` or `false` (a JSON boolean in the file; `true`, `false`, `1`, `0` in the environment).
         case boolean
+        /// `HOST:PORT`, with an IP address for the host (`[::1]:9464` for IPv6), or the empty string for "off".
+        case listenAddress
     }
 
     /// A key's value when no source sets it.
@@ -246,6 +248,25 @@ package struct ConfigurationKey: Sendable, Hashable {
         summary: "how often metrics.textfile is written, in seconds",
         defaultValue: .integer(15), flag: nil)
 
+    /// Whether the daemon keeps metrics at all.
+    package static let metricsEnabled = ConfigurationKey(
+        name: "metrics.enabled", kind: .boolean,
+        summary:
+            "whether metrics are kept and served (GET /v1/metrics, metrics.listen, metrics.textfile); false answers GET /v1/metrics with 404",
+        defaultValue: .text("true"), flag: nil)
+    /// Where Prometheus scrapes the metrics over TCP.
+    package static let metricsListen = ConfigurationKey(
+        name: "metrics.listen", kind: .listenAddress,
+        summary:
+            "an address and port serving GET /metrics over TCP for Prometheus, e.g. 127.0.0.1:9464; a non-loopback address needs metrics.allowRemote; empty serves none",
+        defaultValue: .described("empty: none"), flag: nil)
+    /// Whether metrics.listen may be an address other hosts reach.
+    package static let metricsAllowRemote = ConfigurationKey(
+        name: "metrics.allowRemote", kind: .boolean,
+        summary:
+            "whether metrics.listen may be an address other than loopback (anyone who reaches it reads the metrics)",
+        defaultValue: .text("false"), flag: nil)
+
     /// Every key, in documentation order.
     package static let all: [ConfigurationKey] = [
         .stateDirectory, .controlSocket, .saveDebounce, .saveMaximumDelay, .corruptFilePolicy, .corruptFileFallback,
@@ -254,6 +275,6 @@ package struct ConfigurationKey: Sendable, Hashable {
         .apiRequestTimeout, .readUsers,
         .readGroups, .writeUsers, .writeGroups, .replicaURL, .replicaEndpoint, .replicaRegion, .replicaSyncInterval,
         .replicaDurableAcknowledgement, .replicaEncryption, .replicaRestoreIfMissing, .replicaLocalMaximumBytes,
-        .metricsTextfile, .metricsTextfileInterval,
+        .metricsEnabled, .metricsListen, .metricsAllowRemote, .metricsTextfile, .metricsTextfileInterval,
     ]
 }

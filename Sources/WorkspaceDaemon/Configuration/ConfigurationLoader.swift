@@ -126,6 +126,9 @@ package enum ConfigurationLoader {
                 writeUsers: try reader.ids(.writeUsers, resolve: AccountLookup.userID),
                 writeGroups: try reader.ids(.writeGroups, resolve: AccountLookup.groupID)))
         configuration.replica = replica
+        configuration.metricsEnabled = try reader.boolean(.metricsEnabled) ?? true
+        configuration.metricsAllowRemote = try reader.boolean(.metricsAllowRemote) ?? false
+        configuration.metricsListen = try resolveMetricsListen(reader, allowRemote: configuration.metricsAllowRemote)
         configuration.metricsTextfile = try reader.optionalPath(.metricsTextfile) ?? nil
         configuration.metricsTextfileInterval = .seconds(
             try reader.integer(.metricsTextfileInterval) ?? ConfigurationKey.metricsTextfileInterval.integerDefault)
@@ -182,6 +185,26 @@ package enum ConfigurationLoader {
             restoreIfMissing: try reader.boolean(.replicaRestoreIfMissing) ?? false,
             localMaximumBytes: try reader.integer(.replicaLocalMaximumBytes)
                 ?? ConfigurationKey.replicaLocalMaximumBytes.integerDefault)
+    }
+
+    /// `metrics.listen`: `nil` when empty or not set; a non-loopback address only with `metrics.allowRemote`.
+    private static func resolveMetricsListen(
+        _ reader: ValueReader, allowRemote: Bool
+    ) throws(ConfigurationError) -> MetricsListenAddress? {
+        guard let text = try reader.text(.metricsListen), !text.isEmpty else { return nil }
+        guard let address = MetricsListenAddress(text) else {
+            throw .invalidValue(
+                key: ConfigurationKey.metricsListen.name, value: text,
+                reason: "must be IP:PORT with a port from 1 to 65535 (an IPv6 address in brackets: [::1]:9464), "
+                    + "or empty for none")
+        }
+        guard address.isLoopback || allowRemote else {
+            throw .invalidValue(
+                key: ConfigurationKey.metricsListen.name, value: text,
+                reason: "is not a loopback address: anyone who reaches it reads the metrics; set "
+                    + "metrics.allowRemote = true to serve them there, or listen on 127.0.0.1")
+        }
+        return address
     }
 
     /// `legacyStatePath` must not name the state file itself (directly, through a symbolic link, `..` or repeated

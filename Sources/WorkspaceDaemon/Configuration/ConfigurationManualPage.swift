@@ -146,6 +146,8 @@ package struct ConfigurationManualPage: Sendable {
             return "a word of letters, digits and -"
         case .boolean:
             return "true or false"
+        case .listenAddress:
+            return "IP:PORT (an IPv6 address in brackets: [::1]:9464), or \"\" for off"
         }
     }
 

@@ -28,6 +28,12 @@ package struct DaemonConfiguration: Sendable, Equatable {
     /// The state file of an earlier installation, imported once when there is no state file; `nil` turns the
     /// import off.
     package var legacyStatePath: String?
+    /// `metrics.enabled`: whether metrics are kept and served at all. Applied at start.
+    package var metricsEnabled = true
+    /// `metrics.listen`: the TCP address Prometheus scrapes; `nil` serves none. Applied at start.
+    package var metricsListen: MetricsListenAddress? = nil
+    /// `metrics.allowRemote`: whether ``metricsListen`` may be other than loopback (checked at load).
+    package var metricsAllowRemote = false
     /// `metrics.textfile`: where the metrics are written for node_exporter; `nil` writes none. Applied at start.
     package var metricsTextfile: String? = nil
     /// `metrics.textfileIntervalSeconds`. Applied at start.

@@ -147,6 +147,6 @@ extension ControlAPI {
         let id =
             (applied.value as? any EventRecord)?.eventRecordID ?? request.pathParameters["id"].flatMap(WorkspaceID.init)
         events.publish(.change(revision: applied.revision, operation: operation, id: id))
-        metrics.changeApplied(operation: operation)
+        metrics?.changeApplied(operation: operation)
     }
 }

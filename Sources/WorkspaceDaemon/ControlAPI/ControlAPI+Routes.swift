@@ -22,8 +22,9 @@ extension ControlAPI {
     }
 
     /// `handler`, counted and timed in ``metrics`` by route (`GET /v1/projects/{id}`) and status.
+    /// With metrics off, `handler` itself.
     private func measured(_ route: APIRoute, _ handler: @escaping HTTPRouter.Handler) -> HTTPRouter.Handler {
-        let metrics = self.metrics.route(route.description)
+        guard let metrics = self.metrics?.route(route.description) else { return handler }
         return { request in
             let started = ContinuousClock.now
             let response = await handler(request)
@@ -32,16 +33,18 @@ extension ControlAPI {
         }
     }
 
-    /// The metrics in Prometheus's text format, with the gauges a scrape reads set now: what `GET /v1/metrics`
-    /// answers and `metrics.textfile` holds.
-    package func metricsExposition() -> [UInt8] {
+    /// The metrics in `format`, with the gauges a scrape reads set now: what `GET /v1/metrics` and
+    /// `metrics.listen` answer and `metrics.textfile` holds; `nil` with metrics off (`metrics.enabled = false`).
+    package func metricsExposition(_ format: MetricsFormat = .prometheus) -> [UInt8]? {
+        guard let metrics else { return nil }
         let status = state.status
         let history = state.historyStatus
-        return metrics.exposition(
-            DaemonMetrics.Scrape(
-                status: status, history: history,
-                replica: replica?.statusResponse(revision: status.revision, history: history),
-                subscribers: events.subscriberCount))
+        return format.render(
+            metrics.exposition(
+                DaemonMetrics.Scrape(
+                    status: status, history: history,
+                    replica: replica?.statusResponse(revision: status.revision, history: history),
+                    subscribers: events.subscriberCount)))
     }
 
     private func readRoutes() -> [(APIRoute, HTTPRouter.Handler)] {
@@ -49,10 +52,14 @@ extension ControlAPI {
             (APIRoute.status, { _ in await self.respond { self.ok(self.statusResponse()) } }),
             (
                 APIRoute.metrics,
-                { _ in
-                    var response = HTTPResponse(status: .ok, body: self.metricsExposition())
-                    response.headers.replaceOrAdd(
-                        name: "Content-Type", value: "text/plain; version=0.0.4; charset=utf-8")
+                { request in
+                    let format = MetricsFormat(accept: request.headers.first(name: "accept"))
+                    guard let body = self.metricsExposition(format) else {
+                        return .error(
+                            .notFound, code: "metrics_off", message: "metrics are off (metrics.enabled = false)")
+                    }
+                    var response = HTTPResponse(status: .ok, body: body)
+                    response.headers.replaceOrAdd(name: "Content-Type", value: format.contentType)
                     return response
                 }
             ),

@@ -32,8 +32,8 @@ package final class ControlAPI: Sendable {
     let configurationWarnings: @Sendable () -> [String]
     /// Replication off the host, for `/v1/status` and durable acknowledgements; `nil` when off.
     let replica: DaemonReplica?
-    /// The figures of `GET /v1/metrics`, counted per request and change.
-    let metrics: DaemonMetrics
+    /// The figures of `GET /v1/metrics`, counted per request and change; `nil` with metrics off.
+    let metrics: DaemonMetrics?
 
     /// An API over `state`.
     ///
@@ -49,17 +49,17 @@ package final class ControlAPI: Sendable {
     ///   - replica: Replication off the host, when on: its status, and with `replica.durableAcknowledgement` the
     ///     wait of a durable change.
     ///   - metrics: The figures `GET /v1/metrics` serves; every request and change is counted in them (a registry
-    ///     of the API's own by default).
+    ///     of the API's own by default); `nil` keeps none (`metrics.enabled = false`), and the route answers 404.
     package init(
         state: PersistentState<Workspace>, statePath: String, uptime: @escaping @Sendable () -> Duration,
         logger: Logger, secrets: SecretStoreOpening = .notOpened(), load: LoadStatusSource? = nil,
         savesFailingSince: @escaping @Sendable () -> Date? = { nil }, events: EventHub = EventHub(),
         configurationWarnings: @escaping @Sendable () -> [String] = { [] }, replica: DaemonReplica? = nil,
-        metrics: DaemonMetrics? = nil
+        metrics: DaemonMetrics? = DaemonMetrics(
+            version: ControlAPI.daemonVersion, schemaVersion: WorkspaceSchema.currentVersion)
     ) {
         self.replica = replica
-        self.metrics =
-            metrics ?? DaemonMetrics(version: Self.daemonVersion, schemaVersion: WorkspaceSchema.currentVersion)
+        self.metrics = metrics
         self.state = state
         self.statePath = statePath
         self.uptime = uptime

@@ -93,6 +93,9 @@ package enum DaemonEvent: String, CaseIterable, Sendable {
     /// The metrics could not be written to `metrics.textfile` (a missing or read-only directory): warned once, then
     /// retried at every interval.
     case metricsTextfileFailed
+    /// `metrics.listen` could not be bound (the port is taken, the address is not this host's): the daemon serves
+    /// without the listener.
+    case metricsListenFailed
 
     /// The event's journal `MESSAGE_ID`.
     package var messageID: MessageID {
@@ -135,6 +138,7 @@ package enum DaemonEvent: String, CaseIterable, Sendable {
         case .replicaRestored: hex = "c174f2bf0bb04422a33723cabf76f0d4"
         case .replicaHoldExceeded: hex = "06004e5657484ce594f350e95a0790ee"
         case .metricsTextfileFailed: hex = "4558f319b68441a4b2077a8523173c08"
+        case .metricsListenFailed: hex = "4bed4724c374494fbad5ebcbdddb97cf"
         }
         return MessageID(hex)!
     }

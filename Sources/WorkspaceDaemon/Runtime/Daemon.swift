@@ -76,9 +76,11 @@ package final class Daemon: Sendable {
         let loaded: LoadedState<Workspace>
         let loadedAt: Date
         let events = EventHub()
-        let metrics = DaemonMetrics(
-            version: ControlAPI.daemonVersion, schemaVersion: environment.schema.currentVersion,
-            startedAt: Date(timeIntervalSinceNow: -Double(uptime.components.seconds)))
+        let metrics =
+            configuration.metricsEnabled
+            ? DaemonMetrics(
+                version: ControlAPI.daemonVersion, schemaVersion: environment.schema.currentVersion,
+                startedAt: Date(timeIntervalSinceNow: -Double(uptime.components.seconds))) : nil
         // One hold for the history and the replicator: the history keeps what the replica lacks.
         let hold = configuration.replica.flatMap { DaemonReplica.makeHold(settings: $0, logger: logger) }
         let persistent: PersistentState<Workspace>
@@ -92,7 +94,7 @@ package final class Daemon: Sendable {
             await pendingSecrets.settle()
             throw error
         }
-        metrics.recordLoad(loaded.report, replayed: persistent.journalReplay?.recordsReplayed ?? 0)
+        metrics?.recordLoad(loaded.report, replayed: persistent.journalReplay?.recordsReplayed ?? 0)
         if loaded.report.migrated || !loaded.report.repairs.isEmpty || loaded.report.salvage != nil {
             // Bring the file on disk to the current version before READY=1 (the pre-migration backup is made
             // first; a salvaged file's original is already kept), so that a service reported started runs on a
@@ -141,11 +143,13 @@ package final class Daemon: Sendable {
                 router: router, authorize: authorizer(secrets),
                 maximumBodySize: configuration.apiMaximumBodyBytes),
             watchdog: startWatchdog(persistent), replica: replica,
-            metricsTextfile: configuration.metricsTextfile.map { path in
-                MetricsTextfile(
-                    path: path, interval: configuration.metricsTextfileInterval, logger: logger,
-                    exposition: { api.metricsExposition() })
-            })
+            metricsTextfile: configuration.metricsEnabled
+                ? configuration.metricsTextfile.map { path in
+                    MetricsTextfile(
+                        path: path, interval: configuration.metricsTextfileInterval, logger: logger,
+                        exposition: { api.metricsExposition() ?? [] })
+                } : nil,
+            metricsListener: server == nil ? nil : await startMetricsListener { api.metricsExposition($0) ?? [] })
         started = true
         let status = running.readyStatus()
         statusLine.ready(status)
@@ -244,7 +248,7 @@ package final class Daemon: Sendable {
     /// recording every later change of the control API in the journal before it is acknowledged.
     private func openJournaledState(
         _ file: StateFile<Workspace>, loaded: LoadedState<Workspace>, events: EventHub, hold: HistoryHold?,
-        metrics: DaemonMetrics
+        metrics: DaemonMetrics?
     ) throws(DaemonStartError) -> PersistentState<Workspace> {
         let configuration = self.configuration
         let persistent: PersistentState<Workspace>
@@ -259,7 +263,7 @@ package final class Daemon: Sendable {
                     Self.log(event, path: file.path, logger: logger)
                     statusLine.observe(event)
                     events.observe(event)
-                    metrics.observe(event)
+                    metrics?.observe(event)
                     if case .saved = event { HeapTrim.releaseFreePages() }
                 })
         } catch {

@@ -28,13 +28,16 @@ package final class RunningDaemon: Sendable {
     package let replica: DaemonReplica?
     /// The writer of `metrics.textfile`; `nil` when none is configured.
     package let metricsTextfile: MetricsTextfile?
+    /// The TCP server of `metrics.listen`; `nil` when none is configured or it could not bind.
+    let metricsListener: HTTPServer?
     let stopStatus = Mutex<ExitStatus?>(nil)
 
     init(
         daemon: Daemon, state: PersistentState<Workspace>, api: ControlAPI, report: LoadReport,
         server: HTTPServer?, responder: HTTPResponder, watchdog: Watchdog?, replica: DaemonReplica? = nil,
-        metricsTextfile: MetricsTextfile? = nil
+        metricsTextfile: MetricsTextfile? = nil, metricsListener: HTTPServer? = nil
     ) {
+        self.metricsListener = metricsListener
         self.replica = replica
         self.metricsTextfile = metricsTextfile
         self.daemon = daemon
@@ -77,9 +80,10 @@ package final class RunningDaemon: Sendable {
         daemon.send(notification)
     }
 
-    /// Closes the control server after a stop (requests in flight finish; new changes were already refused by
-    /// the closed state). Does nothing for an in-memory transport.
+    /// Closes the control server and the metrics listener after a stop (requests in flight finish; new changes
+    /// were already refused by the closed state). Does nothing for an in-memory transport.
     package func shutDown() async {
+        await metricsListener?.shutdown()
         await server?.shutdown()
     }
 }
