@@ -7,11 +7,13 @@ import PackageDescription
 /// The trait each package dependency is built with. StateStore, StateStoreTesting and StateModel need none of them (only
 /// swift-syntax, for the macro): a package that depends on this one with `traits: []` resolves and compiles only
 /// those, and one with `traits: ["Systemd"]` adds the Systemd library and swift-log. The default trait, `Daemon`,
-/// is everything: the daemon, its client, transport and secret store.
+/// is everything: the daemon, its client, transport and secret store; `Metrics` makes StateStore report its figures
+/// through swift-metrics.
 let traitOfPackage: [String: Set<String>] = [
     "swift-log": ["Systemd"], "swift-configuration": ["Daemon"], "swift-argument-parser": ["Daemon"],
     "swift-system": ["Daemon"], "swift-nio": ["Daemon", "Replica"], "swift-nio-extras": ["Daemon"],
     "swift-crypto": ["Daemon", "Replica"], "async-http-client": ["Replica"], "swift-prometheus": ["Daemon"],
+    "swift-metrics": ["Metrics"],
 ]
 
 /// `package`'s product `name`, built only with one of the package's traits (``traitOfPackage``): a condition on every
@@ -54,10 +56,15 @@ let package = Package(
                 "StateStoreS3: replication of a state's history to S3-compatible storage, with async-http-client "
                 + "and swift-crypto."),
         .trait(
+            name: "Metrics",
+            description:
+                "StateStore reports its figures (saves, journal syncs, the revision, the load) through "
+                + "apple/swift-metrics to the backend a program bootstraps or passes in (StateMetrics)."),
+        .trait(
             name: "Daemon",
             description:
                 "The daemon, workspacectl, the control API's contract, client and transport, the secret store.",
-            enabledTraits: ["Systemd", "Replica"]),
+            enabledTraits: ["Systemd", "Replica", "Metrics"]),
         .default(enabledTraits: ["Daemon"]),
     ],
     dependencies: [
@@ -90,6 +97,10 @@ let package = Package(
         // issue 44), rather than a writer of the format of our own; small (it brings swift-metrics, the metrics API
         // of Swift servers, and swift-atomics, which swift-nio already has), about 20 s of a clean CI build.
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        // The metrics API of Swift servers, for StateStore's own figures (the `Metrics` trait), so that a library
+        // user's bootstrapped backend gets them; swift-prometheus brings it already, and alone it is one small
+        // module with no dependency (a few seconds of a clean build).
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         // The @StateModel macro's implementation (a compiler plug-in): parsing the declaration and building its
         // Codable code. Built once per clean build, for the host only (about two minutes of CI build time); it is
         // not linked into any binary.
@@ -108,7 +119,9 @@ let package = Package(
         // own seam.
         .target(
             name: "StateStore",
-            dependencies: ["StateCoding", "StateJSON", "CSignalLatch", "CChecksum"]),
+            dependencies: [
+                "StateCoding", "StateJSON", "CSignalLatch", "CChecksum", traitProduct("CoreMetrics", "swift-metrics"),
+            ]),
         // The Codable runtime of a versioned record, apart from the engine: unknown fields kept, defaults and
         // salvage repairs recorded, extensible enums, JSONValue, and the direct reader and writer that read and
         // write a record straight from and to a file's bytes. What @StateModel's generated code calls, so that
@@ -173,6 +186,7 @@ let package = Package(
                 traitProduct("Configuration", "swift-configuration"),
                 traitProduct("SystemPackage", "swift-system"),
                 traitProduct("Prometheus", "swift-prometheus"),
+                traitProduct("CoreMetrics", "swift-metrics"),
             ]
         ),
         // The control API's contract, shared by the daemon's routes, the client and workspacectl: routes,
@@ -245,6 +259,8 @@ let package = Package(
                 "StateStore", "StateStoreTesting", "StateStoreSample", "StateModel", "StateStoreExample", "TestSupport",
                 // SHA256Tests checks StateStore's own SHA-256 against it.
                 traitProduct("Crypto", "swift-crypto"),
+                // StateMetricsTests reads StateStore's figures back through swift-metrics's test backend.
+                traitProduct("MetricsTestKit", "swift-metrics"),
                 // S3ReplicationTests replicate and restore through the S3 target against moto's server.
                 "StateStoreS3",
             ],

@@ -23,7 +23,9 @@ extension StateFile {
     ///   could not be written (nothing was marked: the next load imports again).
     public func load(importing source: StateImport) throws(StateStoreError) -> LoadedState<Model> {
         do {
-            return try loadImporting(source)
+            let loaded = try loadImporting(source)
+            figures.loaded(loaded.report)
+            return loaded
         } catch {
             // A load that ends in an error finished: it did not crash (see ``load()``).
             stoppedWhileLoading()

@@ -24,6 +24,8 @@ public final class StateFile<Model: Codable & Sendable>: Sendable {
     let fileSystem: any FileSystem
     let writer: DurableWriter
     let now: @Sendable () -> Date
+    /// Where the figures go (``StateFileConfiguration/metrics``).
+    let figures: StateFigures
     let state = Mutex(MutableState())
 
     struct MutableState: Sendable {
@@ -74,6 +76,7 @@ public final class StateFile<Model: Codable & Sendable>: Sendable {
         self.fileSystem = fileSystem
         self.writer = DurableWriter(fileSystem: fileSystem, mode: configuration.fileMode)
         self.now = now
+        self.figures = StateFigures(configuration.metrics)
     }
 
     deinit {
@@ -98,7 +101,9 @@ public final class StateFile<Model: Codable & Sendable>: Sendable {
         do {
             var load = try beginLoad()
             let bytes = try readStateBytes(&load)
-            return try finishLoad(load, bytes: bytes)
+            let loaded = try finishLoad(load, bytes: bytes)
+            figures.loaded(loaded.report)
+            return loaded
         } catch {
             // A load that ends in an error (a newer file, a refused corrupt one) finished: it did not crash.
             stoppedWhileLoading()

@@ -19,6 +19,9 @@ public struct StateFileConfiguration: Sendable, Equatable {
     /// could keep nothing): by default the newest backup that loads, so that a broken file never starts the state
     /// from scratch while a good copy is on disk. See ``LoadReport/Quarantine/restoredFrom``.
     public var corruptFileFallback: CorruptFileFallback = .newestBackup
+    /// Where the file's figures (loads, saves, the journal, the revision) are reported through swift-metrics, with
+    /// the `Metrics` trait; by default the bootstrapped backend, named `state_store_*`. See ``StateMetrics``.
+    public var metrics = StateMetrics()
 
     /// How a state file guards against a second process.
     public enum Locking: String, Sendable, Equatable {

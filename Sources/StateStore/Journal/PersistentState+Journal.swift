@@ -141,6 +141,7 @@ extension PersistentState {
             }
             let now = scheduler.now
             engine.status.revision += 1
+            file.figures.applied(revision: engine.status.revision)
             engine.lastChangeAt = now
             if engine.dirtySince == nil { engine.dirtySince = now }
             let notRecorded = appendToJournal(
@@ -219,6 +220,7 @@ extension PersistentState {
         journal.segments[index].unsynced = true
         journal.appendedRevision = revision
         journal.recordsAppended += 1
+        file.figures.appended()
         if journal.isFull { makeSnapshotDue(&engine) }
         if let failure = journal.failure {
             return .journalFailed(path: file.path, revision: revision, underlying: Self.reason(failure))
@@ -232,6 +234,7 @@ extension PersistentState {
         _ failure: PersistenceError, _ journal: inout JournalEngineState, _ engine: inout PersistenceEngineState<Model>
     ) {
         if journal.failure == nil || !journal.failureAnnounced {
+            file.figures.journalFailed()
             engine.journalEvents.append(.journalFailed(error: failure))
             journal.failureAnnounced = true
         }

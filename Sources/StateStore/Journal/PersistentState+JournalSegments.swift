@@ -190,6 +190,7 @@ extension PersistentState {
             journal.syncScheduled = false
             guard journal.syncedRevision < journal.appendedRevision else { return nil }
             var work = JournalSyncWork(target: journal.appendedRevision)
+            work.from = journal.syncedRevision
             for index in journal.segments.indices {
                 if journal.segments[index].unsynced {
                     work.files.append((journal.segments[index].descriptor, journal.segments[index].path))
@@ -202,17 +203,23 @@ extension PersistentState {
         guard let work else { return settleJournalWaiters(failure: nil) }
         let fileSystem = file.fileSystem
         var failure: FileSystemError?
-        do {
+        let started = ContinuousClock.now
+        do throws(FileSystemError) {
             for (descriptor, path) in work.files { try fileSystem.fdatasync(descriptor, path: path) }
             if work.directory { try fileSystem.fsyncDirectory(file.directory) }
         } catch {
             failure = error
         }
+        let duration = ContinuousClock.now - started
         state.withLock { engine in
             guard var journal = engine.journal else { return }
             defer { engine.journal = journal }
             if failure != nil { return }
             journal.syncsPerformed += 1
+            file.figures.journalSynced(
+                changes: work.target &- work.from, duration: duration,
+                durable: max(engine.status.durableRevision, work.target),
+                bytes: journal.segments.reduce(0) { $0 + $1.byteCount }, segments: journal.segments.count)
             if work.directory {
                 for index in journal.segments.indices { journal.segments[index].needsDirectorySync = false }
             }
@@ -259,6 +266,8 @@ extension PersistentState {
 /// What one group sync does outside the lock.
 struct JournalSyncWork {
     var target: UInt64
+    /// The revision synced before: the group is the changes after it, up to ``target``.
+    var from: UInt64 = 0
     var files: [(descriptor: Int32, path: String)] = []
     var directory = false
 }

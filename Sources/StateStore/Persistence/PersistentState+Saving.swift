@@ -115,6 +115,9 @@ extension PersistentState {
             engine.status.lastSaveDuration = duration
             engine.status.lastSaveByteCount = byteCount
             events.append(.saved(revision: job.revision, duration: duration, byteCount: byteCount))
+            file.figures.saved(
+                revision: engine.status.savedRevision, duration: duration, byteCount: byteCount,
+                durable: engine.status.durableRevision)
             if engine.status.consecutiveFailures > 0 {
                 events.append(.saveRecovered(revision: job.revision, failures: engine.status.consecutiveFailures))
             }
@@ -126,6 +129,7 @@ extension PersistentState {
         case .failure(let underlying):
             let error = PersistenceError.saveFailed(path: file.path, revision: job.revision, underlying: underlying)
             engine.status.savesFailed += 1
+            file.figures.saveFailed(underlying)
             engine.status.consecutiveFailures += 1
             engine.status.lastError = error
             engine.status.lastErrorDate = date

@@ -176,6 +176,7 @@ public final class PersistentState<Model: Codable & Sendable>: Sendable {
             }
             let now = scheduler.now  // read under the lock, so change times never go backwards
             engine.status.revision += 1
+            file.figures.applied(revision: engine.status.revision)
             engine.lastChangeAt = now
             if engine.dirtySince == nil { engine.dirtySince = now }
             let result = Applied(value: value, revision: engine.status.revision)

@@ -42,7 +42,7 @@ extension ControlAPI {
         return format.render(
             metrics.exposition(
                 DaemonMetrics.Scrape(
-                    status: status, history: history,
+                    history: history,
                     replica: replica?.statusResponse(revision: status.revision, history: history),
                     subscribers: events.subscriberCount)))
     }

@@ -4,10 +4,8 @@ import StateStore
 import WorkspaceAPI
 
 extension DaemonMetrics {
-    /// What a scrape reads besides the state's status: the history, the replica and the event subscribers.
+    /// What a scrape reads: the history, the replica and the event subscribers.
     package struct Scrape: Sendable {
-        /// The state's status.
-        package var status: PersistenceStatus
         /// The history kept, when it is.
         package var history: HistoryStatus?
         /// The replica's part of `/v1/status`, when replicating.
@@ -15,41 +13,17 @@ extension DaemonMetrics {
         /// Readers of `GET /v1/events` now.
         package var subscribers: Int
 
-        /// A scrape of `status` and the rest.
-        package init(
-            status: PersistenceStatus, history: HistoryStatus? = nil, replica: ReplicaStatusResponse? = nil,
-            subscribers: Int = 0
-        ) {
-            self.status = status
+        /// A scrape of these.
+        package init(history: HistoryStatus? = nil, replica: ReplicaStatusResponse? = nil, subscribers: Int = 0) {
             self.history = history
             self.replica = replica
             self.subscribers = subscribers
         }
     }
 
-    /// Records how the start loaded the state: its duration, its source (`file`, `migrated`, `salvaged`,
-    /// `quarantined`, `restored`, `imported`, `none`), the migration steps and the journal changes replayed.
-    package func recordLoad(_ report: LoadReport, replayed: Int) {
-        let source: String
-        switch report.source {
-        case .noFile: source = "none"
-        case .quarantined: source = report.quarantine?.restoredFrom == nil ? "quarantined" : "restored"
-        case .salvaged: source = "salvaged"
-        case .imported: source = "imported"
-        case .file: source = report.stepsApplied.isEmpty ? "file" : "migrated"
-        }
-        registry.makeGauge(
-            name: "workspaced_load_info", labels: [("source", source)],
-            help: "Always 1: where the start's state came from (file, migrated, salvaged, quarantined, restored, "
-                + "imported, none)."
-        ).set(to: 1.0)
-        let (seconds, attoseconds) = report.timings.total.components
-        registry.makeGauge(
-            name: "workspaced_load_duration_seconds", help: "How long the start's load of the state file took."
-        ).set(to: Double(seconds) + Double(attoseconds) / 1e18)
-        registry.makeGauge(
-            name: "workspaced_load_migration_steps", help: "Migration steps the start's load applied."
-        ).set(to: Double(report.stepsApplied.count))
+    /// Records the changes the start replayed from the journal (what a crash left); the rest of the load is the
+    /// state file's own figures (`workspaced_load_*`).
+    package func recordReplay(_ replayed: Int) {
         registry.makeGauge(
             name: "workspaced_load_journal_changes_replayed",
             help: "Changes the start replayed from the journal (what a crash left)."
@@ -73,7 +47,7 @@ extension DaemonMetrics {
             gauges.replicaHeldBytes.set(to: Double(replica.heldBytes))
             gauges.replicaPrunedBytes.set(to: Double(replica.prunedUnreplicatedBytes))
         }
-        return exposition(status: scrape.status)
+        return exposition()
     }
 }
 

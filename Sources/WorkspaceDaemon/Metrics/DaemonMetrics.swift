@@ -4,8 +4,9 @@ import StateStore
 import Synchronization
 
 /// The daemon's figures in Prometheus's text format (issue 44), served by `GET /v1/metrics`: counters and
-/// histograms the daemon updates as things happen (changes, saves, requests), and gauges read from the state's
-/// status at each scrape (revision, journal, history, replica lag, the process's memory and descriptors).
+/// histograms the daemon updates as things happen (changes, requests), the state's own figures, which StateStore
+/// reports through swift-metrics into the same registry (``stateMetrics``: saves, journal syncs, the revision, the
+/// load), and gauges read at each scrape (history, replica lag, the process's memory and descriptors).
 ///
 /// One registry per daemon, passed in: nothing is global, so tests and two daemons in one process do not share
 /// figures. Names follow Prometheus's conventions: `workspaced_` first, base units, `_total` counters,
@@ -13,16 +14,10 @@ import Synchronization
 package final class DaemonMetrics: Sendable {
     /// The registry every figure is in.
     package let registry = PrometheusCollectorRegistry()
-    let saveDuration: DurationHistogram
-    let saves: Prometheus.Counter
-    let saveFailures: Prometheus.Counter
-    let journalFailures: Prometheus.Counter
+    /// Where the state file reports its figures: this registry, named `workspaced_*`
+    /// (``StateStore/StateFileConfiguration/metrics``).
+    package let stateMetrics: StateMetrics
     let startTime: Gauge
-    let revision: Gauge
-    let savedRevision: Gauge
-    let stateFileBytes: Gauge
-    let journalBytes: Gauge
-    let journalSegments: Gauge
     let residentMemory: Gauge
     let openDescriptors: Gauge
     let scrapeGauges: ScrapeGauges
@@ -49,45 +44,22 @@ package final class DaemonMetrics: Sendable {
         startTime = registry.makeGauge(
             name: "workspaced_process_start_time_seconds", help: "When the daemon started, in seconds since 1970.")
         startTime.set(to: startedAt.timeIntervalSince1970)
-        saveDuration = registry.makeDurationHistogram(
-            name: "workspaced_save_duration_seconds", buckets: Self.durationBuckets,
-            help: "How long each save of the state file took (write, fsync, rename, directory fsync).")
-        saves = registry.makeCounter(name: "workspaced_saves_total", help: "Saves of the state file that succeeded.")
-        saveFailures = registry.makeCounter(
-            name: "workspaced_save_failures_total", help: "Saves of the state file that failed (each is retried).")
-        journalFailures = registry.makeCounter(
-            name: "workspaced_journal_failures_total",
-            help: "Times the change journal failed; changes are refused until a snapshot is durable.")
-        revision = registry.makeGauge(name: "workspaced_revision", help: "The state's current revision.")
-        savedRevision = registry.makeGauge(
-            name: "workspaced_saved_revision", help: "The revision the state file on disk holds.")
-        stateFileBytes = registry.makeGauge(
-            name: "workspaced_state_file_bytes", help: "The size of the state file as last saved.")
-        journalBytes = registry.makeGauge(name: "workspaced_journal_bytes", help: "The change journal's bytes.")
-        journalSegments = registry.makeGauge(
-            name: "workspaced_journal_segments", help: "The change journal's segment files.")
         residentMemory = registry.makeGauge(
             name: "workspaced_process_resident_memory_bytes", help: "The daemon's resident memory.")
         openDescriptors = registry.makeGauge(
             name: "workspaced_process_open_fds", help: "The daemon's open file descriptors.")
         scrapeGauges = ScrapeGauges(registry)
+        let descriptions = StateMetrics.descriptions(prefix: "workspaced")
+        stateMetrics = StateMetrics(
+            prefix: "workspaced",
+            factory: RegistryMetricsFactory(
+                registry: registry,
+                help: Dictionary(descriptions.map { ($0.name, $0.help) }, uniquingKeysWith: { first, _ in first }),
+                durationBuckets: Self.durationBuckets, valueBuckets: Self.groupSizeBuckets))
     }
 
-    /// Counts what a ``StateStore/PersistenceEvent`` says: saves and their duration, failures.
-    package func observe(_ event: PersistenceEvent) {
-        switch event {
-        case .saved(_, let duration, let byteCount):
-            saves.increment()
-            saveDuration.record(duration)
-            stateFileBytes.set(to: Double(byteCount))
-        case .saveFailed:
-            saveFailures.increment()
-        case .journalFailed:
-            journalFailures.increment()
-        case .saveRecovered, .journalResumed:
-            break
-        }
-    }
+    /// The buckets of the journal's group sizes: 1 to 1,024 changes per fdatasync.
+    static let groupSizeBuckets: [Double] = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024]
 
     /// Counts a change the control API applied, by its operation (`favorite.create`, `project.delete`, …).
     package func changeApplied(operation: String) {
@@ -108,14 +80,8 @@ package final class DaemonMetrics: Sendable {
         RouteMetrics(route: route, registry: registry)
     }
 
-    /// Sets the gauges read at a scrape from `status` and the process, then returns the exposition text.
-    package func exposition(status: PersistenceStatus) -> [UInt8] {
-        revision.set(to: Double(status.revision))
-        savedRevision.set(to: Double(status.savedRevision))
-        if let journal = status.journal {
-            journalBytes.set(to: Double(journal.byteCount))
-            journalSegments.set(to: Double(journal.segmentCount))
-        }
+    /// Sets the gauges read at a scrape from the process, then returns the exposition text.
+    package func exposition() -> [UInt8] {
         if let resident = Self.residentBytes() { residentMemory.set(to: Double(resident)) }
         if let descriptors = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd") {
             openDescriptors.set(to: Double(descriptors.count))

@@ -57,7 +57,13 @@ package final class Daemon: Sendable {
         let configuration = self.configuration
         HeapTrim.keepLargeBlocksMapped()
         logIgnoredKeys(configuration.ignoredKeys)
-        let file = try openStateFile(configuration)
+        // Before the state file, which reports its own figures into the registry from its load on.
+        let metrics =
+            configuration.metricsEnabled
+            ? DaemonMetrics(
+                version: ControlAPI.daemonVersion, schemaVersion: environment.schema.currentVersion,
+                startedAt: Date(timeIntervalSinceNow: -Double(uptime.components.seconds))) : nil
+        let file = try openStateFile(configuration, metrics: metrics?.stateMetrics)
         let replicaConnection = try openReplica(configuration)
         var started = false
         defer { if !started { replicaConnection?.close() } }
@@ -76,11 +82,6 @@ package final class Daemon: Sendable {
         let loaded: LoadedState<Workspace>
         let loadedAt: Date
         let events = EventHub()
-        let metrics =
-            configuration.metricsEnabled
-            ? DaemonMetrics(
-                version: ControlAPI.daemonVersion, schemaVersion: environment.schema.currentVersion,
-                startedAt: Date(timeIntervalSinceNow: -Double(uptime.components.seconds))) : nil
         // One hold for the history and the replicator: the history keeps what the replica lacks.
         let hold = configuration.replica.flatMap { DaemonReplica.makeHold(settings: $0, logger: logger) }
         let persistent: PersistentState<Workspace>
@@ -89,12 +90,12 @@ package final class Daemon: Sendable {
             loadedAt = Date()
             logLoadReport(loaded.report)
             logImport(loaded.report)
-            persistent = try openJournaledState(file, loaded: loaded, events: events, hold: hold, metrics: metrics)
+            persistent = try openJournaledState(file, loaded: loaded, events: events, hold: hold)
         } catch {
             await pendingSecrets.settle()
             throw error
         }
-        metrics?.recordLoad(loaded.report, replayed: persistent.journalReplay?.recordsReplayed ?? 0)
+        metrics?.recordReplay(persistent.journalReplay?.recordsReplayed ?? 0)
         if loaded.report.migrated || !loaded.report.repairs.isEmpty || loaded.report.salvage != nil {
             // Bring the file on disk to the current version before READY=1 (the pre-migration backup is made
             // first; a salvaged file's original is already kept), so that a service reported started runs on a
@@ -211,12 +212,16 @@ package final class Daemon: Sendable {
         }
     }
 
-    private func openStateFile(_ configuration: DaemonConfiguration) throws(DaemonStartError) -> StateFile<Workspace> {
+    private func openStateFile(
+        _ configuration: DaemonConfiguration, metrics: StateMetrics?
+    ) throws(DaemonStartError) -> StateFile<Workspace> {
         try Self.createDirectory(configuration.stateDirectory)
         var stateFileConfiguration = StateFileConfiguration(
             corruptFilePolicy: configuration.corruptFilePolicy, backupsKept: configuration.backupsKept,
             crashedLoadLimit: configuration.crashedLoadLimit > 0 ? configuration.crashedLoadLimit : nil)
         stateFileConfiguration.corruptFileFallback = configuration.corruptFileFallback
+        // With metrics off, the figures go to swift-metrics's no-op handlers (the daemon bootstraps no backend).
+        if let metrics { stateFileConfiguration.metrics = metrics }
         return StateFile(
             path: configuration.statePath, schema: environment.schema, configuration: stateFileConfiguration,
             fileSystem: environment.fileSystem)
@@ -247,8 +252,7 @@ package final class Daemon: Sendable {
     /// The state the daemon serves: the loaded workspace with the changes its journal holds replayed (a crash's),
     /// recording every later change of the control API in the journal before it is acknowledged.
     private func openJournaledState(
-        _ file: StateFile<Workspace>, loaded: LoadedState<Workspace>, events: EventHub, hold: HistoryHold?,
-        metrics: DaemonMetrics?
+        _ file: StateFile<Workspace>, loaded: LoadedState<Workspace>, events: EventHub, hold: HistoryHold?
     ) throws(DaemonStartError) -> PersistentState<Workspace> {
         let configuration = self.configuration
         let persistent: PersistentState<Workspace>
@@ -263,7 +267,6 @@ package final class Daemon: Sendable {
                     Self.log(event, path: file.path, logger: logger)
                     statusLine.observe(event)
                     events.observe(event)
-                    metrics?.observe(event)
                     if case .saved = event { HeapTrim.releaseFreePages() }
                 })
         } catch {
