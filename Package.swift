@@ -180,7 +180,7 @@ let package = Package(
             name: "WorkspaceDaemon",
             dependencies: [
                 "StateStore", "StateJSON", "Systemd", "WorkspaceModel", "WorkspaceStorage", "WorkspaceAPI", "UnixHTTP",
-                "WorkspaceSecrets", "StateStoreS3",
+                "WorkspaceSecrets", "StateStoreS3", "CIOPriority",
                 traitProduct("Logging", "swift-log"),
                 traitProduct("NIOHTTP1", "swift-nio"),
                 traitProduct("Configuration", "swift-configuration"),
@@ -213,6 +213,9 @@ let package = Package(
         // CRC-32C by the processor's instruction, for the journal's records (Sources/CChecksum/crc32c.c): a C
         // target because Swift has no portable way to the SSE 4.2 and AArch64 CRC instructions.
         .target(name: "CChecksum"),
+        // ioprio_set(2) for the daemon's scrub thread, which reads at idle I/O priority
+        // (Sources/CIOPriority/io_priority.c): Swift cannot call the variadic syscall(2).
+        .target(name: "CIOPriority"),
         // The daemon binary: argument parsing only; everything else is in WorkspaceDaemon.
         .executableTarget(
             name: "workspaced",
@@ -227,7 +230,7 @@ let package = Package(
             name: "WorkspaceDaemonTests",
             dependencies: [
                 "WorkspaceDaemon", "StateStore", "StateStoreTesting", "Systemd", "WorkspaceModel", "WorkspaceStorage",
-                "TestSupport", "UnixHTTP", "WorkspaceSecrets", "WorkspaceAPI", "WorkspaceClient",
+                "TestSupport", "UnixHTTP", "WorkspaceSecrets", "WorkspaceAPI", "WorkspaceClient", "CIOPriority",
                 traitProduct("NIOHTTP1", "swift-nio"),
             ]
         ),
@@ -410,7 +413,7 @@ if let plugin = Context.environment["WSD_MACRO_PLUGIN"], !plugin.isEmpty {
             default: false
             }
         }
-        if !["CSignalLatch", "CEarlySignals", "CLibFuzzer", "CChecksum"].contains(target.name) {
+        if !["CSignalLatch", "CEarlySignals", "CLibFuzzer", "CChecksum", "CIOPriority"].contains(target.name) {
             target.swiftSettings = (target.swiftSettings ?? []) + [load]
         }
     }

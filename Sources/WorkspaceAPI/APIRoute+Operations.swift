@@ -58,6 +58,8 @@ extension APIRoute {
     public static let updateOwner = APIRoute(.PATCH, "/v1/owner", [200, 400, 401, 403, 405, 412, 413, 503])
     /// `POST /v1/flush`: Saves now; answers once everything accepted so far is durable.
     public static let flush = APIRoute(.POST, "/v1/flush", [200, 400, 401, 403, 405, 503])
+    /// `POST /v1/scrub`: Reads and checks every file a restore would start from now; answers with what it found.
+    public static let scrub = APIRoute(.POST, "/v1/scrub", [200, 400, 401, 403, 404, 405])
     /// `GET /v1/tokens`: Every API token, revoked ones included, never a secret (root only).
     public static let tokens = APIRoute(.GET, "/v1/tokens", [200, 400, 401, 403, 405, 503])
     /// `POST /v1/tokens`: Creates an API token and answers with it, once, after it is on disk (root only).
@@ -72,8 +74,8 @@ extension APIRoute {
     public static let all: [APIRoute] = [
         status, metrics, workspace, history, restore, projects, createProject, project, updateProject, deleteProject,
         restoreProject, createPane, updatePane, deletePane, createTab, deleteTab, focusTab, favorites, addFavorite,
-        deleteFavorite, activeProject, setActiveProject, owner, updateOwner, flush, tokens, createToken, revokeToken,
-        events,
+        deleteFavorite, activeProject, setActiveProject, owner, updateOwner, flush, scrub, tokens, createToken,
+        revokeToken, events,
     ]
 
     /// Every change of the workspace and the operation its `change` event names (`x-change-event`).

@@ -55,6 +55,8 @@ public struct StatusResponse: Codable, Sendable, Equatable {
     public var history: HistoryStatusResponse?
     /// Replication off the host; `nil` when `replica.url` is empty (or from a release without it).
     public var replica: ReplicaStatusResponse?
+    /// The scrub of backups, history and replica; `nil` from a release without it.
+    public var scrub: ScrubStatusResponse?
 
     /// A status with every field.
     public init(
@@ -64,9 +66,10 @@ public struct StatusResponse: Codable, Sendable, Equatable {
         installation: InstallationStatus? = nil, secrets: SecretsStatus? = nil, load: LoadStatus? = nil,
         savesFailingSince: Date? = nil, lineage: String? = nil, configurationWarnings: [String]? = nil,
         journal: JournalStatusResponse? = nil, history: HistoryStatusResponse? = nil,
-        replica: ReplicaStatusResponse? = nil
+        replica: ReplicaStatusResponse? = nil, scrub: ScrubStatusResponse? = nil
     ) {
         self.replica = replica
+        self.scrub = scrub
         self.configurationWarnings = configurationWarnings
         self.journal = journal
         self.history = history
@@ -95,7 +98,7 @@ public struct StatusResponse: Codable, Sendable, Equatable {
         case daemonVersion, schemaVersion, statePath, revision, lineage, durableRevision, dirty, lastSaveAt
         case lastSaveMilliseconds, lastError, lastErrorAt, consecutiveFailures, savesPerformed, changesCoalesced
         case uptimeSeconds, installation, secrets, load, savesFailingSince, configurationWarnings, journal, history
-        case replica
+        case replica, scrub
     }
 
     /// Writes the keys as the synthesized encoding does (an absent value leaves its key out), except `history` and
@@ -125,6 +128,7 @@ public struct StatusResponse: Codable, Sendable, Equatable {
         try container.encodeIfPresent(journal, forKey: .journal)
         try container.encode(history, forKey: .history)
         try container.encode(replica, forKey: .replica)
+        try container.encodeIfPresent(scrub, forKey: .scrub)
     }
 }
 

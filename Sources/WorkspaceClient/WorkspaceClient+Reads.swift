@@ -16,4 +16,10 @@ extension WorkspaceClient {
     public func flush() async throws(WorkspaceClientError) -> ChangeResponse<Empty> {
         try await call(APIRoute.flush)
     }
+
+    /// `POST /v1/scrub`: reads and checks every backup, history file and the replica's newest state now, and
+    /// answers with what the scrub found.
+    public func scrub() async throws(WorkspaceClientError) -> ScrubStatusResponse {
+        try await call(APIRoute.scrub)
+    }
 }

@@ -30,6 +30,7 @@ struct StatusCommand: AsyncParsableCommand {
         rows += journalRows(status)
         rows += historyRows(status)
         rows += replicaRows(status)
+        rows += scrubRows(status)
         if let saved = status.lastSaveAt {
             let took = status.lastSaveMilliseconds.map { String(format: ", took %.1f ms", $0) } ?? ""
             rows.append(("last save", Formatting.moment(saved) + took))
@@ -103,6 +104,26 @@ struct StatusCommand: AsyncParsableCommand {
         ]
         for damage in history.damaged {
             rows.append(("", "DAMAGED \(damage.path): \(damage.reason)"))
+        }
+        return rows
+    }
+
+    /// The scrub: when it last passed, and each file the last one found damaged; nothing from a daemon without it.
+    static func scrubRows(_ status: StatusResponse) -> [(String, String)] {
+        guard let scrub = status.scrub else { return [] }
+        let schedule = scrub.intervalHours > 0 ? "every \(scrub.intervalHours) h" : "on request only"
+        guard let ran = scrub.lastRunAt else {
+            return [("scrub", "not run yet (\(schedule))" + (scrub.running ? ", running now" : ""))]
+        }
+        var rows: [(String, String)] = []
+        if scrub.damaged.isEmpty {
+            rows.append(
+                ("scrub", "passed \(Formatting.moment(ran)), \(scrub.filesChecked) file(s) checked (\(schedule))"))
+        } else {
+            let success = scrub.lastSuccessAt.map { "last passed " + Formatting.moment($0) } ?? "never passed"
+            rows.append(
+                ("scrub", "FOUND \(scrub.damaged.count) DAMAGED \(Formatting.moment(ran)), \(success) (\(schedule))"))
+            for damage in scrub.damaged { rows.append(("", "DAMAGED \(damage.path): \(damage.reason)")) }
         }
         return rows
     }

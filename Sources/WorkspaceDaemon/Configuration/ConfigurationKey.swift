@@ -267,6 +267,13 @@ package struct ConfigurationKey: Sendable, Hashable {
             "whether metrics.listen may be an address other than loopback (anyone who reaches it reads the metrics)",
         defaultValue: .text("false"), flag: nil)
 
+    /// How often the daemon scrubs what a restore would start from.
+    package static let scrubIntervalHours = ConfigurationKey(
+        name: "scrub.intervalHours", kind: .integer(0...8760),
+        summary:
+            "how often the backups, the history and the replica's newest state are read and checked, at idle I/O priority, in hours; 0 scrubs only on POST /v1/scrub",
+        defaultValue: .integer(24), flag: nil)
+
     /// Every key, in documentation order.
     package static let all: [ConfigurationKey] = [
         .stateDirectory, .controlSocket, .saveDebounce, .saveMaximumDelay, .corruptFilePolicy, .corruptFileFallback,
@@ -276,5 +283,6 @@ package struct ConfigurationKey: Sendable, Hashable {
         .readGroups, .writeUsers, .writeGroups, .replicaURL, .replicaEndpoint, .replicaRegion, .replicaSyncInterval,
         .replicaDurableAcknowledgement, .replicaEncryption, .replicaRestoreIfMissing, .replicaLocalMaximumBytes,
         .metricsEnabled, .metricsListen, .metricsAllowRemote, .metricsTextfile, .metricsTextfileInterval,
+        .scrubIntervalHours,
     ]
 }

@@ -126,6 +126,8 @@ package enum ConfigurationLoader {
                 writeUsers: try reader.ids(.writeUsers, resolve: AccountLookup.userID),
                 writeGroups: try reader.ids(.writeGroups, resolve: AccountLookup.groupID)))
         configuration.replica = replica
+        configuration.scrubIntervalHours =
+            try reader.integer(.scrubIntervalHours) ?? ConfigurationKey.scrubIntervalHours.integerDefault
         configuration.metricsEnabled = try reader.boolean(.metricsEnabled) ?? true
         configuration.metricsAllowRemote = try reader.boolean(.metricsAllowRemote) ?? false
         configuration.metricsListen = try resolveMetricsListen(reader, allowRemote: configuration.metricsAllowRemote)

@@ -34,6 +34,8 @@ package struct DaemonConfiguration: Sendable, Equatable {
     package var metricsListen: MetricsListenAddress? = nil
     /// `metrics.allowRemote`: whether ``metricsListen`` may be other than loopback (checked at load).
     package var metricsAllowRemote = false
+    /// `scrub.intervalHours`: how often the daemon scrubs; 0 only on request. Applied at start.
+    package var scrubIntervalHours = ConfigurationKey.scrubIntervalHours.integerDefault
     /// `metrics.textfile`: where the metrics are written for node_exporter; `nil` writes none. Applied at start.
     package var metricsTextfile: String? = nil
     /// `metrics.textfileIntervalSeconds`. Applied at start.

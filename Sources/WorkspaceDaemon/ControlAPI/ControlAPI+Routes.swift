@@ -44,7 +44,7 @@ extension ControlAPI {
                 DaemonMetrics.Scrape(
                     history: history,
                     replica: replica?.statusResponse(revision: status.revision, history: history),
-                    subscribers: events.subscriberCount)))
+                    subscribers: events.subscriberCount, scrub: scrub?.status)))
     }
 
     private func readRoutes() -> [(APIRoute, HTTPRouter.Handler)] {
@@ -64,6 +64,19 @@ extension ControlAPI {
                 }
             ),
             (APIRoute.workspace, { request in await self.respond { try await self.workspaceResponse(request) } }),
+            (
+                APIRoute.scrub,
+                { request in
+                    await self.respond {
+                        try APIJSON.requireNoBody(request.body)
+                        guard let scrub = self.scrub else {
+                            throw APIFailure(.notFound, "scrub_off", "this daemon runs no scrub")
+                        }
+                        _ = await scrub.runNow()
+                        return self.ok(scrub.status)
+                    }
+                }
+            ),
             (
                 APIRoute.flush,
                 { request in

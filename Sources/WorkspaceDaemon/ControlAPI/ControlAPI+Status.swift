@@ -38,7 +38,7 @@ extension ControlAPI {
             savesFailingSince: status.lastError == nil ? nil : savesFailingSince(),
             lineage: state.lineage.rawValue, configurationWarnings: configurationWarnings(),
             journal: journalStatus(status), history: history.map(Self.historyResponse),
-            replica: replica?.statusResponse(revision: status.revision, history: history))
+            replica: replica?.statusResponse(revision: status.revision, history: history), scrub: scrub?.status)
     }
 
     /// The history's part of the status.

@@ -32,6 +32,8 @@ package final class ControlAPI: Sendable {
     let configurationWarnings: @Sendable () -> [String]
     /// Replication off the host, for `/v1/status` and durable acknowledgements; `nil` when off.
     let replica: DaemonReplica?
+    /// The scrub of backups, history and replica (`POST /v1/scrub`, `/v1/status`); `nil` answers 404.
+    let scrub: DaemonScrub?
     /// The figures of `GET /v1/metrics`, counted per request and change; `nil` with metrics off.
     let metrics: DaemonMetrics?
 
@@ -48,6 +50,7 @@ package final class ControlAPI: Sendable {
     ///   - configurationWarnings: The configuration's warnings now (unknown keys it ignored), for `/v1/status`.
     ///   - replica: Replication off the host, when on: its status, and with `replica.durableAcknowledgement` the
     ///     wait of a durable change.
+    ///   - scrub: The scrub `POST /v1/scrub` runs and `/v1/status` shows.
     ///   - metrics: The figures `GET /v1/metrics` serves; every request and change is counted in them (a registry
     ///     of the API's own by default); `nil` keeps none (`metrics.enabled = false`), and the route answers 404.
     package init(
@@ -55,10 +58,12 @@ package final class ControlAPI: Sendable {
         logger: Logger, secrets: SecretStoreOpening = .notOpened(), load: LoadStatusSource? = nil,
         savesFailingSince: @escaping @Sendable () -> Date? = { nil }, events: EventHub = EventHub(),
         configurationWarnings: @escaping @Sendable () -> [String] = { [] }, replica: DaemonReplica? = nil,
+        scrub: DaemonScrub? = nil,
         metrics: DaemonMetrics? = DaemonMetrics(
             version: ControlAPI.daemonVersion, schemaVersion: WorkspaceSchema.currentVersion)
     ) {
         self.replica = replica
+        self.scrub = scrub
         self.metrics = metrics
         self.state = state
         self.statePath = statePath

@@ -96,6 +96,10 @@ package enum DaemonEvent: String, CaseIterable, Sendable {
     /// `metrics.listen` could not be bound (the port is taken, the address is not this host's): the daemon serves
     /// without the listener.
     case metricsListenFailed
+    /// The scrub read a backup, a history file or the replica and found it damaged (named in `SCRUB_PATH`).
+    case scrubFoundDamage
+    /// A scrub read every file a restore would start from and found each whole.
+    case scrubPassed
 
     /// The event's journal `MESSAGE_ID`.
     package var messageID: MessageID {
@@ -139,6 +143,8 @@ package enum DaemonEvent: String, CaseIterable, Sendable {
         case .replicaHoldExceeded: hex = "06004e5657484ce594f350e95a0790ee"
         case .metricsTextfileFailed: hex = "4558f319b68441a4b2077a8523173c08"
         case .metricsListenFailed: hex = "4bed4724c374494fbad5ebcbdddb97cf"
+        case .scrubFoundDamage: hex = "2cd06ff3d9a240b8894c36fa02c99fcd"
+        case .scrubPassed: hex = "aae0e0b7cd0e4059a19a33b149c53113"
         }
         return MessageID(hex)!
     }

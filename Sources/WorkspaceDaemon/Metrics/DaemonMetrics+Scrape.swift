@@ -12,9 +12,15 @@ extension DaemonMetrics {
         package var replica: ReplicaStatusResponse?
         /// Readers of `GET /v1/events` now.
         package var subscribers: Int
+        /// The scrub, when the daemon runs one.
+        package var scrub: ScrubStatusResponse?
 
         /// A scrape of these.
-        package init(history: HistoryStatus? = nil, replica: ReplicaStatusResponse? = nil, subscribers: Int = 0) {
+        package init(
+            history: HistoryStatus? = nil, replica: ReplicaStatusResponse? = nil, subscribers: Int = 0,
+            scrub: ScrubStatusResponse? = nil
+        ) {
+            self.scrub = scrub
             self.history = history
             self.replica = replica
             self.subscribers = subscribers
@@ -47,6 +53,14 @@ extension DaemonMetrics {
             gauges.replicaHeldBytes.set(to: Double(replica.heldBytes))
             gauges.replicaPrunedBytes.set(to: Double(replica.prunedUnreplicatedBytes))
         }
+        if let scrub = scrape.scrub {
+            gauges.scrubFailures.set(to: Double(scrub.damaged.count))
+            gauges.scrubFilesChecked.set(to: Double(scrub.filesChecked))
+            gauges.scrubDuration.set(to: scrub.lastDurationSeconds ?? 0)
+            gauges.scrubLastRun.set(to: scrub.lastRunAt?.timeIntervalSince1970 ?? 0)
+            gauges.scrubLastSuccess.set(to: scrub.lastSuccessAt?.timeIntervalSince1970 ?? 0)
+            gauges.scrubInterval.set(to: Double(scrub.intervalHours * 3600))
+        }
         return exposition()
     }
 }
@@ -62,6 +76,12 @@ struct ScrapeGauges: Sendable {
     let replicaFailures: Gauge
     let replicaHeldBytes: Gauge
     let replicaPrunedBytes: Gauge
+    let scrubFailures: Gauge
+    let scrubFilesChecked: Gauge
+    let scrubDuration: Gauge
+    let scrubLastRun: Gauge
+    let scrubLastSuccess: Gauge
+    let scrubInterval: Gauge
 
     init(_ registry: PrometheusCollectorRegistry) {
         subscribers = registry.makeGauge(
@@ -83,5 +103,20 @@ struct ScrapeGauges: Sendable {
         replicaPrunedBytes = registry.makeGauge(
             name: "workspaced_replica_pruned_unreplicated_bytes",
             help: "History the replica lacked that was pruned at replica.localMaximumBytes since the start.")
+        scrubFailures = registry.makeGauge(
+            name: "workspaced_scrub_failures", help: "Files the last scrub found damaged (0 when it passed).")
+        scrubFilesChecked = registry.makeGauge(
+            name: "workspaced_scrub_files_checked", help: "Files the last scrub read and checked.")
+        scrubDuration = registry.makeGauge(
+            name: "workspaced_scrub_duration_seconds", help: "How long the last scrub took.")
+        scrubLastRun = registry.makeGauge(
+            name: "workspaced_scrub_last_run_timestamp_seconds",
+            help: "When the last scrub finished, in seconds since 1970 (0 before the first).")
+        scrubLastSuccess = registry.makeGauge(
+            name: "workspaced_scrub_last_success_timestamp_seconds",
+            help: "When the last scrub that found nothing damaged finished, in seconds since 1970 (0 before the first)."
+        )
+        scrubInterval = registry.makeGauge(
+            name: "workspaced_scrub_interval_seconds", help: "scrub.intervalHours in seconds; 0 when not scheduled.")
     }
 }

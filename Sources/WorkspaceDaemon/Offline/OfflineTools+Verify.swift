@@ -47,41 +47,19 @@ extension OfflineTools {
                 report(path, "\(error)", "")
             }
         }
-        let backups: [BackupInfo]
         do {
-            backups = try file.backups()
+            for finding in try ScrubChecks.backups(of: file, schema: schema) {
+                report(finding.path, finding.problem, finding.detail, files: finding.files)
+            }
         } catch {
             return Outcome(text: "verify: cannot list the backups in \(directory): \(error)", status: 74)
         }
-        for backup in backups {
-            let copy = readOnlyFile(backup.path, schema: schema)
-            do {
-                let loaded = try copy.load()
-                report(
-                    backup.path, nil,
-                    "\(backup.kind.rawValue) backup, version \(loaded.report.storedVersion.map(String.init) ?? "?")"
-                        + (loaded.report.migrated ? " (migrates to \(schema.currentVersion))" : ""))
-            } catch {
-                report(backup.path, "\(error)", "")
-            }
-        }
-        if let history = file.checkHistory(WorkspaceChange.self, lineage: lineage ?? file.lineage) {
-            for problem in history.damaged { report(problem.path, problem.reason, "", files: 0) }
-            // The history's files (its manifest included) count once each, whole or not.
-            checked += history.fileCount
-            if history.damaged.isEmpty {
-                report(
-                    history.directory, nil,
-                    "history of \(history.fileCount) file(s), \(history.byteCount) bytes, "
-                        + "every SHA-256 and change checked",
-                    files: 0)
-            }
+        for finding in ScrubChecks.history(of: file, lineage: lineage ?? file.lineage) {
+            report(finding.path, finding.problem, finding.detail, files: finding.files)
         }
         if let replica {
-            let (line, whole) = verifyReplica(connection: replica.connection, url: replica.url, schema: schema)
-            checked += 1
-            if !whole { damaged += 1 }
-            lines.append(line)
+            let finding = verifyReplica(connection: replica.connection, url: replica.url, schema: schema)
+            report(finding.path, finding.problem, finding.detail)
         }
         guard !lines.isEmpty else {
             return Outcome(

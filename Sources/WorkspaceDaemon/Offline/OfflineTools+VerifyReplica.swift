@@ -7,19 +7,19 @@ import WorkspaceStorage
 extension OfflineTools {
     /// The replica's part of `workspaced verify`: restores its newest state into a directory of its own under
     /// `temporaryDirectory` (every object's SHA-256 checked, the chain followed), loads it and replays its journal in
-    /// memory as a start would, then removes the directory. Returns the line to print and whether the replica is
-    /// whole; a replica that holds nothing yet is whole.
+    /// memory as a start would, then removes the directory. Returns what it found under the replica's URL; a replica
+    /// that holds nothing yet is whole.
     package static func verifyReplica(
         connection: ReplicaConnection, url: String, schema: StateSchema<Workspace> = WorkspaceSchema.shipped,
         temporaryDirectory: String = NSTemporaryDirectory()
-    ) -> (line: String, whole: Bool) {
+    ) -> ScrubFinding {
         let directory = (temporaryDirectory as NSString).appendingPathComponent("workspaced-verify-\(UUID())")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         do {
             try FileManager.default.createDirectory(
                 atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
-            return ("DAMAGED \(url): cannot create \(directory) to restore into: \(error)", false)
+            return ScrubFinding(path: url, problem: "cannot create \(directory) to restore into: \(error)")
         }
         let path = statePath(inStateDirectory: directory)
         let report: ReplicaRestoreReport
@@ -27,27 +27,27 @@ extension OfflineTools {
             report = try ReplicaRestore.restore(from: connection.target, stateFilePath: path, digest: .crypto)
         } catch {
             if error.replicaIsEmpty {
-                return ("ok \(url): holds nothing yet", true)
+                return ScrubFinding(path: url, problem: nil, detail: "holds nothing yet")
             }
-            return ("DAMAGED \(url): \(error)", false)
+            return ScrubFinding(path: url, problem: "\(error)")
         }
         let file = readOnlyFile(path, schema: schema)
         do {
             let loaded = try file.load()
             let replay = try file.replayingJournal(WorkspaceChange.self, onto: loaded).replay
             guard replay.keptAside.isEmpty, replay.revision == report.revision else {
-                return (
-                    "DAMAGED \(url): its newest state, restored, reaches revision \(replay.revision) of "
-                        + "\(report.revision) (\(replay.stopReason ?? "segments kept aside"))", false
-                )
+                return ScrubFinding(
+                    path: url,
+                    problem: "its newest state, restored, reaches revision \(replay.revision) of \(report.revision) "
+                        + "(\(replay.stopReason ?? "segments kept aside"))")
             }
         } catch {
-            return ("DAMAGED \(url): its newest state, restored, does not load: \(error)", false)
+            return ScrubFinding(path: url, problem: "its newest state, restored, does not load: \(error)")
         }
-        var line =
-            "ok \(url): lineage \(report.lineage), revision \(report.revision), \(report.objectsRead) object(s) and "
+        var detail =
+            "lineage \(report.lineage), revision \(report.revision), \(report.objectsRead) object(s) and "
             + "\(report.bytesRead) bytes, every SHA-256 checked and the state loaded"
-        if let stopped = report.stoppedEarly { line += " (stopped early: \(stopped))" }
-        return (line, true)
+        if let stopped = report.stoppedEarly { detail += " (stopped early: \(stopped))" }
+        return ScrubFinding(path: url, problem: nil, detail: detail)
     }
 }

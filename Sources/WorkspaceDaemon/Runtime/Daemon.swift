@@ -114,6 +114,7 @@ package final class Daemon: Sendable {
         if let replicaConnection {
             replica = try makeReplica(configuration, connection: replicaConnection, statePath: file.path, hold: hold)
         }
+        let scrub = makeScrub(statePath: file.path, lineage: { persistent.lineage }, replica: replica)
         let secrets = await pendingSecrets.opening()
         logSecrets(secrets, location: SecretsLocation(directory: configuration.stateDirectory))
         let api = ControlAPI(
@@ -122,7 +123,7 @@ package final class Daemon: Sendable {
             savesFailingSince: { [statusLine] in statusLine.failingSince }, events: events,
             // The configuration in force when asked, not the one of the start: a reload replaces its warnings.
             configurationWarnings: { [self] in self.configuration.ignoredKeys.map(\.description) }, replica: replica,
-            metrics: metrics)
+            scrub: scrub, metrics: metrics)
         serving()
         let server: HTTPServer?
         // One router for both the socket's server and the in-process responder.
@@ -172,6 +173,7 @@ package final class Daemon: Sendable {
         verifyHistoryInBackground(persistent, path: file.path)
         replica?.start(logger: logger)
         running.metricsTextfile?.start()
+        scrub.start()
         return running
     }
 

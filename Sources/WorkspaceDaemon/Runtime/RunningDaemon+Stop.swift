@@ -17,6 +17,7 @@ extension RunningDaemon {
         logger.info("received signal \(signal); stopping")
         events.publish(.stopping(signal: signal))
         watchdog?.stop()
+        api.scrub?.stop()
         let workspace = flush()
         // After the flush, so that the last pass ships what the stop wrote.
         replica?.stop()
