@@ -82,6 +82,30 @@ def replica_rows(replica, row):
         row(name, goal, {10: text})
 
 
+def metrics_rows(metrics, row):
+    """The rows of the `metrics` section (issue 44): metrics on ÷ off on a 10 MB workspace, and the scrub's cost."""
+    figures = metrics.get("figures") or metrics
+    if not figures:
+        return
+    lines = [
+        ("metrics on ÷ off: one durable change", "≤ 1.03",
+         cell(figures["durableRatio"], 1.03, f'{figures["durableRatio"]:.3f} ({ms(figures["durableOnSeconds"])} ÷ '
+                                              f'{ms(figures["durableOffSeconds"])})')),
+        ("metrics on ÷ off: control API changes/s", "≥ 0.97",
+         cell(figures["controlRatio"], 0.97, f'{figures["controlRatio"]:.3f} '
+              f'({figures["controlOnPerSecond"]:.0f} ÷ {figures["controlOffPerSecond"]:.0f})', at_most=False)),
+        ("metrics on ÷ off: save everything (POST /v1/flush)", "≤ 1.03",
+         cell(figures["saveRatio"], 1.03, f'{figures["saveRatio"]:.3f} ({ms(figures["saveOnSeconds"])} ÷ '
+                                           f'{ms(figures["saveOffSeconds"])})')),
+        (f'control API p99 during ÷ without a scrub ({figures["scrubStateBytes"] / 1e6:.0f} MB, '
+         f'{figures["scrubBackups"]} backups, {figures["scrubHistoryBytes"] / 1048576:.0f} MiB of history)', "≤ 1.2",
+         cell(figures["scrubP99Ratio"], 1.2, f'{figures["scrubP99Ratio"]:.2f} ({ms(figures["p99DuringScrubSeconds"])} '
+                                              f'÷ {ms(figures["p99WithoutScrubSeconds"])})')),
+    ]
+    for name, goal, text in lines:
+        row(name, goal, {10: text})
+
+
 def main():
     path = sys.argv[1] if len(sys.argv) > 1 else "docs/benchmarks/results.json"
     with open(path) as file:
@@ -182,6 +206,7 @@ def main():
             f'{r["sqlite"]["peakBytes"] / 1e6:.0f} MB)' for s, r in peer.items()})
     history_rows(history, row, len(sizes))
     replica_rows(results.get("replica") or {}, row)
+    metrics_rows(results.get("metrics") or {}, row)
     print()
     print(f'Commit {results.get("commit")}, {results.get("date")}, {results["machine"]["cpu"]} '
           f'({results["machine"]["cores"]} cores); rounds: '

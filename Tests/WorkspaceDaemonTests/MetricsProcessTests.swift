@@ -55,6 +55,9 @@ struct MetricsProcessTests {
         #expect(lines.contains(#"workspaced_load_info{source="none"} 1.0"#), "\(body)")
         #expect(lines.contains { $0.hasPrefix("workspaced_history_bytes ") }, "history is on by default: \(body)")
         #expect(lines.contains("workspaced_event_subscribers 0.0"), "\(body)")
+        #expect(lines.contains("workspaced_events_dropped_total 0"), "\(body)")
+        #expect(lines.contains("workspaced_applied_changes_total 2"), "\(body)")
+        #expect(lines.contains("workspaced_journal_appends_total 2"), "\(body)")
 
         // promtool reads the exposition on its standard input and lints it.
         let promtool = "/usr/bin/promtool"
@@ -143,6 +146,13 @@ struct MetricsProcessTests {
         let final = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
         #expect(final.contains(#"workspaced_changes_total{operation="favorite.create"} 2"#), "\(final)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["workspaced.prom"])
+        // promtool reads the textfile as node_exporter would serve it.
+        if FileManager.default.isExecutableFile(atPath: "/usr/bin/promtool") {
+            let check = try RunningProcess(
+                "/bin/sh", ["-c", "/usr/bin/promtool check metrics < \(path)"], environment: ["PATH": "/usr/bin:/bin"],
+                outputPath: harness.root + "/promtool-textfile.log")
+            #expect(await check.waitForExit(timeout: .seconds(60)) == 0, "\(check.output)")
+        }
 
         let refused = try DaemonHarness()
         try refused.writeConfig(#"{"metrics": {"textfile": "relative/workspaced.prom"}}"#)

@@ -138,6 +138,14 @@ case "replica":
     } catch {
         fail("\(error)")
     }
+case "metrics":
+    let rounds = roundsOption(default: 5)
+    do {
+        let benchmark = try MetricsBenchmark.fromCommandLine(rounds: rounds)
+        try record(section: "metrics", value: try benchmark.run(), rounds: rounds)
+    } catch {
+        fail("\(error)")
+    }
 case "peer-measure":
     guard arguments.count == 6, let store = PeerMeasurement.Store(rawValue: arguments[2]),
         let operation = PeerMeasurement.Operation(rawValue: arguments[3])

@@ -44,7 +44,7 @@ extension ControlAPI {
                 DaemonMetrics.Scrape(
                     history: history,
                     replica: replica?.statusResponse(revision: status.revision, history: history),
-                    subscribers: events.subscriberCount, scrub: scrub?.status)))
+                    subscribers: events.subscriberCount, scrub: scrub?.status, eventsDropped: events.droppedCount)))
     }
 
     private func readRoutes() -> [(APIRoute, HTTPRouter.Handler)] {

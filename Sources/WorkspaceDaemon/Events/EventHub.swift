@@ -33,6 +33,8 @@ package final class EventHub: Sendable {
         var nextID: UInt64 = 0
         var subscribers: [UInt64: SubscriberQueue] = [:]
         var closed = false
+        /// Events dropped from a slow reader's full buffer, all readers together, since the start.
+        var dropped = 0
         /// The latest events, for readers that resume (``EventHub/subscribe(replayingFromChange:)``).
         var history: EventRing
     }
@@ -59,7 +61,9 @@ package final class EventHub: Sendable {
             _ = state.history.append(event)
             var waiters: [CheckedContinuation<WorkspaceEvent?, Never>] = []
             for index in state.subscribers.values.indices {
-                if let waiter = state.subscribers.values[index].deliver(event) { waiters.append(waiter) }
+                let delivered = state.subscribers.values[index].deliver(event)
+                if let waiter = delivered.waiter { waiters.append(waiter) }
+                if delivered.dropped { state.dropped += 1 }
             }
             return (event, waiters)
         }
@@ -110,6 +114,9 @@ package final class EventHub: Sendable {
 
     /// The readers now.
     package var subscriberCount: Int { state.withLock { $0.subscribers.count } }
+
+    /// Events dropped from slow readers' full buffers since the start (each reader then reads a `lagged` event).
+    package var droppedCount: Int { state.withLock { $0.dropped } }
 
     /// The sequence number of the latest event (0 before the first).
     package var lastSequence: UInt64 { state.withLock { $0.sequence } }

@@ -21,18 +21,21 @@ struct SubscriberQueue {
     }
 
     /// Takes a published event: hands it to the parked waiter (returned, to resume outside the lock), or buffers
-    /// it, dropping the oldest buffered event when full.
-    mutating func deliver(_ event: WorkspaceEvent) -> CheckedContinuation<WorkspaceEvent?, Never>? {
-        guard !isFinishing else { return nil }
+    /// it, dropping the oldest buffered event when full (`dropped` says so).
+    mutating func deliver(
+        _ event: WorkspaceEvent
+    ) -> (waiter: CheckedContinuation<WorkspaceEvent?, Never>?, dropped: Bool) {
+        guard !isFinishing else { return (nil, false) }
         if let parked = waiter {
             waiter = nil
-            return parked
+            return (parked, false)
         }
         if let dropped = ring.append(event) {
             missed += 1
             lastMissedSequence = dropped.sequence
+            return (nil, true)
         }
-        return nil
+        return (nil, false)
     }
 
     /// What `next()` returns now: `.event` (a `lagged` event first when some were dropped), `.end` once finishing

@@ -14,12 +14,15 @@ extension DaemonMetrics {
         package var subscribers: Int
         /// The scrub, when the daemon runs one.
         package var scrub: ScrubStatusResponse?
+        /// Events dropped from slow readers' buffers since the start.
+        package var eventsDropped: Int
 
         /// A scrape of these.
         package init(
             history: HistoryStatus? = nil, replica: ReplicaStatusResponse? = nil, subscribers: Int = 0,
-            scrub: ScrubStatusResponse? = nil
+            scrub: ScrubStatusResponse? = nil, eventsDropped: Int = 0
         ) {
+            self.eventsDropped = eventsDropped
             self.scrub = scrub
             self.history = history
             self.replica = replica
@@ -41,6 +44,12 @@ extension DaemonMetrics {
     package func exposition(_ scrape: Scrape) -> [UInt8] {
         let gauges = scrapeGauges
         gauges.subscribers.set(to: Double(scrape.subscribers))
+        // A counter only goes up: it is brought to the hub's count by the difference.
+        let newlyDropped = droppedReported.withLock { reported in
+            defer { reported = max(reported, scrape.eventsDropped) }
+            return max(0, scrape.eventsDropped - reported)
+        }
+        if newlyDropped > 0 { gauges.eventsDropped.increment(by: Int64(newlyDropped)) }
         if let history = scrape.history {
             gauges.historyBytes.set(to: Double(history.byteCount))
             gauges.historyOldest.set(to: Double(history.oldestRevision ?? 0))
@@ -68,6 +77,7 @@ extension DaemonMetrics {
 /// The gauges only a scrape sets, made when the daemon starts (so that every scrape has the same families).
 struct ScrapeGauges: Sendable {
     let subscribers: Gauge
+    let eventsDropped: Prometheus.Counter
     let historyBytes: Gauge
     let historyOldest: Gauge
     let historyDamaged: Gauge
@@ -86,6 +96,9 @@ struct ScrapeGauges: Sendable {
     init(_ registry: PrometheusCollectorRegistry) {
         subscribers = registry.makeGauge(
             name: "workspaced_event_subscribers", help: "Readers of GET /v1/events now.")
+        eventsDropped = registry.makeCounter(
+            name: "workspaced_events_dropped_total",
+            help: "Events dropped from slow readers' full buffers (each then reads a lagged event).")
         historyBytes = registry.makeGauge(name: "workspaced_history_bytes", help: "The bytes the history takes.")
         historyOldest = registry.makeGauge(
             name: "workspaced_history_oldest_revision", help: "The oldest revision the history can give back.")

@@ -21,6 +21,8 @@ package final class DaemonMetrics: Sendable {
     let residentMemory: Gauge
     let openDescriptors: Gauge
     let scrapeGauges: ScrapeGauges
+    /// The events dropped the counter already holds (``exposition(_:)`` adds the difference).
+    let droppedReported = Mutex(0)
     /// Counters with labels, made the first time a label is seen.
     let labelled = Mutex(Labelled())
 

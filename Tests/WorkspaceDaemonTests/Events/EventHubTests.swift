@@ -49,6 +49,8 @@ struct EventHubTests {
         let rest = await Self.drain(subscription, closing: hub)
         #expect(rest.map(\.kind) == [.lagged(missed: 3), Self.reload(7), Self.reload(8)])
         #expect(rest.first?.sequence == 6)
+        // The hub counts every drop, for workspaced_events_dropped_total.
+        #expect(hub.droppedCount == 6)
     }
 
     @Test func aStalledReaderNeitherBlocksThePublisherNorDelaysAnotherReader() async throws {
