@@ -11,6 +11,8 @@ package final class LoadContext: Sendable {
     package let minReaderVersionKey: String
     package let revisionKey: String
     package let lineageKey: String
+    /// The root key of the content checksum a store writes last in a file: not the model's, never kept.
+    package let contentChecksumKey: String
     package let firstVersion: Int
     package let currentVersion: Int
     package let reservedRootKeys: Set<String>
@@ -26,23 +28,25 @@ package final class LoadContext: Sendable {
     private let droppedKeys = Mutex<[String: Int]>([:])
     package let salvageLog = Mutex(SalvageLog())
 
-    /// A context for a decode of a file whose envelope keys are `versionKey`, `minReaderVersionKey`, `revisionKey`
-    /// and `lineageKey`, stored at versions `firstVersion` to `currentVersion` and read by `versionDecoders`; a
-    /// salvage pass (`salvaging`) drops the records holding `duplicateKeys`.
+    /// A context for a decode of a file whose envelope keys are `versionKey`, `minReaderVersionKey`, `revisionKey`,
+    /// `lineageKey` and `contentChecksumKey`, stored at versions `firstVersion` to `currentVersion` and read by
+    /// `versionDecoders`; a salvage pass (`salvaging`) drops the records holding `duplicateKeys`.
     ///
     /// StateStore builds it from a schema (`LoadContext(schema:)`).
     package init(
-        versionKey: String, minReaderVersionKey: String, revisionKey: String, lineageKey: String, firstVersion: Int,
-        currentVersion: Int, versionDecoders: [Int: @Sendable (any Decoder) throws -> any Sendable],
+        versionKey: String, minReaderVersionKey: String, revisionKey: String, lineageKey: String,
+        contentChecksumKey: String, firstVersion: Int, currentVersion: Int,
+        versionDecoders: [Int: @Sendable (any Decoder) throws -> any Sendable],
         salvaging: Bool, duplicateKeys: [(path: String, key: String)]
     ) {
         self.versionKey = versionKey
         self.minReaderVersionKey = minReaderVersionKey
         self.revisionKey = revisionKey
         self.lineageKey = lineageKey
+        self.contentChecksumKey = contentChecksumKey
         self.firstVersion = firstVersion
         self.currentVersion = currentVersion
-        reservedRootKeys = [versionKey, minReaderVersionKey, revisionKey, lineageKey]
+        reservedRootKeys = [versionKey, minReaderVersionKey, revisionKey, lineageKey, contentChecksumKey]
         self.versionDecoders = versionDecoders
         self.salvaging = salvaging
         self.duplicateKeys = DuplicateKeyIndex(duplicateKeys)

@@ -27,9 +27,22 @@ package struct CompactJSONEncoder {
 
     /// The encoded bytes of `value`.
     package func encode<T: Encodable>(_ value: T) throws -> Data {
+        try encode(value, replacingLastByte: nil)
+    }
+
+    /// The encoded bytes of `value`, their last byte replaced, when `replacingLastByte` is given, by what it returns
+    /// for the bytes before that byte and that byte (``CompactJSONWriter/replaceLastByte(_:)``), in the same block.
+    package func encode<T: Encodable>(
+        _ value: T, replacingLastByte: ((UnsafeRawBufferPointer, UInt8) throws -> [UInt8])?
+    ) throws -> Data {
         let writer = CompactJSONWriter(encodeDate: encodeDate, capacity: capacity)
         let encoder = CompactValueEncoder(writer: writer, parent: nil, key: nil, container: nil)
         try writer.write(value, with: encoder)
+        if let replacingLastByte {
+            guard try writer.replaceLastByte(replacingLastByte) else {
+                throw CompactEncodingUnsupported(feature: "replacing the last byte of an empty document")
+            }
+        }
         return writer.takeData()
     }
 }

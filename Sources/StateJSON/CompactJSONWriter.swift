@@ -57,6 +57,21 @@ package final class CompactJSONWriter {
         try bytes.drain(body)
     }
 
+    /// Calls `body` with the bytes written and not yet drained but the last one, and that last one, and writes the
+    /// bytes it returns in place of the last one (a store's last member before the root's `}`); only with nothing
+    /// open in this writer. Returns `false`, calling nothing, when there is no byte to replace.
+    package func replaceLastByte(_ body: (UnsafeRawBufferPointer, UInt8) throws -> [UInt8]) rethrows -> Bool {
+        precondition(open.isEmpty, "cannot replace a byte of an open container")
+        guard bytes.count > 0 else { return false }
+        let last = bytes.withBytes(from: bytes.count - 1) { $0[0] }
+        let replacement = try bytes.withBytes(from: 0) { written in
+            try body(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(written).dropLast()), last)
+        }
+        bytes.removeLast(1)
+        replacement.withUnsafeBufferPointer { bytes.append($0) }
+        return true
+    }
+
     // MARK: Failures
 
     /// Records that `feature` was asked; the next write throws.

@@ -14,11 +14,12 @@ struct DeletionResistanceTests {
         return (directory, id)
     }
 
-    /// The file's JSON without the store's own root keys (`version`, `minReaderVersion`, `revision`, `lineage`).
+    /// The file's JSON without the store's own root keys (`version`, `minReaderVersion`, `revision`, `lineage`,
+    /// `contentChecksum`).
     static func record(_ data: Data?) throws -> NSDictionary {
         let bytes = try #require(data)
         var object = try #require(try JSONSerialization.jsonObject(with: bytes) as? [String: Any])
-        for key in ["version", "minReaderVersion", "revision", "lineage"] { object[key] = nil }
+        for key in ["version", "minReaderVersion", "revision", "lineage", "contentChecksum"] { object[key] = nil }
         return object as NSDictionary
     }
 

@@ -1,22 +1,27 @@
-/// The store's own root keys (version, minimum reader version, revision, lineage) as a direct read found them at
-/// the root of a state file.
+/// The store's own root keys (version, minimum reader version, revision, lineage; the content checksum is skipped)
+/// as a direct read found them at the root of a state file.
 ///
 /// Only the plain forms are read: a whole number or `null`, a string or `null`. Anything else (a version that is not
 /// a whole number, a revision that is not one) throws, so that the `Codable` path says what is wrong with it.
 package struct StateDirectEnvelope: Sendable, Equatable {
-    /// The names of the four keys.
+    /// The names of the keys.
     package struct Keys: Sendable {
         package let version: String
         package let minReaderVersion: String
         package let revision: String
         package let lineage: String
+        /// The content checksum's key: its value is skipped (the store checks the checksum on the bytes).
+        package let contentChecksum: String
 
-        /// The four root keys of a schema.
-        package init(version: String, minReaderVersion: String, revision: String, lineage: String) {
+        /// The root keys of a schema.
+        package init(
+            version: String, minReaderVersion: String, revision: String, lineage: String, contentChecksum: String
+        ) {
             self.version = version
             self.minReaderVersion = minReaderVersion
             self.revision = revision
             self.lineage = lineage
+            self.contentChecksum = contentChecksum
         }
     }
 
@@ -30,7 +35,7 @@ package struct StateDirectEnvelope: Sendable, Equatable {
     package var revision: UInt64?
     /// The lineage's text; nil when missing or `null`.
     package var lineage: String?
-    /// Which of the four keys were seen, to refuse one held twice.
+    /// Which of the keys were seen, to refuse one held twice.
     var seen: UInt8 = 0
 
     package init() {}
@@ -54,6 +59,9 @@ extension StateDirectReader {
         } else if key.key.matches(keys.lineage) {
             bit = 8
             envelope.lineage = try json.readNull() ? nil : json.readString()
+        } else if key.key.matches(keys.contentChecksum) {
+            bit = 16
+            try skipCheckingDuplicates()
         } else {
             return false
         }
@@ -65,9 +73,10 @@ extension StateDirectReader {
     /// Whether `key`, declared by the type being read, is an envelope key at the root: the `Codable` path reads
     /// such a key twice (for the envelope and for the model), which one pass cannot.
     func isEnvelopeKey(_ key: StateDirectKey) -> Bool {
-        // The depth first: nearly every declared key is below the root, and the keys are four strings to copy.
+        // The depth first: nearly every declared key is below the root, and the keys are five strings to copy.
         guard json.nestingDepth == 1, let keys = envelopeKeys else { return false }
         return key.key.matches(keys.version) || key.key.matches(keys.minReaderVersion)
             || key.key.matches(keys.revision) || key.key.matches(keys.lineage)
+            || key.key.matches(keys.contentChecksum)
     }
 }

@@ -66,6 +66,14 @@ public struct StateDirectWriter {
         if let sink { try writer.drain(sink) }
     }
 
+    /// Replaces the document's last byte (the root object's `}`, once the model is written) with the bytes
+    /// `closing` returns, given the bytes before it that this writer has not handed to its sink yet (all of them
+    /// without a sink) and that byte: how a store adds a last member to the root.
+    /// - Throws: What `closing` throws; a refusal when no byte of the document is left to replace.
+    package func replaceLastByte(_ closing: (UnsafeRawBufferPointer, UInt8) throws -> [UInt8]) throws {
+        guard try writer.replaceLastByte(closing) else { throw refusal("no byte of the document is left to replace") }
+    }
+
     /// After an element of an array: hands the bytes on to the sink once a piece's worth has piled up.
     @usableFromInline
     func elementWritten() throws {

@@ -43,6 +43,9 @@ public struct DecodedState<Model: Sendable>: Sendable {
     /// the stored version's type has no direct reader, the direct read refused the bytes (the `Codable` path then
     /// named the defect, or read what the direct read does not), or a salvage. `nil` when they were read directly.
     public var directReadFallback: String? = nil
+    /// What the content checksum the bytes record said of them (``ContentChecksum``): set by a ``StateFile`` load,
+    /// `nil` from the codec alone.
+    package var contentChecksum: ContentChecksumOutcome? = nil
 }
 
 /// Why bytes could not be turned into the current model.

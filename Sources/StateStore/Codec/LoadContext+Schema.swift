@@ -14,7 +14,8 @@ extension LoadContext {
         }
         self.init(
             versionKey: schema.versionKey, minReaderVersionKey: schema.minReaderVersionKey,
-            revisionKey: schema.revisionKey, lineageKey: schema.lineageKey, firstVersion: schema.firstVersion,
+            revisionKey: schema.revisionKey, lineageKey: schema.lineageKey,
+            contentChecksumKey: schema.contentChecksumKey, firstVersion: schema.firstVersion,
             currentVersion: schema.currentVersion, versionDecoders: decoders, salvaging: salvaging,
             duplicateKeys: duplicateKeys)
     }

@@ -15,14 +15,15 @@ extension StateCodec {
     func readDirectly(_ data: Data, mappedAt: Int? = nil) throws -> StoredPayload {
         let keys = StateDirectEnvelope.Keys(
             version: schema.versionKey, minReaderVersion: schema.minReaderVersionKey, revision: schema.revisionKey,
-            lineage: schema.lineageKey)
+            lineage: schema.lineageKey, contentChecksum: schema.contentChecksumKey)
         let dateCoding: StateDirectDateCoding =
             switch schema.dateCoding {
             case .iso8601: .iso8601
             case .secondsSince1970: .secondsSince1970
             }
         return try data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) throws -> StoredPayload in
-            let lastMember = Self.versionAtEnd(of: bytes, key: schema.versionKey)
+            let lastMember = Self.versionAtEnd(
+                of: bytes, key: schema.versionKey, contentChecksumKey: schema.contentChecksumKey)
             let version = try lastMember ?? Self.versionInFirstPass(of: bytes, keys: keys) ?? schema.firstVersion
             guard let read = directReader(forVersion: version) else {
                 throw StateDirectReadError("version \(version) has no direct reader", at: 0)
@@ -66,16 +67,21 @@ extension StateCodec {
     }
 
     /// The version when the root object's last member is the version key holding plain digits, as StateStore
-    /// writes it (`…,"version":4}`); nil otherwise. A guess from the end of the bytes: the read that follows checks
-    /// that the root holds exactly this version.
-    static func versionAtEnd(of bytes: UnsafeRawBufferPointer, key: String) -> Int? {
+    /// writes it (`…,"version":4}`), or the last but the content checksum (`…,"version":4,"contentChecksum":"…"}`,
+    /// ``ContentChecksum``); nil otherwise. A guess from the end of the bytes: the read that follows checks that the
+    /// root holds exactly this version.
+    static func versionAtEnd(of bytes: UnsafeRawBufferPointer, key: String, contentChecksumKey: String) -> Int? {
         var end = bytes.count
         func skipWhitespace() {
             while end > 0, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[end - 1]) { end -= 1 }
         }
-        skipWhitespace()
-        guard end > 0, bytes[end - 1] == UInt8(ascii: "}") else { return nil }
-        end -= 1
+        if let checksum = ContentChecksum.member(in: bytes, key: contentChecksumKey) {
+            end = checksum.comma
+        } else {
+            skipWhitespace()
+            guard end > 0, bytes[end - 1] == UInt8(ascii: "}") else { return nil }
+            end -= 1
+        }
         skipWhitespace()
         var value = 0
         var scale = 1
@@ -117,14 +123,17 @@ extension StateCodec {
 
 extension StateCodec {
     /// The bytes of `envelope` written by the model's own `write(stateWriter:)` (`StateDirectEncodable`), with
-    /// the store's root keys merged in where they belong: the bytes the `Encodable` path gives.
+    /// the store's root keys merged in where they belong: the bytes the `Encodable` path gives; with `closing`,
+    /// their last byte replaced by what it returns (``ContentChecksum/closingMember(key:)``).
     func writeDirectly<Envelope: Encodable>(
-        _ model: any StateDirectEncodable, envelope: EncodingEnvelope<Envelope>, capacity: Int
+        _ model: any StateDirectEncodable, envelope: EncodingEnvelope<Envelope>, capacity: Int,
+        closing: ((UnsafeRawBufferPointer, UInt8) throws -> [UInt8])? = nil
     ) throws -> Data {
         var writer = StateDirectWriter(
             dateCoding: directDateCoding, capacity: capacity, rootMembers: Self.rootMembers(of: envelope))
         try model.write(stateWriter: &writer)
         guard writer.wroteRootMembers else { throw StateDirectWriteError("the model did not write an object") }
+        if let closing { try writer.replaceLastByte(closing) }
         return writer.takeData()
     }
 
@@ -140,18 +149,33 @@ extension StateCodec {
     ///
     /// - Throws: The sink's errors, and the direct writer's refusals (after `sink` may have had some of the bytes:
     ///   the caller discards them and encodes the other way).
+    ///
+    /// With `contentChecksumKey`, the bytes end with the content checksum under that key (``ContentChecksum``),
+    /// computed over the pieces as they go to `sink`: the bytes the encode gives with the same key.
     package func write(
         _ model: Model, version: Int?, minReaderVersion: Int?, revision: UInt64, lineage: Lineage, pieceSize: Int,
-        to sink: @escaping (UnsafeRawBufferPointer) throws -> Void
+        contentChecksumKey: String? = nil, to sink: @escaping (UnsafeRawBufferPointer) throws -> Void
     ) throws -> Bool {
         guard writesInPieces(model), let direct = model as? any StateDirectEncodable else { return false }
         let envelope = self.envelope(
             model, version: version, minReaderVersion: minReaderVersion, revision: revision, lineage: lineage)
+        var checksum: UInt32 = 0
+        var hashing = contentChecksumKey != nil
         var writer = StateDirectWriter(
             dateCoding: directDateCoding, pieceSize: pieceSize, rootMembers: Self.rootMembers(of: envelope),
-            sink: sink)
+            sink: { piece in
+                if hashing { checksum = CRC32C.checksum(piece, continuing: checksum) }
+                try sink(piece)
+            })
         try direct.write(stateWriter: &writer)
         guard writer.wroteRootMembers else { throw StateDirectWriteError("the model did not write an object") }
+        if let contentChecksumKey {
+            // The root's `}` is still in the writer (pieces are handed on between array elements only): the
+            // member goes before it, the bytes before it hashed after the pieces handed on, and the last piece,
+            // member included, goes out unhashed.
+            hashing = false
+            try writer.replaceLastByte(ContentChecksum.closingMember(key: contentChecksumKey, continuing: checksum))
+        }
         try writer.finish()
         return true
     }

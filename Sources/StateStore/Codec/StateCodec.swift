@@ -318,7 +318,8 @@ public struct StateCodec<Model: Codable & Sendable>: Sendable {
     }
 
     /// Encodes like ``encode(_:version:minReaderVersion:)``, also stamping `revision` and `lineage` at the root
-    /// (``StateSchema/revisionKey``, ``StateSchema/lineageKey``), as ``StateFile`` saves do.
+    /// (``StateSchema/revisionKey``, ``StateSchema/lineageKey``), as ``StateFile`` saves do; a save also ends the
+    /// bytes with the checksum of their content (``ContentChecksum``), which this encode leaves out.
     public func encode(
         _ model: Model, revision: UInt64, lineage: Lineage, version: Int? = nil, minReaderVersion: Int? = nil
     ) throws -> Data {
@@ -328,30 +329,37 @@ public struct StateCodec<Model: Codable & Sendable>: Sendable {
     }
 
     /// ``encode(_:version:minReaderVersion:)``, with `JSONEncoder` alone when not `compact` (for the tests that
-    /// compare the two; it writes unknown fields as their values, not the text they were read as), making room for `capacity` bytes up front (what the last save wrote, say), stamped with
-    /// `revision` and `lineage` when both are given.
+    /// compare the two; it writes unknown fields as their values, not the text they were read as), making room for
+    /// `capacity` bytes up front (what the last save wrote, say), stamped with `revision` and `lineage` when both
+    /// are given, and ending with the content checksum under `contentChecksumKey` when it is given
+    /// (``ContentChecksum``, as a ``StateFile`` writes it: the compact encoders add it in the block they fill).
     package func encode(
         _ model: Model, version: Int?, minReaderVersion: Int?, revision: UInt64? = nil, lineage: Lineage? = nil,
-        compact useCompact: Bool, capacity: Int = 0
+        compact useCompact: Bool, capacity: Int = 0, contentChecksumKey: String? = nil
     ) throws -> Data {
         let envelope = self.envelope(
             model, version: version, minReaderVersion: minReaderVersion, revision: revision, lineage: lineage)
+        let closing = contentChecksumKey.map { ContentChecksum.closingMember(key: $0) }
         if useCompact && !prettyPrinted && writesDirectly, let direct = model as? any StateDirectEncodable {
             // The same bytes again, written straight by the model's generated `write(stateWriter:)`; anything it
             // does not do as the encoders below do throws, and they write instead.
-            if let data = try? writeDirectly(direct, envelope: envelope, capacity: capacity) { return data }
+            if let data = try? writeDirectly(direct, envelope: envelope, capacity: capacity, closing: closing) {
+                return data
+            }
         }
         if useCompact && !prettyPrinted {
             // The same bytes as `JSONEncoder` below, without its tree of the whole document (the save's peak
             // memory and most of its time); anything it does not do as `JSONEncoder` does, and any error, is
             // left to `JSONEncoder`.
             do {
-                return try compactEncoder(capacity: capacity).encode(envelope)
+                return try compactEncoder(capacity: capacity).encode(envelope, replacingLastByte: closing)
             } catch {
                 // `JSONEncoder` below gives the bytes, or its own error.
             }
         }
-        return try jsonEncoder().encode(envelope)
+        var data = try jsonEncoder().encode(envelope)
+        if let contentChecksumKey { ContentChecksum.append(to: &data, key: contentChecksumKey) }
+        return data
     }
 
     /// `model` with the store's root keys as a save writes them: the version and minimum reader version (the

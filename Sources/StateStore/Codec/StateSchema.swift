@@ -18,6 +18,9 @@ public struct StateSchema<Model: Codable & Sendable>: Sendable {
     public let revisionKey: String
     /// The root key holding the ``Lineage`` of the saved state.
     public let lineageKey: String
+    /// The root key holding the checksum of the file's content, the last member of every file a ``StateFile``
+    /// writes (``ContentChecksum``).
+    public let contentChecksumKey: String
     /// How dates are read and written.
     public let dateCoding: DateCoding
     let stepsByVersion: [Int: MigrationStep]
@@ -36,6 +39,8 @@ public struct StateSchema<Model: Codable & Sendable>: Sendable {
     ///   - revisionKey: The root key holding the revision; pick another name when the model has a root field
     ///     called `revision`.
     ///   - lineageKey: The root key holding the lineage.
+    ///   - contentChecksumKey: The root key holding the content checksum (``ContentChecksum``); pick another name
+    ///     when the model has a root field called `contentChecksum`.
     ///   - dateCoding: How dates are read and written.
     ///   - migrations: One step from every version in `firstVersion..<currentVersion`.
     ///   - initial: The state to start from when there is no file, or the file was quarantined.
@@ -49,6 +54,7 @@ public struct StateSchema<Model: Codable & Sendable>: Sendable {
         minReaderVersionKey: String = "minReaderVersion",
         revisionKey: String = "revision",
         lineageKey: String = "lineage",
+        contentChecksumKey: String = ContentChecksum.defaultKey,
         dateCoding: DateCoding = .iso8601,
         migrations: [MigrationStep] = [],
         initial: @escaping @Sendable () -> Model,
@@ -83,6 +89,7 @@ public struct StateSchema<Model: Codable & Sendable>: Sendable {
         self.minReaderVersionKey = minReaderVersionKey
         self.revisionKey = revisionKey
         self.lineageKey = lineageKey
+        self.contentChecksumKey = contentChecksumKey
         self.dateCoding = dateCoding
         self.stepsByVersion = steps
         self.makeInitial = initial

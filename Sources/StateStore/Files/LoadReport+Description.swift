@@ -2,9 +2,9 @@ import Foundation
 
 extension LoadReport: CustomStringConvertible {
     /// The report for a person, one fact per line: the ``summary``, then the steps (`1 → 2 → 3`), the fields
-    /// defaulted and taken back, the unknown fields kept, warnings, repairs, the salvage, the quarantine, the
-    /// import, the backup a migrated file gets at its first save, the lineage and the time. Lines with nothing to
-    /// say are left out.
+    /// defaulted and taken back, the unknown fields kept, a content checksum that does not match, warnings,
+    /// repairs, the salvage, the quarantine, the import, the backup a migrated file gets at its first save, the
+    /// lineage and the time. Lines with nothing to say are left out.
     ///
     /// ```text
     /// migrated version 1 to 2 (50 bytes)
@@ -25,6 +25,10 @@ extension LoadReport: CustomStringConvertible {
         if !unknownKeysKept.isEmpty { lines.append("unknown fields kept: " + Self.counted(unknownKeysKept)) }
         if !unknownKeysDropped.isEmpty {
             lines.append("unknown fields dropped: " + Self.counted(unknownKeysDropped))
+        }
+        if case .mismatch(let recorded, let computed) = contentChecksum {
+            lines.append(
+                "changed outside the store since its last save: content checksum \(computed), \(recorded) recorded")
         }
         lines += warnings.map { "warning: " + $0 }
         lines += repairs.map { "repair: " + $0 }

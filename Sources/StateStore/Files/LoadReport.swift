@@ -73,6 +73,11 @@ public struct LoadReport: Sendable, Equatable {
     /// Why the file was read through `Codable` rather than straight into the model (`StateDirectDecodable`);
     /// `nil` when it was read directly, or when there was no file to read.
     public var directReadFallback: String?
+    /// What the checksum the file records of its content said (``ContentChecksum``): it matches, the file records
+    /// none (an older release wrote it), or it does not match, and the file changed outside the store since its
+    /// last save (a person edited it). A mismatch is reported, not refused: the state is the file as it is. `nil`
+    /// when no file was read (none, or a quarantined one).
+    public var contentChecksum: ContentChecksumOutcome?
 
     /// A corrupt file moved aside.
     public struct Quarantine: Sendable, Equatable {
@@ -116,6 +121,14 @@ public struct LoadReport: Sendable, Equatable {
         timings.migrate = decoded.migrateDuration
         timings.repair = decoded.repairDuration
         directReadFallback = decoded.directReadFallback
+        contentChecksum = decoded.contentChecksum
+    }
+
+    /// Whether the file changed outside the store since its last save: the checksum it records does not match its
+    /// content (``contentChecksum``).
+    public var changedOutsideStore: Bool {
+        if case .mismatch = contentChecksum { return true }
+        return false
     }
 
     /// Whether any migration step ran.

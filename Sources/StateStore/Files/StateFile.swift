@@ -260,8 +260,18 @@ public final class StateFile<Model: Codable & Sendable>: Sendable {
                 throw .unsealFailed(path: path, reason: "\(error)")
             }
         }
+        let checksum = plaintext.withUnsafeBytes { bytes in
+            // A mapped file's pages go back as they are hashed, as the read's do.
+            let release =
+                sealing == nil && mappedAt == Int(bitPattern: bytes.baseAddress) ? PageRelease(of: bytes) : nil
+            return ContentChecksum.verify(
+                bytes, key: codec.schema.contentChecksumKey, release: release.map { release in { release.release($0) } }
+            )
+        }
         do {
-            return try codec.decode(plaintext, salvaging: salvaging, mappedAt: mappedAt)
+            var decoded = try codec.decode(plaintext, salvaging: salvaging, mappedAt: mappedAt)
+            decoded.contentChecksum = checksum
+            return decoded
         } catch {
             switch error {
             case .newerVersion(let stored, let minReader, let current):
@@ -273,7 +283,8 @@ public final class StateFile<Model: Codable & Sendable>: Sendable {
     }
 
     /// Encodes `model` as this file will be written (deterministic bytes), stamped with the file's lineage and
-    /// `revision`.
+    /// `revision`, and ending with the checksum of its content (``ContentChecksum``; inside the sealed bytes when
+    /// the file is sealed).
     ///
     /// - Parameters:
     ///   - model: The state to encode.
@@ -289,7 +300,7 @@ public final class StateFile<Model: Codable & Sendable>: Sendable {
             // Room for what the last save wrote and a sixteenth more: one block for the whole document.
             plaintext = try codec.encode(
                 model, version: version, minReaderVersion: minReader, revision: stamped, lineage: lineage,
-                compact: true, capacity: lastSize + lastSize / 16)
+                compact: true, capacity: lastSize + lastSize / 16, contentChecksumKey: codec.schema.contentChecksumKey)
         } catch {
             throw .encodingFailed(path: path, description: "\(error)")
         }
@@ -323,8 +334,9 @@ public final class StateFile<Model: Codable & Sendable>: Sendable {
     ///
     /// A model that writes itself (`@StateModel`) into a plain compact file is written to the file in pieces of
     /// about a mebibyte as they are produced, so the save never holds a second copy of the state in memory (the
-    /// bytes are those ``encode(_:revision:)`` gives). Otherwise, and when the direct writer refuses part way (the
-    /// temporary file is then discarded), the model is encoded whole first.
+    /// bytes are those ``encode(_:revision:)`` gives, the content checksum computed over the pieces as they go).
+    /// Otherwise, and when the direct writer refuses part way (the temporary file is then discarded), the model is
+    /// encoded whole first.
     @discardableResult
     public func save(_ model: Model, revision: UInt64?) throws(StateStoreError) -> Int {
         if sealing == nil, let written = try saveInPieces(model, revision: revision) { return written }
@@ -358,7 +370,8 @@ public final class StateFile<Model: Codable & Sendable>: Sendable {
                     guard
                         try codec.write(
                             model, version: version, minReaderVersion: minReader, revision: stamped,
-                            lineage: lineage, pieceSize: pieceSize, to: { try pieces.output.write($0) })
+                            lineage: lineage, pieceSize: pieceSize,
+                            contentChecksumKey: codec.schema.contentChecksumKey, to: { try pieces.output.write($0) })
                     else { return false }
                 } catch let error as DurableWriteError {
                     throw error

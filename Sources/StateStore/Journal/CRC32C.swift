@@ -13,6 +13,11 @@ package enum CRC32C {
         return checksum(Array(bytes), continuing: crc)
     }
 
+    /// The checksum of the bytes at `bytes`, continuing from `crc`.
+    package static func checksum(_ bytes: UnsafeRawBufferPointer, continuing crc: UInt32 = 0) -> UInt32 {
+        wsd_crc32c(crc, bytes.baseAddress, bytes.count)
+    }
+
     /// Whether ``checksum(_:continuing:)`` uses the processor's instruction rather than a table.
     package static var usesInstruction: Bool { wsd_crc32c_is_hardware() != 0 }
 
