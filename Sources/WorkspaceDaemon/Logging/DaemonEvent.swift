@@ -40,6 +40,9 @@ package enum DaemonEvent: String, CaseIterable, Sendable {
     /// A state file that did not load as it was was salvaged: records dropped, fields coerced or defaulted; the
     /// original kept.
     case salvaged
+    /// The state file changed outside the daemon since its last save (the content checksum it records does not
+    /// match, so a person edited it, say): it loaded as it is.
+    case changedOutsideDaemon
     /// The state file is newer than this release can read; the daemon refuses to start.
     case refusedNewerFile
     /// A background save failed; the state stays dirty and will be retried.
@@ -119,6 +122,7 @@ package enum DaemonEvent: String, CaseIterable, Sendable {
         case .quarantined: hex = "87da9888b6c248ff9d9caee4abe6b974"
         case .restoredFromBackup: hex = "b09537f355614952a348eaee12d21470"
         case .salvaged: hex = "77de2393ac96444ab4abfd745fd62bc3"
+        case .changedOutsideDaemon: hex = "80d1cdb39f0843c598dee023f3597d1f"
         case .refusedNewerFile: hex = "edd1498be4804db3a040144b7fc11efc"
         case .saveFailed: hex = "37e65969d71a45258e581e55094950e1"
         case .saveRecovered: hex = "11f8c62f95ad46eb978a5387ea5548d1"

@@ -52,6 +52,11 @@ enum CheckRendering {
         for (field, count) in report.fieldsTakenBack.sorted(by: { $0.key < $1.key }) {
             output.append("taken back from a rollback: \(field) for \(count) record(s)")
         }
+        if let changed = report.changedOutsideDaemon {
+            output.append(
+                "changed outside the daemon since its last save: its content checksum is \(changed.computed), the "
+                    + "save recorded \(changed.recorded) (edited by hand, say); it loads as it is")
+        }
         output += report.warnings.map { "warning: \($0)" }
         output += report.repairs.map { "repair: \($0)" }
         if let journal = report.journal {

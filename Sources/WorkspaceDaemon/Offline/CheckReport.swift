@@ -68,10 +68,23 @@ package struct CheckReport: Codable, Sendable, Equatable {
     package var repairs: [String]
     /// What a salvage would change, when the file does not load as it is but can be salvaged.
     package var salvage: Salvage?
+    /// The file changed outside the daemon since its last save: the content checksum it records is not its
+    /// content's. It loads as it is. `nil` when the checksum matches, the file records none (an older release
+    /// wrote it) or it does not load.
+    package var changedOutsideDaemon: ChecksumMismatch? = nil
     /// What a start would replay from the change journal beside the file (`nil` when the file does not load).
     package var journal: Journal? = nil
     /// The history beside the file, checked file by file; `nil` when there is none.
     package var history: History? = nil
+
+    /// A content checksum that does not match (`StateStore`'s `ContentChecksum`), both as `crc32c:` and eight hex
+    /// digits.
+    package struct ChecksumMismatch: Codable, Sendable, Equatable {
+        /// The checksum the last save recorded in the file.
+        package var recorded: String
+        /// The checksum of the file's content as it is.
+        package var computed: String
+    }
 
     /// The change journal as a start would replay it.
     package struct Journal: Codable, Sendable, Equatable {

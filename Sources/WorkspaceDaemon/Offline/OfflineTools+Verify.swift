@@ -13,7 +13,10 @@ extension OfflineTools {
     /// With `replica` (the configured one), its newest state too (``verifyReplica(connection:url:schema:temporaryDirectory:)``).
     ///
     /// One line a file, `ok` or `DAMAGED` with the reason; exit 0 when every file is whole, 65 (as `check` for a
-    /// damaged file) when any is not, 66 without a state file, backup, history or replica to read.
+    /// damaged file) when any is not, 66 without a state file, backup, history or replica to read. A state file or
+    /// backup whose content checksum does not match (it changed outside the daemon since its last save, edited by
+    /// hand, say) is whole, as it loads: `ok`, with a note naming it as changed outside the daemon, counted in the
+    /// summary.
     package static func verify(
         stateDirectory directory: String, schema: StateSchema<Workspace> = WorkspaceSchema.shipped,
         replica: (connection: ReplicaConnection, url: String)? = nil
@@ -24,6 +27,14 @@ extension OfflineTools {
         var damaged = 0
         var checked = 0
         var lineage: Lineage?
+        var changedOutside = 0
+        /// `, changed outside the daemon since its last save (…)` for a file whose checksum does not match.
+        func changeNote(_ report: LoadReport) -> String {
+            guard case .mismatch(let recorded, let computed) = report.contentChecksum else { return "" }
+            changedOutside += 1
+            return ", changed outside the daemon since its last save (content checksum \(computed), \(recorded) "
+                + "recorded)"
+        }
         func report(_ target: String, _ problem: String?, _ detail: String, files: Int = 1) {
             checked += files
             if let problem {
@@ -42,13 +53,15 @@ extension OfflineTools {
                 report(
                     path, aside.isEmpty ? nil : "a start would keep journal segments aside: \(aside)",
                     "version \(loaded.report.storedVersion.map(String.init) ?? "?"), revision \(replay.revision)"
-                        + (replay.recordsReplayed > 0 ? " with \(replay.recordsReplayed) journal change(s)" : ""))
+                        + (replay.recordsReplayed > 0 ? " with \(replay.recordsReplayed) journal change(s)" : "")
+                        + changeNote(loaded.report))
             } catch {
                 report(path, "\(error)", "")
             }
         }
         do {
             for finding in try ScrubChecks.backups(of: file, schema: schema) {
+                if finding.changedOutside { changedOutside += 1 }
                 report(finding.path, finding.problem, finding.detail, files: finding.files)
             }
         } catch {
@@ -65,9 +78,12 @@ extension OfflineTools {
             return Outcome(
                 text: "verify: nothing to verify in \(directory) (no state file, backup or history)", status: missing)
         }
+        let changed =
+            changedOutside == 0 ? "" : "; \(changedOutside) changed outside the daemon since its last save"
         let summary =
             damaged == 0
-            ? "every file is whole (\(checked) checked)" : "\(damaged) of \(checked) file(s) damaged"
+            ? "every file is whole (\(checked) checked\(changed))"
+            : "\(damaged) of \(checked) file(s) damaged\(changed)"
         return Outcome(text: (lines + [summary]).joined(separator: "\n"), status: damaged == 0 ? loadable : corrupt)
     }
 }

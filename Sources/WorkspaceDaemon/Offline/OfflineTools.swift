@@ -114,6 +114,9 @@ package enum OfflineTools {
         report.fieldsTakenBack = loaded.fieldsTakenBack
         report.warnings = loaded.warnings
         report.repairs = loaded.repairs
+        if case .mismatch(let recorded, let computed) = loaded.contentChecksum {
+            report.changedOutsideDaemon = CheckReport.ChecksumMismatch(recorded: recorded, computed: computed)
+        }
         if let salvage = loaded.salvage {
             report.verdict = .salvageable
             report.problem = salvage.reason

@@ -3,7 +3,7 @@ import StateStore
 
 extension Daemon {
     /// Logs the load report as one entry (loaded or migrated), then one warning per quarantine, step warning and
-    /// repair, each with its MESSAGE_ID.
+    /// repair, and one for a file that changed outside the daemon since its last save, each with its MESSAGE_ID.
     func logLoadReport(_ report: LoadReport) {
         var fields: Logger.Metadata = [
             "state_path": "\(report.path)", "source": "\(report.source.rawValue)",
@@ -48,6 +48,19 @@ extension Daemon {
                 metadata: DaemonEvent.lineageStarted.metadata([
                     "state_path": "\(report.path)", "lineage": "\(report.lineage)",
                     "revision": "\(report.revision)", "lineage_break": "\(lineageBreak.rawValue)",
+                ]))
+        }
+        if case .mismatch(let recorded, let computed) = report.contentChecksum {
+            // Edited by a person, most likely: news for the operator, not damage (the file loaded as it is).
+            let message =
+                "state file \(report.path) changed outside the daemon since its last save (its content checksum is "
+                + "\(computed), the save recorded \(recorded)); it loaded as it is, and the next save records a new "
+                + "checksum"
+            logger.warning(
+                "\(message)",
+                metadata: DaemonEvent.changedOutsideDaemon.metadata([
+                    "state_path": "\(report.path)", "recorded_checksum": "\(recorded)",
+                    "computed_checksum": "\(computed)",
                 ]))
         }
         if let problem = report.crashGuardProblem {

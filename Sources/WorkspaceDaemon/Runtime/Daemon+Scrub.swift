@@ -14,7 +14,7 @@ extension Daemon {
         let replicaURL = configuration.replica?.location.description
         return DaemonScrub(interval: hours > 0 ? .seconds(hours * 3600) : nil, logger: logger) {
             let file = OfflineTools.readOnlyFile(statePath, schema: schema)
-            var findings: [ScrubFinding] = []
+            var findings = [ScrubChecks.stateFile(at: statePath)]
             do {
                 findings += try ScrubChecks.backups(of: file, schema: schema)
             } catch {

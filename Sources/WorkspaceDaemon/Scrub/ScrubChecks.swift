@@ -13,14 +13,49 @@ enum ScrubChecks {
             let copy = OfflineTools.readOnlyFile(backup.path, schema: schema)
             do {
                 let loaded = try copy.load()
-                return ScrubFinding(
+                var finding = ScrubFinding(
                     path: backup.path, problem: nil,
                     detail: "\(backup.kind.rawValue) backup, version "
                         + (loaded.report.storedVersion.map(String.init) ?? "?")
                         + (loaded.report.migrated ? " (migrates to \(schema.currentVersion))" : ""))
+                if let note = changeNote(loaded.report) {
+                    finding.detail += note
+                    finding.changedOutside = true
+                }
+                return finding
             } catch {
                 return ScrubFinding(path: backup.path, problem: "\(error)")
             }
+        }
+    }
+
+    /// `, changed outside the daemon since its last save (…)` for a load whose content checksum did not match.
+    static func changeNote(_ report: LoadReport) -> String? {
+        guard case .mismatch(let recorded, let computed) = report.contentChecksum else { return nil }
+        return ", changed outside the daemon since its last save (content checksum \(computed), \(recorded) recorded)"
+    }
+
+    /// The state file the daemon owns, read from disk without its lock (a save replaces it whole, by a rename):
+    /// its content checksum must be the one its last save recorded. A mismatch means the bytes changed on disk
+    /// since: damage, or an edit while the daemon runs, which its next save would overwrite. A file without a
+    /// checksum (written before they were recorded) passes.
+    static func stateFile(at path: String) -> ScrubFinding {
+        let bytes: Data
+        do {
+            bytes = try Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe)
+        } catch {
+            return ScrubFinding(path: path, problem: "cannot read it: \(error)")
+        }
+        switch ContentChecksum.verify(bytes) {
+        case .matches:
+            return ScrubFinding(path: path, problem: nil, detail: "state file, content checksum matches")
+        case .absent:
+            return ScrubFinding(path: path, problem: nil, detail: "state file, no content checksum recorded yet")
+        case .mismatch(let recorded, let computed):
+            return ScrubFinding(
+                path: path,
+                problem: "its content changed on disk since the daemon saved it (content checksum \(computed), "
+                    + "\(recorded) recorded); the next save replaces it with the state in memory")
         }
     }
 

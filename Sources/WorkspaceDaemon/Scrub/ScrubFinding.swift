@@ -8,6 +8,9 @@ package struct ScrubFinding: Sendable, Equatable {
     package var detail: String
     /// How many files the finding stands for (a history of 40 files is one finding of 40).
     package var files: Int
+    /// Whether the file loads but its content checksum does not match: it changed outside the daemon since its
+    /// last save (edited by hand, say). Whole, with a note in ``detail``.
+    package var changedOutside = false
 
     /// A finding of `files` file(s) at `path`.
     package init(path: String, problem: String?, detail: String = "", files: Int = 1) {
