@@ -8,8 +8,8 @@ import Glibc
 #endif
 
 /// The daemon's scrub (issue 44, `scrub.intervalHours`, `POST /v1/scrub`) on the workspaced binary: a clean tree
-/// passes; a flipped byte in a pre-migration backup and in a history segment are each found and named, in the
-/// answer, `/v1/status`, the metrics and the journal; nothing is rewritten.
+/// passes; a flipped byte in a pre-migration backup and in a history segment, and a state file edited by hand, are
+/// each found and named, in the answer, `/v1/status`, the metrics and the journal; nothing is rewritten.
 @Suite("workspaced's scrub")
 struct ScrubProcessTests {
     static func scrub(_ harness: DaemonHarness) async throws -> ScrubStatusResponse {
@@ -56,25 +56,34 @@ struct ScrubProcessTests {
         try segmentBytes.write(to: URL(fileURLWithPath: segmentPath))
 
         daemon = try await history.start(harness, output: "damaged.log")
+        // And the state file edited by hand while the daemon runs: a letter of a favorite's name changed, saved as
+        // an editor saves (a new file renamed over it: the history's snapshot, a link to the old one, is untouched).
+        var state = try Data(contentsOf: URL(fileURLWithPath: harness.statePath))
+        let name = try #require(state.firstRange(of: Data(#""name":"one""#.utf8)))
+        state[name.upperBound - 2] = UInt8(ascii: "O")
+        try state.write(to: URL(fileURLWithPath: harness.statePath), options: .atomic)
         let damaged = try await Self.scrub(harness)
         let paths = Set(damaged.damaged.map(\.path))
-        #expect(paths == [backup, segmentPath], "\(damaged)")
+        #expect(paths == [backup, segmentPath, harness.statePath], "\(damaged)")
+        let edited = damaged.damaged.first { $0.path == harness.statePath }?.reason ?? ""
+        #expect(edited.contains("changed on disk since the daemon saved it"), "\(edited)")
         #expect(damaged.lastSuccessAt == nil && damaged.lastRunAt != nil)
         let found = daemon.output.components(separatedBy: "message-id=2cd06ff3d9a240b8894c36fa02c99fcd").count - 1
-        #expect(found == 2, "\(daemon.output)")
+        #expect(found == 3, "\(daemon.output)")
         #expect(daemon.output.contains(backup) && daemon.output.contains(segmentPath))
         let status = try await curlAsync(harness.socketPath, "GET", "/v1/status")
         #expect(status.body.contains(#""filesChecked":\#(damaged.filesChecked)"#), "\(status.body)")
         let metrics2 = try await curlAsync(harness.socketPath, "GET", "/v1/metrics")
-        #expect(metrics2.body.contains("\nworkspaced_scrub_failures 2.0\n"))
+        #expect(metrics2.body.contains("\nworkspaced_scrub_failures 3.0\n"))
         #expect(metrics2.body.contains("\nworkspaced_scrub_last_success_timestamp_seconds 0.0\n"))
         let shown = try RunningProcess(
             ProductPaths.executable("workspacectl"), ["status", "--socket", harness.socketPath],
             environment: ["PATH": "/usr/bin:/bin"], outputPath: harness.root + "/workspacectl.log")
         #expect(await shown.waitForExit(timeout: .seconds(30)) == 0, "\(shown.output)")
-        #expect(shown.output.contains("FOUND 2 DAMAGED"), "\(shown.output)")
+        #expect(shown.output.contains("FOUND 3 DAMAGED"), "\(shown.output)")
         #expect(shown.output.contains("DAMAGED \(backup): "), "\(shown.output)")
         // Nothing was rewritten, moved or deleted.
+        #expect(try Data(contentsOf: URL(fileURLWithPath: harness.statePath)) == state)
         #expect(try Data(contentsOf: URL(fileURLWithPath: backup)) == bytes)
         #expect(try Data(contentsOf: URL(fileURLWithPath: segmentPath)) == segmentBytes)
         daemon.send(SIGTERM)

@@ -14,7 +14,7 @@ extension Daemon {
         let replicaURL = configuration.replica?.location.description
         return DaemonScrub(interval: hours > 0 ? .seconds(hours * 3600) : nil, logger: logger) {
             let file = OfflineTools.readOnlyFile(statePath, schema: schema)
-            var findings = [ScrubChecks.stateFile(at: statePath)]
+            var findings = ScrubChecks.stateFile(at: statePath).map { [$0] } ?? []
             do {
                 findings += try ScrubChecks.backups(of: file, schema: schema)
             } catch {

@@ -38,8 +38,9 @@ enum ScrubChecks {
     /// The state file the daemon owns, read from disk without its lock (a save replaces it whole, by a rename):
     /// its content checksum must be the one its last save recorded. A mismatch means the bytes changed on disk
     /// since: damage, or an edit while the daemon runs, which its next save would overwrite. A file without a
-    /// checksum (written before they were recorded) passes.
-    static func stateFile(at path: String) -> ScrubFinding {
+    /// checksum (written before they were recorded) passes; none when there is no file yet (nothing saved).
+    static func stateFile(at path: String) -> ScrubFinding? {
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
         let bytes: Data
         do {
             bytes = try Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe)
