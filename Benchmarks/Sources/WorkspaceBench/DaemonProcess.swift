@@ -17,8 +17,10 @@ final class DaemonProcess {
 
     /// Writes `configuration` and `file` (as `workspace.json`, what the last run left of it removed; the secret
     /// store stays) under `directory`, starts `daemon` there and waits for `READY=1`.
+    /// `prepare`, when given, runs on the state directory once the file is written, before the start.
     init(
-        daemon: String, directory: String, file: Data, configuration: String, environment: [String: String] = [:]
+        daemon: String, directory: String, file: Data, configuration: String, environment: [String: String] = [:],
+        prepare: ((String) throws -> Void)? = nil
     ) throws {
         stateDirectory = directory + "/state"
         socketPath = directory + "/control.sock"
@@ -30,6 +32,7 @@ final class DaemonProcess {
             try FileManager.default.removeItem(atPath: stateDirectory + "/" + name)
         }
         try file.write(to: URL(fileURLWithPath: stateDirectory + "/workspace.json"))
+        try prepare?(stateDirectory)
         notify = try NotifySocket(path: directory + "/notify.sock")
         process.executableURL = URL(fileURLWithPath: daemon)
         process.arguments = [

@@ -155,15 +155,16 @@ struct MetricsBenchmark {
         let file = try WorkspaceGenerator.make(bytes: scrubMegabytes * 1_000_000).v4
         let base = directory + "/scrub"
         try FileManager.default.createDirectory(atPath: base + "/state", withIntermediateDirectories: true)
-        // Three manual backups beside the state file, as `workspaced backup` names them.
-        for index in 0..<3 {
-            try file.write(
-                to: URL(fileURLWithPath: base + "/state/workspace.json.manual-2026010\(index + 1)T000000Z.bak"))
-        }
         let maximum = historyMebibytes << 20
         let running = try DaemonProcess(
             daemon: daemon, directory: base, file: file,
-            configuration: #"{"scrub": {"intervalHours": 0}, "history": {"maximumBytes": \#(maximum)}}"#)
+            configuration: #"{"scrub": {"intervalHours": 0}, "history": {"maximumBytes": \#(maximum)}}"#
+        ) { state in
+            // Three manual backups beside the state file, as `workspaced backup` names them (copies, not links).
+            for index in 1...3 {
+                try file.write(to: URL(fileURLWithPath: state + "/workspace.json.manual-2026010\(index)T000000Z.bak"))
+            }
+        }
         defer { _ = try? running.terminate() }
         let client = WorkspaceClient(socketPath: running.socketPath, timeout: .seconds(600))
         let ids = try await client.projects().prefix(200).map(\.id)

@@ -1,6 +1,7 @@
 import Foundation
 import Prometheus
 import StateStore
+import WorkspaceAPI
 import Synchronization
 
 /// The daemon's figures in Prometheus's text format (issue 44), served by `GET /v1/metrics`: counters and
@@ -23,6 +24,8 @@ package final class DaemonMetrics: Sendable {
     let scrapeGauges: ScrapeGauges
     /// The events dropped the counter already holds (``exposition(_:)`` adds the difference).
     let droppedReported = Mutex(0)
+    /// The change counters of the operations known at start, by operation.
+    let operationCounters: [String: Prometheus.Counter]
     /// Counters with labels, made the first time a label is seen.
     let labelled = Mutex(Labelled())
 
@@ -37,8 +40,12 @@ package final class DaemonMetrics: Sendable {
         .milliseconds(250), .milliseconds(500), .seconds(1), .milliseconds(2500), .seconds(10),
     ]
 
-    /// The figures of a daemon of `version` serving schema `schemaVersion`, started at `startedAt`.
-    package init(version: String, schemaVersion: Int, startedAt: Date = Date()) {
+    /// The figures of a daemon of `version` serving schema `schemaVersion`, started at `startedAt`, whose control
+    /// API applies `operations` (a counter each, made now).
+    package init(
+        version: String, schemaVersion: Int, startedAt: Date = Date(),
+        operations: [String] = Array(APIRoute.changeOperations.values)
+    ) {
         registry.makeGauge(
             name: "workspaced_build_info", labels: [("version", version), ("schema", "\(schemaVersion)")],
             help: "The release and the schema version it writes; always 1."
@@ -51,6 +58,11 @@ package final class DaemonMetrics: Sendable {
         openDescriptors = registry.makeGauge(
             name: "workspaced_process_open_fds", help: "The daemon's open file descriptors.")
         scrapeGauges = ScrapeGauges(registry)
+        // Each at 0 from the start, as Prometheus advises for label values known up front (a rate over a series
+        // that appears only at its first change misses that change).
+        var counters: [String: Prometheus.Counter] = [:]
+        for operation in Set(operations) { counters[operation] = Self.changeCounter(operation, in: registry) }
+        operationCounters = counters
         let descriptions = StateMetrics.descriptions(prefix: "workspaced")
         stateMetrics = StateMetrics(
             prefix: "workspaced",
@@ -63,17 +75,27 @@ package final class DaemonMetrics: Sendable {
     /// The buckets of the journal's group sizes: 1 to 1,024 changes per fdatasync.
     static let groupSizeBuckets: [Double] = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024]
 
-    /// Counts a change the control API applied, by its operation (`favorite.create`, `project.delete`, …).
+    /// Counts a change the control API applied, by its operation (`favorite.create`, `project.delete`, …). The
+    /// counters of the known operations are made up front (``init(version:schemaVersion:startedAt:operations:)``),
+    /// so that a change takes no lock shared with other requests; another name is made under a lock once.
     package func changeApplied(operation: String) {
+        if let counter = operationCounters[operation] {
+            counter.increment()
+            return
+        }
         let counter = labelled.withLock { labelled in
             if let counter = labelled.changes[operation] { return counter }
-            let counter = registry.makeCounter(
-                name: "workspaced_changes_total", labels: [("operation", operation)],
-                help: "Changes applied through the control API, by operation.")
+            let counter = Self.changeCounter(operation, in: registry)
             labelled.changes[operation] = counter
             return counter
         }
         counter.increment()
+    }
+
+    static func changeCounter(_ operation: String, in registry: PrometheusCollectorRegistry) -> Prometheus.Counter {
+        registry.makeCounter(
+            name: "workspaced_changes_total", labels: [("operation", operation)],
+            help: "Changes applied through the control API, by operation.")
     }
 
     /// The request figures of one control API route (`GET /v1/projects/{id}`), made when the route is registered,
