@@ -1,8 +1,8 @@
 import Foundation
 import Prometheus
 import StateStore
-import WorkspaceAPI
 import Synchronization
+import WorkspaceAPI
 
 /// The daemon's figures in Prometheus's text format (issue 44), served by `GET /v1/metrics`: counters and
 /// histograms the daemon updates as things happen (changes, requests), the state's own figures, which StateStore
