@@ -6,19 +6,9 @@ import Foundation
 ///
 /// Every key is written, `null` included, so the shape is always the same.
 public struct ScrubStatusResponse: Codable, Sendable, Equatable {
-    /// A file that failed the scrub.
-    public struct Damage: Codable, Sendable, Equatable {
-        /// The file (or the replica's URL).
-        public var path: String
-        /// What is wrong with it.
-        public var reason: String
-
-        /// A damage with every field given.
-        public init(path: String, reason: String) {
-            self.path = path
-            self.reason = reason
-        }
-    }
+    /// A file that failed the scrub: its path (or the replica's URL) and what is wrong with it, as the history's
+    /// damaged files are reported.
+    public typealias Damage = HistoryStatusResponse.Damage
 
     /// How often a scrub runs, in hours (`scrub.intervalHours`); 0 when only `POST /v1/scrub` runs one.
     public var intervalHours: Int
