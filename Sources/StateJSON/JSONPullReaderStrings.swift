@@ -21,11 +21,15 @@ extension JSONPullReader {
     }
 
     /// Reads the object key whose opening quote is at `index`, checked as `readString()` checks a string.
+    ///
+    /// Inlined into ``nextKey()``, with the common case of ``checkedString(from:)``: a replay reads three keys per
+    /// journal record, and the calls and copies of the reader between them were a fifth of a record's decode.
+    @inline(__always)
     mutating func readKey() throws(JSONReadError) -> JSONKey {
         let text = try checkedString(from: index)
         index = text.end + 1
         let raw = UnsafeRawBufferPointer(rebasing: bytes[text.start..<text.end])
-        return JSONKey(rawBytes: raw, unescaped: text.isPlain ? nil : string(of: text))
+        return JSONKey(rawBytes: raw, hasEscape: text.hasEscape, hasNonASCII: text.hasNonASCII)
     }
 
     /// A checked string's text in the document, and what checking it found.
@@ -44,9 +48,30 @@ extension JSONPullReader {
     }
 
     /// Checks the string whose opening quote is at `quote` as a read string is checked.
+    ///
+    /// Inlined for its common case, a string of printable ASCII with no escape, found eight bytes at a time; a
+    /// string with anything else is checked by ``checkedString(from:continuingAt:)``.
+    @inline(__always)
     func checkedString(from quote: Int) throws(JSONReadError) -> CheckedString {
-        var text = CheckedString(start: quote + 1, end: quote + 1)
         var offset = quote + 1
+        let count = bytes.count
+        while offset &+ 8 <= count {
+            let special = Self.specialBytes(bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+            if special != 0 {
+                offset += special.trailingZeroBitCount >> 3
+                if bytes[offset] == UInt8(ascii: "\"") { return CheckedString(start: quote + 1, end: offset) }
+                break
+            }
+            offset += 8
+        }
+        return try checkedString(from: quote, continuingAt: offset)
+    }
+
+    /// ``checkedString(from:)`` from `offset`, where the string's bytes before are printable ASCII.
+    @inline(never)
+    func checkedString(from quote: Int, continuingAt offset: Int) throws(JSONReadError) -> CheckedString {
+        var text = CheckedString(start: quote + 1, end: quote + 1)
+        var offset = offset
         let count = bytes.count
         while true {
             // Eight bytes at a time while none is a quote, a backslash, a control character or non-ASCII.
@@ -147,6 +172,12 @@ extension JSONPullReader {
     func string(of text: CheckedString) -> String {
         let raw = UnsafeRawBufferPointer(rebasing: bytes[text.start..<text.end])
         guard text.hasEscape else { return String(decoding: raw, as: UTF8.self) }
+        return Self.unescaped(raw)
+    }
+
+    /// The text of `raw`, the bytes between the quotes of a checked string that holds an escape, with the escapes
+    /// resolved.
+    static func unescaped(_ raw: UnsafeRawBufferPointer) -> String {
         // No escape is shorter than the UTF-8 it stands for.
         return String(unsafeUninitializedCapacity: raw.count) { output in
             var written = 0

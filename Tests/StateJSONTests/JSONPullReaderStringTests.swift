@@ -104,13 +104,13 @@ struct JSONPullReaderStringTests {
         }
     }
 
-    @Test func aPlainKeyKeepsItsBytesAndAnEscapedOneItsText() {
+    @Test func aPlainKeyKeepsItsBytesAndAnEscapedOneMakesItsText() {
         let bytes = Array(#"{"plain":1,"esc\u0061ped":2,"é":3}"#.utf8)
         let keys = readerOutcome(bytes) { (reader: inout JSONPullReader) throws(JSONReadError) in
             try reader.beginObject()
             var keys: [String] = []
             while let key = try reader.nextKey() {
-                keys.append("\(key.string) \(key.unescaped == nil) \(String(decoding: key.rawBytes, as: UTF8.self))")
+                keys.append("\(key.string) \(key.isPlain) \(String(decoding: key.rawBytes, as: UTF8.self))")
                 _ = try reader.skipValue()
             }
             return keys

@@ -2,17 +2,21 @@ import StateJSON
 
 /// An object's key as a ``StateDirectReader`` read it: generated code compares it with each declared key.
 public struct StateDirectKey {
-    let key: JSONKey
     /// The key's bytes between its quotes.
     @usableFromInline let raw: UnsafeRawBufferPointer
     /// Whether the key's text is `raw`, all ASCII (no escape).
     @usableFromInline let isPlain: Bool
+    /// Whether `raw` holds an escape.
+    let hasEscape: Bool
 
     init(key: JSONKey) {
-        self.key = key
         raw = key.rawBytes
-        isPlain = key.unescaped == nil
+        isPlain = key.isPlain
+        hasEscape = key.hasEscape
     }
+
+    /// The key as the JSON reader gave it.
+    var key: JSONKey { JSONKey(rawBytes: raw, hasEscape: hasEscape, hasNonASCII: !isPlain && !hasEscape) }
 
     /// Whether the key is `name`, compared as `JSONDecoder` compares keys (as Swift strings, after unescaping):
     /// byte for byte when both are plain ASCII, here in the caller's code since most comparisons are of such keys.

@@ -22,9 +22,15 @@ extension StateDirectReader {
     @inlinable
     public func claim(_ key: StateDirectKey, bit: Int, of seen: inout UInt64) throws {
         let mask = UInt64(1) << UInt64(bit)
-        guard seen & mask == 0 else { throw refusalAt("duplicate key \"\(key.text)\"") }
+        guard seen & mask == 0 else { throw duplicateKey(key) }
         seen |= mask
         if capturesEnvelope { try refuseEnvelopeKey(key) }
+    }
+
+    /// The refusal of `key` held twice, made out of line: ``claim(_:bit:of:)`` is inlined into every field's read.
+    @usableFromInline
+    func duplicateKey(_ key: StateDirectKey) -> StateDirectReadError {
+        refusal("duplicate key \"\(key.text)\"")
     }
 
     /// Throws when `key`, which the type being read declares, is one of the store's envelope keys at the root.
