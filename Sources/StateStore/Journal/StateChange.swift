@@ -34,14 +34,14 @@ public protocol StateChange<Model>: Codable, Sendable {
     /// fail must run on a copy to change nothing when one fails.
     var validatesBeforeMutating: Bool { get }
 
-    /// Applies `changes` to `model` in place, in order, as a read of the past replays them: the position of the
-    /// first that is `nil` or does not apply, with its error (`nil` for a missing change), or `nil` when all did.
-    /// The model is then dropped, so no copy is made whatever ``validatesBeforeMutating`` says.
+    /// Applies `changes`, which it takes, to `model` in place, in order, as a read of the past replays them: the
+    /// position of the first that is `nil` or does not apply, with its error (`nil` for a missing change), or `nil`
+    /// when all did. The model is then dropped, so no copy is made whatever ``validatesBeforeMutating`` says.
     ///
     /// A read of the past applies hundreds of thousands of changes. The default implementation is inlinable, so
     /// that the conforming module compiles the loop for its own types: run by the store's generic code, the loop
     /// spent two fifths of a read looking up the metadata of `Optional<Self>`. Conformances keep the default.
-    static func applyInPlace(_ changes: [Self?], to model: inout Model) -> (position: Int, error: Failure?)?
+    static func applyInPlace(_ changes: consuming [Self?], to model: inout Model) -> (position: Int, error: Failure?)?
 }
 
 extension StateChange {
@@ -50,15 +50,22 @@ extension StateChange {
 
     /// Applies each change in turn (see the requirement).
     @inlinable
-    public static func applyInPlace(_ changes: [Self?], to model: inout Model) -> (position: Int, error: Failure?)? {
-        for position in changes.indices {
-            guard let change = changes[position] else { return (position, nil) }
-            do {
-                try change.apply(to: &model)
-            } catch {
-                return (position, error)
+    public static func applyInPlace(
+        _ changes: consuming [Self?], to model: inout Model
+    ) -> (position: Int, error: Failure?)? {
+        // Each change is moved out of the array it owns, not copied: a copy of each change cost a fifth of a replay's
+        // apply in reference counting.
+        var changes = changes
+        return changes.withUnsafeMutableBufferPointer { buffer in
+            for position in buffer.indices {
+                guard let change = buffer[position].take() else { return (position, nil) }
+                do throws(Failure) {
+                    try change.apply(to: &model)
+                } catch {
+                    return (position, error)
+                }
             }
+            return nil
         }
-        return nil
     }
 }
