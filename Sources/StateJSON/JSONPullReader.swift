@@ -60,6 +60,7 @@
 /// }
 /// try reader.finish()
 /// ```
+@usableFromInline
 package struct JSONPullReader {
     /// The deepest nesting of arrays and objects, counted together, that JSONDecoder reads.
     package static let depthLimit = 512
@@ -97,6 +98,7 @@ package struct JSONPullReader {
     }
 
     /// Checks that only whitespace follows the value read, and that every array and object read was closed.
+    @usableFromInline
     package mutating func finish() throws(JSONReadError) {
         skipWhitespace()
         if depth > 0 {

@@ -1,5 +1,6 @@
 extension JSONPullReader {
     /// Reads the `{` that opens an object (after whitespace); then `nextKey()` reads its members.
+    @usableFromInline
     package mutating func beginObject() throws(JSONReadError) {
         _ = try expectValue(.object)
         try open()
@@ -14,6 +15,7 @@ extension JSONPullReader {
     /// The next key of the object being read, with the `:` after it, so that the member's value is next; nil at
     /// the `}` that closes the object, which it reads. Between members it reads the `,`; one trailing comma before
     /// `}` is allowed, as JSONDecoder allows it. The key is checked as `readString()` checks a string.
+    @usableFromInline
     package mutating func nextKey() throws(JSONReadError) -> JSONKey? {
         skipWhitespace()
         guard index < bytes.count else { throw JSONReadError(.unexpectedEnd, at: index) }

@@ -3,6 +3,7 @@
 ///
 /// Keys are compared as JSONDecoder compares them, as Swift strings after unescaping: `"\u0061"` is the key `a`,
 /// and canonically equivalent keys are one key (`"é"` and `"e\u0301"`, `"\u212A"` KELVIN SIGN and `"K"`).
+@usableFromInline
 package struct JSONKey {
     /// The key's bytes between its quotes, in the document.
     package let rawBytes: UnsafeRawBufferPointer

@@ -2,6 +2,7 @@ extension JSONPullReader {
     /// Reads `true` or `false`.
     ///
     /// When it throws, the reader is still where the value starts (after whitespace).
+    @usableFromInline
     package mutating func readBool() throws(JSONReadError) -> Bool {
         let first = try expectValue(.bool)
         let isTrue = first == UInt8(ascii: "t")
@@ -11,6 +12,7 @@ extension JSONPullReader {
 
     /// Reads `null` and returns true if it is next (after whitespace); returns false, reading nothing, if another
     /// value is.
+    @usableFromInline
     package mutating func readNull() throws(JSONReadError) -> Bool {
         guard try valueStart() == UInt8(ascii: "n") else { return false }
         index = try literalEnd("null", at: index)

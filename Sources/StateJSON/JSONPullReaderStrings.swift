@@ -3,6 +3,7 @@ extension JSONPullReader {
     /// control character, valid escapes, surrogate escapes in pairs.
     ///
     /// When it throws, the reader is still where the value starts (after whitespace), so `skipValue()` can skip it.
+    @usableFromInline
     package mutating func readString() throws(JSONReadError) -> String {
         _ = try expectValue(.string)
         let text = try checkedString(from: index)
@@ -12,6 +13,7 @@ extension JSONPullReader {
 
     /// Reads a string value, checked as `readString()` checks it, without making a `String` of one that holds no
     /// escape: then its bytes in the document (valid UTF-8) and no text; else no bytes and its text.
+    @usableFromInline
     package mutating func readStringBytes() throws(JSONReadError) -> (bytes: UnsafeRawBufferPointer?, text: String?) {
         _ = try expectValue(.string)
         let text = try checkedString(from: index)

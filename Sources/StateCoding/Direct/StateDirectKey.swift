@@ -9,6 +9,7 @@ public struct StateDirectKey {
     /// Whether `raw` holds an escape.
     let hasEscape: Bool
 
+    @usableFromInline
     init(key: JSONKey) {
         raw = key.rawBytes
         isPlain = key.isPlain

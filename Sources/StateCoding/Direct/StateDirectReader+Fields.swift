@@ -1,14 +1,18 @@
+import StateJSON
+
 // What `@StateModel`'s generated `init(stateReader:)` calls, in the order it calls it: open the object, read each
 // key, claim a declared one and read its value, keep or skip an undeclared one, then check the required fields and
 // give the missing ones their defaults.
 
 extension StateDirectReader {
     /// Reads the `{` that opens an object; then ``nextKey()`` reads its members.
+    @inlinable
     public mutating func beginObject() throws {
         try json.beginObject()
     }
 
     /// The next key of the object being read, with its value next; nil at the `}` that closes the object.
+    @inlinable
     public mutating func nextKey() throws -> StateDirectKey? {
         guard let key = try json.nextKey() else { return nil }
         return StateDirectKey(key: key)

@@ -5,12 +5,14 @@ import StateJSON
 
 extension StateDirectReader {
     /// Reads a string.
+    @inlinable
     public mutating func readString() throws -> String {
         try json.readString()
     }
 
     /// Reads a string and hands its UTF-8 to `body`: the bytes in the document when the string holds no escape
     /// (no `String` made: an id parsed from its text, say), else the unescaped text's.
+    @inlinable
     public mutating func readString<Result>(utf8 body: (UnsafeBufferPointer<UInt8>) throws -> Result) throws -> Result {
         let read = try json.readStringBytes()
         if let bytes = read.bytes { return try body(bytes.assumingMemoryBound(to: UInt8.self)) }
@@ -19,11 +21,13 @@ extension StateDirectReader {
     }
 
     /// Reads `true` or `false`.
+    @inlinable
     public mutating func readBool() throws -> Bool {
         try json.readBool()
     }
 
     /// Reads `null` and returns true if it is next; returns false, reading nothing, if another value is.
+    @inlinable
     public mutating func readNull() throws -> Bool {
         try json.readNull()
     }

@@ -21,7 +21,7 @@ public struct StateDirectReader {
         case element
     }
 
-    var json: JSONPullReader
+    @usableFromInline var json: JSONPullReader
     /// From the root to the value being read.
     @usableFromInline var path: [PathItem] = []
     /// How dates are read.
@@ -114,7 +114,7 @@ public struct StateDirectReader {
     }
 
     /// Checks that only whitespace follows the value read.
-    @usableFromInline
+    @inlinable
     package mutating func finish() throws {
         try json.finish()
     }
