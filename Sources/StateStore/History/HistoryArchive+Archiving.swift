@@ -189,8 +189,13 @@ extension HistoryArchive {
         }
         guard !removed.isEmpty else { return nil }
         let names = Set(removed.map(\.name))
-        for name in names { try? fileSystem.unlink(path(name)) }
-        try? fileSystem.fsyncDirectory(directory)
+        if archive.pastReads > 0 {
+            // A read of the past may still read them: the last read to end unlinks them.
+            archive.unlinkAfterPastReads.formUnion(names)
+        } else {
+            for name in names { try? fileSystem.unlink(path(name)) }
+            try? fileSystem.fsyncDirectory(directory)
+        }
         archive.manifest.files.removeAll { names.contains($0.name) }
         for name in names { archive.damaged[name] = nil }
         return PruneOutcome(

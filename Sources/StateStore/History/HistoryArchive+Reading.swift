@@ -1,11 +1,9 @@
 import Foundation
 
-/// The bytes a read of the past needs, gathered under the history's lock.
+/// The segments a walk of the history reads, gathered under the history's lock.
 struct HistoryReadSet: Sendable {
-    /// The snapshot the replay starts from: its path, bytes and revision; `nil` when none was asked for.
-    var snapshot: (path: String, bytes: Data, revision: UInt64)?
-    /// The segments of the state's history after it, in order, each with the revision up to which its records are
-    /// the state's (`nil`: all of them).
+    /// The segments of the state's history, in order, each with the revision up to which its records are the
+    /// state's (`nil`: all of them).
     var segments: [(segment: HistorySegment, limit: UInt64?)]
     /// The oldest revision whose state the history can give; `nil` before it holds a snapshot.
     var oldestRevision: UInt64?
@@ -26,60 +24,45 @@ extension HistoryArchive {
         }
     }
 
-    /// Gathers what a read of the state in `lineage` needs: with `snapshotAtOrBefore`, the newest snapshot of the
-    /// state's history at or before that revision and the segments after it; otherwise the segments whose changes
-    /// come after `after`. A snapshot is checked against the manifest's checksum; segments by their records'.
-    /// With `segmentHeadersOnly`, the segments are scanned up to their headers only (``HistorySegment/fullyScanned()``
-    /// scans the rest).
+    /// What the history holds of the state in `lineage`, read under the lock: the live journal's segments (scanned
+    /// up to their headers with `liveHeadersOnly`), the lineages the state continues with the revision up to which
+    /// each is its, and the history's files of those lineages.
+    func scope(
+        of lineage: String, liveHeadersOnly: Bool, _ archive: ArchiveState
+    ) -> (live: [HistorySegment], chain: Chain, files: [HistoryFileRecord]) {
+        let live = liveSegments(headerOnly: liveHeadersOnly)
+        let liveLinks = live.compactMap { segment -> (lineage: String, relabels: String?, baseRevision: UInt64)? in
+            guard let header = segment.header, header.startsLineage else { return nil }
+            return (header.lineage.rawValue, header.relabels?.rawValue, header.baseRevision)
+        }
+        let chain = Self.chain(
+            of: lineage, links: Self.links(archive.manifest.files, live: archive.liveLinks + liveLinks))
+        return (live, chain, archive.manifest.files.filter { Self.belongs($0, to: chain) })
+    }
+
+    /// Gathers the segments whose changes come after `after` in the history of the state in `lineage`, read and
+    /// scanned; each is checked by its records' CRC-32C as a walk reads them.
     ///
-    /// - Throws: ``HistoryError/damaged(path:reason:)`` for a file that fails its check or cannot be read.
-    func gather(
-        lineage: String, snapshotAtOrBefore target: UInt64?, after: UInt64 = 0, segmentHeadersOnly: Bool = false
-    ) throws(HistoryError) -> HistoryReadSet {
+    /// - Throws: ``HistoryError/damaged(path:reason:)`` for a file that cannot be read or is not the size the
+    ///   manifest recorded.
+    func gather(lineage: String, after: UInt64 = 0) throws(HistoryError) -> HistoryReadSet {
         try state.withLock { archive throws(HistoryError) -> HistoryReadSet in
-            let live = liveSegments(headerOnly: segmentHeadersOnly)
-            let liveLinks = live.compactMap { segment -> (lineage: String, relabels: String?, baseRevision: UInt64)? in
-                guard let header = segment.header, header.startsLineage else { return nil }
-                return (header.lineage.rawValue, header.relabels?.rawValue, header.baseRevision)
-            }
-            let chain = Self.chain(
-                of: lineage, links: Self.links(archive.manifest.files, live: archive.liveLinks + liveLinks))
-            let files = archive.manifest.files.filter { Self.belongs($0, to: chain) }
-            let snapshots = files.filter { $0.kind == .snapshot }
+            let (live, chain, files) = scope(of: lineage, liveHeadersOnly: false, archive)
             var set = HistoryReadSet(segments: [], oldestRevision: Self.oldestReachable(files, chain: chain))
-            var from = after
-            var chosen: HistoryFileRecord?
-            if let target {
-                guard let oldest = set.oldestRevision, target >= oldest else { return set }
-                chosen = snapshots.filter({ $0.firstRevision <= target }).max(by: {
-                    $0.firstRevision < $1.firstRevision
-                })
-                guard let chosen else { return set }
-                from = chosen.firstRevision
-            }
-            let segmentRecords = files.filter { record in
-                record.kind == .segment && record.lastRevision > from
-                    && !(target.map { record.firstRevision >= $0 } ?? false)
-            }
-            // Segments are checked by their records' CRC-32C as the walk reads them; snapshots, whose JSON a flipped
-            // bit may leave readable, by the whole file's CRC-32C the manifest holds.
-            let (snapshotRead, segmentReads) = readFiles(snapshot: chosen, segments: segmentRecords)
-            if let chosen, let snapshotRead {
-                set.snapshot = (
-                    path(chosen.name), try checked(snapshotRead, of: chosen, &archive), chosen.firstRevision
-                )
-            }
-            for (record, read) in zip(segmentRecords, segmentReads) {
-                let bytes = try checked(read, of: record, &archive)
+            for record in files where record.kind == .segment && record.lastRevision > after {
+                let bytes: Data
+                switch read(record, hashing: false) {
+                case .success(let read):
+                    bytes = read
+                case .failure(let failure):
+                    if failure.isDamage { archive.damaged[record.name] = failure.reason }
+                    throw .damaged(path: path(record.name), reason: failure.reason)
+                }
                 set.segments.append(
-                    (
-                        HistorySegment(path: path(record.name), bytes: bytes, headerOnly: segmentHeadersOnly),
-                        chain[record.lineage] ?? nil
-                    ))
+                    (HistorySegment(path: path(record.name), bytes: [UInt8](bytes)), chain[record.lineage] ?? nil))
             }
             for segment in live {
                 guard let header = segment.header, let limit = chain[header.lineage.rawValue] else { continue }
-                if let target, header.baseRevision >= target { continue }
                 set.segments.append((segment, limit))
             }
             set.segments.sort { ($0.segment.header?.baseRevision ?? 0) < ($1.segment.header?.baseRevision ?? 0) }
@@ -105,25 +88,9 @@ extension HistoryArchive {
         var isDamage: Bool
     }
 
-    /// Reads the snapshot and the segments of a read of the past, the snapshot on the caller's thread and the
-    /// segments on another, at once: at 10 MB with 16 MiB of segments, one after the other took a tenth of the read.
-    private func readFiles(
-        snapshot: HistoryFileRecord?, segments: [HistoryFileRecord]
-    ) -> (snapshot: FileRead<Data>?, segments: [FileRead<[UInt8]>]) {
-        let reads = ParallelFileReads()
-        DispatchQueue.concurrentPerform(iterations: snapshot == nil || segments.isEmpty ? 1 : 2) { part in
-            if part == 0, let snapshot {
-                reads.snapshot = read(snapshot, hashing: true)
-            } else {
-                reads.segments = segments.map { record in read(record, hashing: false).map { [UInt8]($0) } }
-            }
-        }
-        return (reads.snapshot, reads.segments)
-    }
-
     /// A history file's bytes, checked against the manifest: the size, and with `hashing` the CRC-32C (the SHA-256
     /// for a file a manifest recorded without one).
-    private func read(_ record: HistoryFileRecord, hashing: Bool) -> FileRead<Data> {
+    func read(_ record: HistoryFileRecord, hashing: Bool) -> FileRead<Data> {
         let data: Data?
         do {
             data = try fileSystem.readFile(at: path(record.name))
@@ -141,19 +108,6 @@ extension HistoryArchive {
             return .failure(FileReadFailure(reason: reason, isDamage: true))
         }
         return .success(data)
-    }
-
-    /// The bytes `read` gave of `record`'s file, or the error naming it, with the damage recorded in `archive`.
-    private func checked<Bytes>(
-        _ read: FileRead<Bytes>, of record: HistoryFileRecord, _ archive: inout ArchiveState
-    ) throws(HistoryError) -> Bytes {
-        switch read {
-        case .success(let bytes):
-            return bytes
-        case .failure(let failure):
-            if failure.isDamage { archive.damaged[record.name] = failure.reason }
-            throw .damaged(path: path(record.name), reason: failure.reason)
-        }
     }
 
     /// Walks the change records of `set` after `from`, in revision order, through `through`, calling `body` for each
@@ -208,11 +162,4 @@ extension HistoryArchive {
         }
         return current
     }
-}
-
-/// The results of ``HistoryArchive``'s two reads at once: each written by one iteration of a `concurrentPerform`,
-/// read after it returned.
-private final class ParallelFileReads: @unchecked Sendable {
-    var snapshot: HistoryArchive.FileRead<Data>?
-    var segments: [HistoryArchive.FileRead<[UInt8]>] = []
 }

@@ -31,6 +31,12 @@ final class HistoryArchive: Sendable {
         var liveLinks: [(lineage: String, relabels: String?, baseRevision: UInt64)] = []
         /// Why the last archiving failed, while it does; the journal's files are then removed as without history.
         var failure: String?
+        /// Reads of the past under way (``HistoryArchive/beginPastRead(lineage:atOrBefore:)``).
+        var pastReads = 0
+        /// Files pruning dropped from the manifest while a read of the past was under way, unlinked when the last
+        /// one ends. A crash before leaves them in the directory, where the next start adopts them again and the
+        /// next pruning removes them.
+        var unlinkAfterPastReads: Set<String> = []
     }
 
     init(

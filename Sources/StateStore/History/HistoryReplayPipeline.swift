@@ -2,8 +2,9 @@ import Foundation
 
 /// Replays what a read of the past needs, its snapshot and its change records, on every processor at once.
 ///
-/// Reading a record does not depend on the model, only applying it does. The caller's thread decodes the snapshot
-/// while a helper scans the segments (their frames' CRC-32C), cuts their records into chunks and decodes them; the
+/// Reading a record does not depend on the model, only applying it does. The caller's thread reads and decodes the
+/// snapshot while a helper reads the segments, scans them (their frames' CRC-32C), cuts their records into chunks and
+/// decodes them; the
 /// caller then applies the chunks in order, each as soon as it is decoded, and decodes the next chunk itself when no
 /// helper has taken it. At 10 MB with 16 MiB of renames, scanning, decoding, then applying, one after the other,
 /// took 114 ms; see docs/benchmarks.md for the figures side by side.
@@ -33,35 +34,41 @@ final class HistoryReplayPipeline<Change: StateChange>: @unchecked Sendable {
     }
 
     private let reader: JournalChangeReader<Change>
+    private let loadSegments: @Sendable () throws(HistoryError) -> [(segment: HistorySegment, limit: UInt64?)]
     private let from: UInt64
     private let through: UInt64
-    // Under `condition`'s lock. `set` (scanned) and `chunks` are written once, before `preparation` is `done`, and
-    // only read after.
+    // Under `condition`'s lock. `set` (read and scanned) and `chunks` are written once, before `preparation` is
+    // `done`, and only read after.
     private let condition = NSCondition()
-    private var set: HistoryReadSet
+    private var set = HistoryReadSet(segments: [])
     private var chunks: [Chunk] = []
     private var preparation = Preparation.pending
     private var nextUnclaimed = 0
     private var decoded: [Result<[Change?], HistoryError>?] = []
     private var stopped = false
 
-    private init(set: HistoryReadSet, from: UInt64, through: UInt64, reader: JournalChangeReader<Change>) {
-        self.set = set
+    private init(
+        loadSegments: @escaping @Sendable () throws(HistoryError) -> [(segment: HistorySegment, limit: UInt64?)],
+        from: UInt64, through: UInt64, reader: JournalChangeReader<Change>
+    ) {
+        self.loadSegments = loadSegments
         self.from = from
         self.through = through
         self.reader = reader
     }
 
-    /// The model at `through`: `decodeBase`'s snapshot (at `from`) with the changes of `set` after it applied in
-    /// place, in order. The segments of `set` may be scanned up to their headers only.
+    /// The model at `through`: `decodeBase`'s snapshot (at `from`) with the changes of the segments
+    /// `loadSegments` reads (in order, scanned whole) after it applied in place, in order.
     ///
-    /// - Throws: ``HistoryError/damaged(path:reason:)`` for a sequence that breaks, a record that does not decode
-    ///   or a change that does not apply (the first, in order), or the snapshot's error.
+    /// - Throws: ``HistoryError/damaged(path:reason:)`` for a segment that cannot be read, a sequence that breaks,
+    ///   a record that does not decode or a change that does not apply (the first, in order), or the snapshot's
+    ///   error.
     static func replay<Model>(
-        _ set: HistoryReadSet, from: UInt64, through: UInt64, reader: JournalChangeReader<Change>,
+        _ loadSegments: @escaping @Sendable () throws(HistoryError) -> [(segment: HistorySegment, limit: UInt64?)],
+        from: UInt64, through: UInt64, reader: JournalChangeReader<Change>,
         base decodeBase: () throws(HistoryError) -> Model
     ) throws(HistoryError) -> Model where Change.Model == Model {
-        let pipeline = HistoryReplayPipeline(set: set, from: from, through: through, reader: reader)
+        let pipeline = HistoryReplayPipeline(loadSegments: loadSegments, from: from, through: through, reader: reader)
         defer { pipeline.stop() }
         for _ in 0..<max(ProcessInfo.processInfo.activeProcessorCount - 1, 0) {
             DispatchQueue.global().async { pipeline.help() }
@@ -109,8 +116,8 @@ final class HistoryReplayPipeline<Change: StateChange>: @unchecked Sendable {
         while let index = claim() { deliver(index, decode(chunks[index])) }
     }
 
-    /// Scans the segments and cuts the records into chunks, here when nobody began to, or waits for whoever did;
-    /// the error that ends the replay, if any.
+    /// Reads and scans the segments and cuts the records into chunks, here when nobody began to, or waits for
+    /// whoever did; the error that ends the replay, if any.
     private func prepared() -> HistoryError? {
         condition.lock()
         defer { condition.unlock() }
@@ -122,11 +129,11 @@ final class HistoryReplayPipeline<Change: StateChange>: @unchecked Sendable {
                 condition.wait()
             case .pending:
                 preparation = .running
-                var scanned = set
                 condition.unlock()
-                scanned.segments = scanned.segments.map { ($0.segment.fullyScanned(), $0.limit) }
+                var scanned = HistoryReadSet(segments: [])
                 let result = Result { () throws(HistoryError) in
-                    try Self.chunks(scanned, from: from, through: through)
+                    scanned.segments = try loadSegments()
+                    return try Self.chunks(scanned, from: from, through: through)
                 }
                 condition.lock()
                 set = scanned

@@ -3,7 +3,8 @@ import Foundation
 /// The model at `through`: the snapshot `base` decodes (at `from`) with the history's changes after it replayed.
 typealias HistoryReplayer<Model> =
     @Sendable (
-        _ set: HistoryReadSet, _ from: UInt64, _ through: UInt64, _ base: () throws(HistoryError) -> Model
+        _ segments: @escaping @Sendable () throws(HistoryError) -> [(segment: HistorySegment, limit: UInt64?)],
+        _ from: UInt64, _ through: UInt64, _ base: () throws(HistoryError) -> Model
     ) throws(HistoryError) -> Model
 
 extension PersistentState {
@@ -21,17 +22,24 @@ extension PersistentState {
         guard revision < currentRevision else {
             throw .notReached(revision: revision, currentRevision: currentRevision)
         }
-        // The segments' records are scanned by the replay's helper while this thread decodes the snapshot.
-        let set = try history.gather(lineage: lineage.rawValue, snapshotAtOrBefore: revision, segmentHeadersOnly: true)
-        guard let base = set.snapshot else {
-            throw .pruned(revision: revision, oldestRevision: set.oldestRevision ?? currentRevision)
+        // The segments are read and their records scanned by the replay's helper while this thread reads and
+        // decodes the snapshot.
+        let plan = history.beginPastRead(lineage: lineage.rawValue, atOrBefore: revision)
+        defer { history.endPastRead() }
+        guard let base = plan.snapshot else {
+            throw .pruned(revision: revision, oldestRevision: plan.oldestRevision ?? currentRevision)
         }
         do {
-            return try historyReplayer(set, base.revision, revision) { () throws(HistoryError) -> Model in
+            return try historyReplayer(
+                { () throws(HistoryError) in try history.readSegments(plan) }, base.firstRevision, revision
+            ) {
+                () throws(HistoryError) -> Model in
+                let bytes = try history.readSnapshot(base)
+                let path = history.path(base.name)
                 do {
-                    return try file.decodeStored(base.bytes, path: base.path).model
+                    return try file.decodeStored(bytes, path: path).model
                 } catch {
-                    throw .damaged(path: base.path, reason: "\(error)")
+                    throw .damaged(path: path, reason: "\(error)")
                 }
             }
         } catch {
@@ -57,7 +65,7 @@ extension PersistentState {
         // The newest `limit` without a filter are the last `limit` revisions: only the segments holding them are read.
         let newestOnly = revision == nil && matching == nil && currentRevision > UInt64(max(0, limit))
         let readAfter = revision ?? (newestOnly ? currentRevision - UInt64(max(0, limit)) : 0)
-        let set = try history.gather(lineage: lineage.rawValue, snapshotAtOrBefore: nil, after: readAfter)
+        let set = try history.gather(lineage: lineage.rawValue, after: readAfter)
         let oldest = set.oldestRevision ?? currentRevision
         if let revision, revision < oldest { throw .pruned(revision: revision, oldestRevision: oldest) }
         var entries: [HistoryEntry<Change>] = []
@@ -115,8 +123,8 @@ extension PersistentState {
     static func replayer<Change: StateChange>(_ type: Change.Type) -> HistoryReplayer<Model>
     where Change.Model == Model {
         let reader = JournalChangeReader<Change>()
-        return { set, from, through, base throws(HistoryError) -> Model in
-            try HistoryReplayPipeline.replay(set, from: from, through: through, reader: reader, base: base)
+        return { segments, from, through, base throws(HistoryError) -> Model in
+            try HistoryReplayPipeline.replay(segments, from: from, through: through, reader: reader, base: base)
         }
     }
 

@@ -25,7 +25,7 @@ extension StateFile {
         let damagedCount = archive.verifyFiles()
         // The chain from the oldest snapshot on: every change in order, each decoding.
         if damagedCount == 0,
-            let set = try? archive.gather(lineage: lineage.rawValue, snapshotAtOrBefore: nil, after: 0),
+            let set = try? archive.gather(lineage: lineage.rawValue, after: 0),
             let oldest = set.oldestRevision
         {
             do {
