@@ -1,8 +1,9 @@
 import Foundation
 
-/// The JSON document of every error response, `{"error": {"code", "message", "field"}}`: the server's own
-/// refusals (400, 404, 405, 413) and, through `WorkspaceClient.APIError`, every refusal of the control API, so the
-/// shape is written once. `field` is always present, `null` when no field is at fault.
+/// The JSON document of the server's own error responses, `{"error": {"code", "message", "field"}}` (400, 404, 405,
+/// 413 and the refusals before a request is read). `field` is always present, `null` when no field is at fault.
+/// The control API's contract writes the same document with its own type (`WorkspaceAPI.APIError`), so that a
+/// client decodes every error response alike; a test checks that the two encode the same bytes.
 public struct HTTPErrorBody: Codable, Sendable, Equatable, Error, CustomStringConvertible {
     /// A stable, machine-readable code such as `not_found`.
     public var code: String

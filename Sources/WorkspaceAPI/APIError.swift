@@ -1,42 +1,51 @@
-import UnixHTTP
+import Foundation
 
 /// One refusal of the control API: a stable machine-readable code (``APIErrorCode``), a sentence, and the request
-/// field at fault when there is one. On the wire `{"error": {"code", "message", "field"}}`; the same type as the
-/// transport's own errors (`UnixHTTP.HTTPErrorBody`), so the shape exists once.
-public typealias APIError = HTTPErrorBody
+/// field at fault when there is one. On the wire `{"error": {"code", "message", "field"}}`, `field` always present
+/// (`null` when no field is at fault): the same document the transport (UnixHTTP) writes for the refusals it makes
+/// before a route runs, so a client decodes every error response of the daemon as this type.
+public struct APIError: Codable, Sendable, Equatable, Error, CustomStringConvertible {
+    /// A stable, machine-readable code such as `not_found` (``APIErrorCode``).
+    public var code: String
+    /// A sentence for people.
+    public var message: String
+    /// The request field at fault, if any.
+    public var field: String?
 
-/// The error codes of the control API.
-public enum APIErrorCode {
-    /// The body is not valid JSON, not UTF-8, or not an object.
-    public static let invalidJSON = "invalid_json"
-    /// A field is missing, has the wrong type, or breaks a rule (length, characters, path, enum value).
-    public static let invalidField = "invalid_field"
-    /// The body has a field the operation does not take.
-    public static let unknownField = "unknown_field"
-    /// An id names nothing.
-    public static let notFound = "not_found"
-    /// A query parameter or header is malformed.
-    public static let invalidParameter = "invalid_parameter"
-    /// `If-Match` names a revision the workspace has moved past.
-    public static let revisionMismatch = "revision_mismatch"
-    /// The peer may not read, or may not change, the workspace.
-    public static let forbidden = "forbidden"
-    /// The change was applied but could not be made durable.
-    public static let notDurable = "not_durable"
-    /// The daemon is stopping and refuses changes.
-    public static let unavailable = "unavailable"
-    /// A bearer token that is not valid (wrong, unknown, revoked, malformed), or token authentication is
-    /// disabled; sent with 401 and `WWW-Authenticate: Bearer`.
-    public static let unauthorized = "unauthorized"
-    /// The secret store is unavailable (the token routes answer 503 and say why).
-    public static let secretsUnavailable = "secrets_unavailable"
-    /// No history is kept (`history.keepSeconds` or `history.maximumBytes` is 0): past states cannot be read.
-    public static let historyDisabled = "history_disabled"
-    /// The revision asked for is older than the history kept; the message names the oldest revision kept.
-    public static let historyPruned = "history_pruned"
-    /// A history file the read needs is damaged or missing; the message names it.
-    public static let historyDamaged = "history_damaged"
-    /// The change cannot be made over the records there are now (a restored project's pane or tab id is another
-    /// project's now).
-    public static let conflict = "conflict"
+    /// Creates an error body.
+    public init(code: String, message: String, field: String? = nil) {
+        self.code = code
+        self.message = message
+        self.field = field
+    }
+
+    private enum OuterKeys: String, CodingKey { case error }
+    private enum InnerKeys: String, CodingKey { case code, message, field }
+
+    /// Decodes `{"error": {...}}`.
+    public init(from decoder: any Decoder) throws {
+        let outer = try decoder.container(keyedBy: OuterKeys.self)
+        let inner = try outer.nestedContainer(keyedBy: InnerKeys.self, forKey: .error)
+        code = try inner.decode(String.self, forKey: .code)
+        message = try inner.decode(String.self, forKey: .message)
+        field = try inner.decodeIfPresent(String.self, forKey: .field)
+    }
+
+    /// Encodes `{"error": {...}}` with an explicit `"field": null`.
+    public func encode(to encoder: any Encoder) throws {
+        var outer = encoder.container(keyedBy: OuterKeys.self)
+        var inner = outer.nestedContainer(keyedBy: InnerKeys.self, forKey: .error)
+        try inner.encode(code, forKey: .code)
+        try inner.encode(message, forKey: .message)
+        if let field { try inner.encode(field, forKey: .field) } else { try inner.encodeNil(forKey: .field) }
+    }
+
+    /// The message, with the field at fault when there is one: `message (field: f)`.
+    public var description: String { field.map { "\(message) (field: \($0))" } ?? message }
+
+    /// The encoded document, with ``APICoding``'s conventions (keys sorted, so responses are byte-stable).
+    public func encoded() -> [UInt8] {
+        // Encoding three strings cannot fail.
+        Array((try? APICoding.encoder.encode(self)) ?? Data())
+    }
 }
