@@ -1,5 +1,3 @@
-import NIOHTTP1
-
 /// One operation of the control API: its method, its path pattern and the statuses it may answer with. The
 /// daemon's router registers exactly these and the client calls exactly these.
 ///
@@ -9,20 +7,20 @@ import NIOHTTP1
 /// before routing.
 public struct APIRoute: Sendable, Hashable, CustomStringConvertible {
     /// The method.
-    public let method: HTTPMethod
+    public let method: APIMethod
     /// The path, with `{name}` for each parameter (`/v1/projects/{id}`).
     public let pattern: String
     /// Every status the operation may answer with, ascending.
     public let statuses: [Int]
 
-    init(_ method: HTTPMethod, _ pattern: String, _ statuses: [Int]) {
+    init(_ method: APIMethod, _ pattern: String, _ statuses: [Int]) {
         self.method = method
         self.pattern = pattern
         self.statuses = statuses.sorted()
     }
 
     /// `GET /v1/projects/{id}`.
-    public var description: String { "\(method.rawValue) \(pattern)" }
+    public var description: String { "\(method) \(pattern)" }
 
     /// The path with `parameters` in place of the pattern's `{name}` segments, in order.
     public func path(_ parameters: String...) -> String { path(parameters: parameters) }
@@ -43,7 +41,7 @@ public struct APIRoute: Sendable, Hashable, CustomStringConvertible {
 
     /// Hashes method and pattern.
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(method.rawValue)
+        hasher.combine(method)
         hasher.combine(pattern)
     }
 }
@@ -51,7 +49,7 @@ public struct APIRoute: Sendable, Hashable, CustomStringConvertible {
 extension APIRoute {
     /// The declared operation a request for `method` and `uri` (`/path?query`) goes to, if any: its pattern's
     /// `{name}` segments match any one segment.
-    public static func declared(_ method: HTTPMethod, _ uri: String) -> APIRoute? {
+    public static func declared(_ method: APIMethod, _ uri: String) -> APIRoute? {
         let path = uri.split(separator: "?", omittingEmptySubsequences: false).first.map(String.init) ?? uri
         let segments = path.split(separator: "/", omittingEmptySubsequences: false)
         return all.first { route in

@@ -21,7 +21,7 @@ extension WorkspaceClient {
         let target = APIRoute.events.path() + (since.map { "?since=\($0)" } ?? "")
         let response: HTTPClientStreamingResponse
         do {
-            response = try await http.open(method: .GET, path: target, headers: headers)
+            response = try await http.open(method: HTTPMethod(APIRoute.events.method), path: target, headers: headers)
         } catch {
             throw Self.transportError(error, socketPath: socketPath)
         }
@@ -33,8 +33,8 @@ extension WorkspaceClient {
                 throw Self.transportError(error, socketPath: socketPath)
             }
             let _: Empty = try Self.decode(
-                HTTPClientResponse(status: response.status, headers: response.headers, body: body), method: .GET,
-                target: target)
+                HTTPClientResponse(status: response.status, headers: response.headers, body: body),
+                method: APIRoute.events.method, target: target)
             throw .invalidResponse("GET \(target): HTTP \(response.status.code) is not an event stream")
         }
         let type = response.headers.first(name: "Content-Type") ?? ""

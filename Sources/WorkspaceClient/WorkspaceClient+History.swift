@@ -13,12 +13,12 @@ extension WorkspaceClient {
         if let limit { query.append("limit=\(limit)") }
         if let record { query.append("record=\(record.text)") }
         let path = APIRoute.history.path()
-        return try await call(.GET, query.isEmpty ? path : path + "?" + query.joined(separator: "&"))
+        return try await call(.get, query.isEmpty ? path : path + "?" + query.joined(separator: "&"))
     }
 
     /// `GET /v1/workspace?at=`: the whole workspace as it was at `revision` of the current lineage, tagged with it.
     public func workspace(at revision: UInt64) async throws(WorkspaceClientError) -> WorkspaceResponse {
-        try await call(.GET, APIRoute.workspace.path() + "?at=\(revision)")
+        try await call(.get, APIRoute.workspace.path() + "?at=\(revision)")
     }
 
     /// `POST /v1/restore`: a new revision whose workspace is the one at `revision`.

@@ -50,7 +50,7 @@ public struct WorkspaceClient: Sendable {
     /// Sends one request and decodes a 2xx body as `Response`; refusals and transport failures become
     /// ``WorkspaceClientError``.
     func call<Response: Decodable>(
-        _ method: HTTPMethod, _ target: String, headers: [(String, String)] = [], body: (any Encodable)? = nil,
+        _ method: APIMethod, _ target: String, headers: [(String, String)] = [], body: (any Encodable)? = nil,
         as: Response.Type = Response.self
     ) async throws(WorkspaceClientError) -> Response {
         var requestHeaders = HTTPHeaders(headers)
@@ -67,7 +67,8 @@ public struct WorkspaceClient: Sendable {
         if let token { requestHeaders.add(name: "Authorization", value: "Bearer " + token) }
         let response: HTTPClientResponse
         do {
-            response = try await http.send(method: method, path: target, headers: requestHeaders, body: bytes)
+            response = try await http.send(
+                method: HTTPMethod(method), path: target, headers: requestHeaders, body: bytes)
         } catch {
             throw Self.transportError(error, socketPath: socketPath)
         }
@@ -84,7 +85,7 @@ public struct WorkspaceClient: Sendable {
     }
 
     static func decode<Response: Decodable>(
-        _ response: HTTPClientResponse, method: HTTPMethod, target: String
+        _ response: HTTPClientResponse, method: APIMethod, target: String
     ) throws(WorkspaceClientError) -> Response {
         let status = Int(response.status.code)
         guard (200..<300).contains(status) else {

@@ -13,7 +13,7 @@ extension ControlAPI {
             + tokenRoutes() + eventRoutes()
         for (route, handler) in routes {
             do {
-                try router.register(route.method, route.pattern, handler: measured(route, handler))
+                try router.register(HTTPMethod(route.method), route.pattern, handler: measured(route, handler))
             } catch {
                 preconditionFailure("invalid route \(route): \(error)")
             }

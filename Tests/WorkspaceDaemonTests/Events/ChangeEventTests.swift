@@ -58,7 +58,7 @@ struct ChangeEventTests {
     @Test func everyChangeRouteHasAnOperationNameAndNoReadDoes() {
         for route in APIRoute.all {
             let changesWorkspace =
-                route.method != .GET && route != .flush && route != .scrub && !route.pattern.hasPrefix("/v1/tokens")
+                route.method != .get && route != .flush && route != .scrub && !route.pattern.hasPrefix("/v1/tokens")
             #expect((route.changeOperation != nil) == changesWorkspace, "\(route)")
         }
         let names = APIRoute.changeOperations.values

@@ -3,6 +3,7 @@ import NIOHTTP1
 import Testing
 import UnixHTTP
 import WorkspaceAPI
+import WorkspaceDaemon
 
 /// The operations of docs/openapi.yaml: method, path and the statuses each documents.
 struct DocumentedOperation: Hashable, CustomStringConvertible {
@@ -73,7 +74,7 @@ struct APIContractTests {
             let segments = route.path(parameters: ["11111111-1111-4111-8111-111111111111"]).split(
                 separator: "/", omittingEmptySubsequences: false
             ).dropFirst().map(String.init)
-            guard case .found = router.match(method: route.method, pathSegments: segments) else {
+            guard case .found = router.match(method: HTTPMethod(route.method), pathSegments: segments) else {
                 Issue.record("the daemon does not serve \(route)")
                 continue
             }
