@@ -189,13 +189,12 @@ let package = Package(
                 traitProduct("CoreMetrics", "swift-metrics"),
             ]
         ),
-        // The control API's contract, shared by the daemon's routes, the client and workspacectl: routes,
-        // request and response types, error codes, exit statuses, releases. Records come from WorkspaceModel; no
-        // engine (StateStore, the daemon) and no macro, so a client links neither (ContractBoundaryTests checks).
-        .target(
-            name: "WorkspaceAPI",
-            dependencies: ["WorkspaceModel", "UnixHTTP", traitProduct("NIOHTTP1", "swift-nio")]
-        ),
+        // The control API's contract, shared by the daemon's routes, the client and workspacectl: routes and their
+        // methods, request and response types, the error body and codes, the change options, exit statuses,
+        // releases. Records come from WorkspaceModel; no engine (StateStore, the daemon), no macro and no transport
+        // (UnixHTTP, SwiftNIO): the daemon and the client map its types to their transport's at their edge
+        // (ContractBoundaryTests checks the imports and this list).
+        .target(name: "WorkspaceAPI", dependencies: ["WorkspaceModel"]),
         // A Swift client of the control API on the Unix socket, for workspacectl and any Swift program that talks
         // to workspaced.
         .target(
