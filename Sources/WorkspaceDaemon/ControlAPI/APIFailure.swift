@@ -31,6 +31,11 @@ struct APIFailure: Error, Sendable {
         }
     }
 
+    /// The API's answer to malformed change options (`durable`, `Workspaced-Durable`, `If-Match`).
+    init(_ error: ChangeOptionsError) {
+        self.init(.badRequest, APIErrorCode.invalidParameter, error.description, field: error.field)
+    }
+
     /// The API's answer to a history refusal for the revision the request's `field` named: 404 when no history is
     /// kept (the message names the configuration keys) or the revision is not reached yet, 410 when it is older
     /// than the history kept (the message names the oldest kept), 500 when a file the read needs is damaged (the

@@ -142,8 +142,7 @@ extension ControlAPI {
     /// depend on what the history holds, and costs no read. The change itself checks `If-Match` again, under the
     /// engine's lock, so a change that lands meanwhile is still caught.
     private func checkChangeOptions(_ request: HTTPRequest) throws(APIFailure) {
-        _ = try ChangeOptions.durable(request)
-        guard let expected = try ChangeOptions.expectedTags(request) else { return }
+        guard let expected = try ChangeOptions(request).ifMatch else { return }
         let current = etag(revision: state.status.revision)
         guard expected.contains(where: { $0.matches(current) }) else {
             throw Self.mismatch(expected, current: current)

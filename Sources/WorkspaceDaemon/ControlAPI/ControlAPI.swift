@@ -119,8 +119,8 @@ package final class ControlAPI: Sendable {
         _ request: HTTPRequest, _ route: APIRoute, status: HTTPResponseStatus = .ok, _ change: WorkspaceChange,
         returning: @escaping (Workspace) -> Value
     ) async throws -> HTTPResponse {
-        let durable = try ChangeOptions.durable(request)
-        let expected = try ChangeOptions.expectedTags(request)
+        let options = try ChangeOptions(request)
+        let expected = options.ifMatch
         let lineage = state.lineage.rawValue
         let operation = route.changeOperation ?? "change"
         let applied: Applied<Value>
@@ -145,7 +145,7 @@ package final class ControlAPI: Sendable {
             throw APIFailure(.internalServerError, "internal", "\(error)")
         }
         var durableRevision: UInt64?
-        if durable {
+        if options.durable {
             state.saveSoon()
             do {
                 try await state.waitUntilDurable(applied.revision)
