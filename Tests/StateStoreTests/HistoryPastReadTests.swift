@@ -34,7 +34,7 @@ import Testing
         // The read goes on with every file it chose and gives the state at revision 20.
         let segments = try history.readSegments(plan)
         #expect(segments.count == plan.segments.count + plan.live.count)
-        var model = try state.file.decodeStored(try history.readSnapshot(snapshot), path: snapshot.name).model
+        var model = try state.file.decodeStored(try history.readSnapshot(snapshot).data, path: snapshot.name).model
         _ = try HistoryArchive.walk(
             HistoryReadSet(segments: segments), from: snapshot.firstRevision, through: 20
         ) { record throws(HistoryError) in

@@ -62,14 +62,28 @@ extension HistoryArchive {
         }
     }
 
-    /// The bytes of a plan's snapshot, checked against the manifest's CRC-32C (or SHA-256).
+    /// The bytes of a plan's snapshot, checked against the manifest's CRC-32C (or SHA-256): mapped from the file
+    /// by the real file system when it is large, as a load maps the state file (no copy of it in the heap, and
+    /// the decode may give its pages back as it goes). The snapshot is never written in place (a save replaces
+    /// the state file by rename, and a snapshot is a link of a file a save wrote), so the mapping stays whole.
     ///
     /// - Throws: ``HistoryError/damaged(path:reason:)`` naming the file.
-    func readSnapshot(_ record: HistoryFileRecord) throws(HistoryError) -> Data {
-        switch read(record, hashing: true) {
-        case .success(let bytes): return bytes
-        case .failure(let failure): throw .damaged(path: path(record.name), reason: failure.reason)
+    func readSnapshot(_ record: HistoryFileRecord) throws(HistoryError) -> LoadBytes {
+        let loaded: LoadBytes?
+        do {
+            if let posix = fileSystem as? PosixFileSystem {
+                loaded = try posix.loadBytes(at: path(record.name))
+            } else {
+                loaded = try fileSystem.readFile(at: path(record.name)).map { LoadBytes(read: $0) }
+            }
+        } catch {
+            throw .damaged(path: path(record.name), reason: "\(error)")
         }
+        guard let loaded else { throw .damaged(path: path(record.name), reason: "the file is missing") }
+        if let failure = check(loaded.data, of: record, hashing: true) {
+            throw .damaged(path: path(record.name), reason: failure.reason)
+        }
+        return loaded
     }
 
     /// A plan's segments, the history's read and every one scanned whole, in order.

@@ -98,6 +98,13 @@ extension HistoryArchive {
             return .failure(FileReadFailure(reason: "\(error)", isDamage: false))
         }
         guard let data else { return .failure(FileReadFailure(reason: "the file is missing", isDamage: true)) }
+        if let failure = check(data, of: record, hashing: hashing) { return .failure(failure) }
+        return .success(data)
+    }
+
+    /// Why `data`, the bytes of `record`'s file, are not what the manifest recorded (see ``read(_:hashing:)``), or
+    /// `nil` when they are.
+    func check(_ data: Data, of record: HistoryFileRecord, hashing: Bool) -> FileReadFailure? {
         let intact =
             !hashing
             || (record.crc32c.map { CRC32C.checksum(data) == $0 } ?? (SHA256Digest.hex(data) == record.sha256))
@@ -105,9 +112,9 @@ extension HistoryArchive {
             let reason =
                 "its \(record.crc32c == nil ? "SHA-256" : "CRC-32C") is not the one the manifest recorded "
                 + "(\(data.count) bytes, \(record.bytes) recorded)"
-            return .failure(FileReadFailure(reason: reason, isDamage: true))
+            return FileReadFailure(reason: reason, isDamage: true)
         }
-        return .success(data)
+        return nil
     }
 
     /// Walks the change records of `set` after `from`, in revision order, through `through`, calling `body` for each

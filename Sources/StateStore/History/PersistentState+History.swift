@@ -34,10 +34,10 @@ extension PersistentState {
                 { () throws(HistoryError) in try history.readSegments(plan) }, base.firstRevision, revision
             ) {
                 () throws(HistoryError) -> Model in
-                let bytes = try history.readSnapshot(base)
+                let loaded = try history.readSnapshot(base)
                 let path = history.path(base.name)
                 do {
-                    return try file.decodeStored(bytes, path: path).model
+                    return try file.decodeStored(loaded.data, path: path, mappedAt: loaded.mappedAt).model
                 } catch {
                     throw .damaged(path: path, reason: "\(error)")
                 }
