@@ -30,10 +30,9 @@ extension OfflineTools {
         var changedOutside = 0
         /// `, changed outside the daemon since its last save (…)` for a file whose checksum does not match.
         func changeNote(_ report: LoadReport) -> String {
-            guard case .mismatch(let recorded, let computed) = report.contentChecksum else { return "" }
+            guard let note = ScrubChecks.changeNote(report) else { return "" }
             changedOutside += 1
-            return ", changed outside the daemon since its last save (content checksum \(computed), \(recorded) "
-                + "recorded)"
+            return note
         }
         func report(_ target: String, _ problem: String?, _ detail: String, files: Int = 1) {
             checked += files
