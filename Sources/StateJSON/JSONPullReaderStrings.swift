@@ -25,7 +25,7 @@ extension JSONPullReader {
     /// Reads the object key whose opening quote is at `index`, checked as `readString()` checks a string.
     ///
     /// Inlined into ``nextKey()``, with the common case of ``checkedString(from:)``: a replay reads three keys per
-    /// journal record, and the calls and copies of the reader between them were a fifth of a record's decode.
+    /// journal record, and calls between them copy the reader each time.
     @inline(__always)
     mutating func readKey() throws(JSONReadError) -> JSONKey {
         let text = try checkedString(from: index)

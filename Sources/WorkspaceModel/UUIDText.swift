@@ -6,7 +6,7 @@ enum UUIDText {
     /// The UUID spelled by `bytes` (8-4-4-4-12 hexadecimal digits, either letter case), and whether every letter
     /// was lower case; nil for any other text. The 32 digits are gathered into four words and each word's eight
     /// digits are checked and converted at once (``hexDigits(_:)``): a replay parses an id per journal record, and
-    /// a byte at a time through a table this was an eighth of a record's decode.
+    /// a byte at a time through a table was a large part of a record's decode.
     static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> (uuid: UUID, isLowerCase: Bool)? {
         guard bytes.count == 36, let base = bytes.baseAddress, base[8] == dash, base[13] == dash, base[18] == dash,
             base[23] == dash

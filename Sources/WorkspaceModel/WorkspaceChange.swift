@@ -7,8 +7,8 @@ import Foundation
 /// time of a favorite are chosen before it is applied. Its JSON (the case and argument names, the raw values of
 /// layouts and view modes) is stored in journals: never rename a case or a label; add new cases instead.
 ///
-/// The cases larger than an update are `indirect` (boxed), so that a change takes 72 bytes rather than 104: a replay
-/// holds hundreds of thousands of them at once.
+/// The cases larger than an update are `indirect` (boxed), so that a change is the size of an update: a replay holds
+/// hundreds of thousands of them at once.
 public enum WorkspaceChange: Codable, Sendable, Equatable {
     /// `POST /v1/projects`.
     case createProject(id: WorkspaceID, name: String, layout: Layout)

@@ -23,8 +23,8 @@ extension HistoryArchive {
     /// for each plan, whatever the read gave.
     ///
     /// The files are read outside the lock, the segments on one thread while the snapshot is read and decoded on
-    /// another (``HistoryReplayPipeline``): read under the lock, one after the other, they were a tenth of a read at
-    /// 10 MB with 16 MiB of segments, with nothing else going on.
+    /// another (``HistoryReplayPipeline``), rather than one after the other under the lock before the replay
+    /// begins (docs/benchmarks.md has the figures).
     func beginPastRead(lineage: String, atOrBefore target: UInt64) -> HistoryPastReadPlan {
         state.withLock { archive in
             archive.pastReads += 1

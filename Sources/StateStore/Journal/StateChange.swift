@@ -53,8 +53,7 @@ extension StateChange {
     public static func applyInPlace(
         _ changes: consuming [Self?], to model: inout Model
     ) -> (position: Int, error: Failure?)? {
-        // Each change is moved out of the array it owns, not copied: a copy of each change cost a fifth of a replay's
-        // apply in reference counting.
+        // Each change is moved out of the array it owns, not copied: a copy costs its strings' reference counts.
         var changes = changes
         return changes.withUnsafeMutableBufferPointer { buffer in
             for position in buffer.indices {
