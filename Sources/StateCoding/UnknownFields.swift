@@ -196,7 +196,7 @@ public struct UnknownFields: Sendable {
     /// record's unknown fields into a version that declares that key. The declared property is what the state
     /// means, so the captured value is never written, even when the property writes nothing (a `nil` optional):
     /// written, it would be read back as the property's value — or, not being one, make the saved file fail to
-    /// load as it is (found by fuzzing: a version 1 favorite with `"createdAt": ""`).
+    /// load as it is (a version 1 favorite with `"createdAt": ""`, say).
     ///
     /// - Parameters:
     ///   - container: The record's keyed container.

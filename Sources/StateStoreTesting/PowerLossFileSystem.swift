@@ -5,7 +5,7 @@ import Synchronization
 /// An in-memory `FileSystem` that keeps what is durable apart from what was only written, so a test can
 /// cut the power at any call and ask which disks the machine may come back with.
 ///
-/// The model (issue 15, "power loss"): a file's bytes are durable once it is fsynced; a name (a creation, a rename,
+/// The model of power loss: a file's bytes are durable once it is fsynced; a name (a creation, a rename,
 /// a link, a removal) is durable once its directory is fsynced. Until then either may or may not have reached the
 /// disk, and bytes that did not may be torn.
 ///

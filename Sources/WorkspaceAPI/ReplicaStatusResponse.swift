@@ -1,6 +1,6 @@
 import Foundation
 
-/// The replica in `GET /v1/status` (issue 43): where the history is shipped, who holds the lease, how far the
+/// The replica in `GET /v1/status`: where the history is shipped, who holds the lease, how far the
 /// replica reaches and how far behind it is, and the last error.
 ///
 /// Every key is written, `null` included, so the shape is always the same.

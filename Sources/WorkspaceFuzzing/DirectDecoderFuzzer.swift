@@ -3,7 +3,7 @@ import StateStore
 import WorkspaceModel
 import WorkspaceStorage
 
-/// The direct decoder of issue 29 against the `Codable` path: any bytes decode to the same state and the same
+/// The direct decoder against the `Codable` path: any bytes decode to the same state and the same
 /// report both ways, or are refused with the same error, strict and salvaging; and the state the load gave is
 /// written by the direct writer to the bytes its `Encodable` encode gives. A difference, or a trap, is a finding.
 package final class DirectDecoderFuzzer: FuzzChecking {

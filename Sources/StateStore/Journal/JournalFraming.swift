@@ -1,6 +1,6 @@
 import Foundation
 
-/// How the change journal (issue 28: an append-only log of changes beside the state file) frames its records, so
+/// How the change journal (an append-only log of changes beside the state file) frames its records, so
 /// that a load finds every whole record and cuts a torn or damaged tail at the last good one.
 ///
 /// A record is 8 bytes of frame, then its payload:

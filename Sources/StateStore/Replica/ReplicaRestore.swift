@@ -1,6 +1,6 @@
 import Foundation
 
-/// Brings a state back from a replica (issue 43) into a directory that has no state: the newest snapshot at or
+/// Brings a state back from a replica into a directory that has no state: the newest snapshot at or
 /// before the point asked for, written as the state file, and the journal segments after it, cut after the last
 /// change the point includes, written beside it. The next load replays them as it replays a journal after a crash,
 /// so a restore needs no model and checks what a load checks.

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Where a replica's objects are kept off the host (issue 43): a directory on a mounted volume
+/// Where a replica's objects are kept off the host: a directory on a mounted volume
 /// (``DirectoryReplicaTarget``, also what the tests replicate to) or an S3-compatible object store.
 ///
 /// What a replica ships is the history's: snapshots and journal segments, as objects that are never changed once

@@ -2,7 +2,7 @@ import Dispatch
 import Foundation
 import Synchronization
 
-/// Ships a journaled state's history off the host, to a ``ReplicaTarget`` (issue 43).
+/// Ships a journaled state's history off the host, to a ``ReplicaTarget``.
 ///
 /// Every ``ReplicatorConfiguration/syncInterval`` a pass on the replicator's own queue reads the history directory
 /// and the live journal beside the state file (the files the history of ``HistoryConfiguration`` keeps: snapshots,

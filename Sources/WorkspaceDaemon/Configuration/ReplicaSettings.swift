@@ -1,7 +1,7 @@
 import Foundation
 import StateStoreS3
 
-/// How the daemon replicates its history off the host (issue 43): the `replica.*` keys, resolved. `nil` in
+/// How the daemon replicates its history off the host: the `replica.*` keys, resolved. `nil` in
 /// ``DaemonConfiguration/replica`` when `replica.url` is empty.
 package struct ReplicaSettings: Sendable, Equatable {
     /// Where the replica is.

@@ -4,7 +4,7 @@ import StateStore
 import Synchronization
 import WorkspaceAPI
 
-/// The daemon's figures in Prometheus's text format (issue 44), served by `GET /v1/metrics`: counters and
+/// The daemon's figures in Prometheus's text format, served by `GET /v1/metrics`: counters and
 /// histograms the daemon updates as things happen (changes, requests), the state's own figures, which StateStore
 /// reports through swift-metrics into the same registry (``stateMetrics``: saves, journal syncs, the revision, the
 /// load), and gauges read at each scrape (history, replica lag, the process's memory and descriptors).

@@ -3,8 +3,8 @@ import Foundation
 import Logging
 import Synchronization
 
-/// Writes the daemon's metrics to a file every interval, for node_exporter's textfile collector (`metrics.textfile`,
-/// issue 44): Prometheus cannot scrape the control socket. Each write goes to a temporary name beside the file,
+/// Writes the daemon's metrics to a file every interval, for node_exporter's textfile collector (`metrics.textfile`):
+/// Prometheus cannot scrape the control socket. Each write goes to a temporary name beside the file,
 /// then is renamed over it, so the collector never reads half a file. A directory that is missing or read-only is
 /// warned about once (with its MESSAGE_ID) and retried at every interval; it never stops the daemon.
 package final class MetricsTextfile: Sendable {

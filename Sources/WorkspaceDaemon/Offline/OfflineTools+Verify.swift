@@ -5,7 +5,7 @@ import WorkspaceStorage
 
 extension OfflineTools {
     /// `workspaced verify`: reads every file a restore would start from and says, file by file, whether it is whole
-    /// (issue 44's scrub, offline): the state file and its journal (loaded and replayed in memory, as a start would),
+    /// (the scrub, offline): the state file and its journal (loaded and replayed in memory, as a start would),
     /// every backup (`.bak`: pre-migration, before-restore, manual; loaded and migrated in memory), and every file of
     /// the history (size and SHA-256 against its manifest, frames, the chain of changes). Changes nothing and takes
     /// no lock, so it runs beside a running daemon.

@@ -6,7 +6,7 @@ import Synchronization
 import Systemd
 import WorkspaceAPI
 
-/// The replication a running daemon does (issue 43): the library's ``StateStore/Replicator`` over the
+/// The replication a running daemon does: the library's ``StateStore/Replicator`` over the
 /// ``ReplicaConnection`` of the `replica.*` settings, its events logged with their `MESSAGE_ID`s, its status for
 /// `/v1/status`, and the last pass at a stop.
 package final class DaemonReplica: Sendable {

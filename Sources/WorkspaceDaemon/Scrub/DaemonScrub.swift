@@ -5,7 +5,7 @@ import Logging
 import Synchronization
 import WorkspaceAPI
 
-/// The daemon's scrub (issue 44): every `scrub.intervalHours`, and on `POST /v1/scrub`, it reads every file a
+/// The daemon's scrub: every `scrub.intervalHours`, and on `POST /v1/scrub`, it reads every file a
 /// restore would start from (``DaemonScrub/Pass``), checks each and reports what it found in `/v1/status`, the
 /// metrics and the journal. It never deletes or rewrites a file, and never takes the state's lock: it reads files
 /// only, on a thread of its own in the idle I/O and CPU classes, so the control API keeps the disk and the
