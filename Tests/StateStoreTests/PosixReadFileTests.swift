@@ -4,7 +4,7 @@ import StateStore
 import StateStoreTesting
 import Testing
 
-/// `PosixFileSystem.readFile(at:)`: the whole file, in a buffer no larger than the file.
+/// `PosixFileSystem.readFile(at:)` and `readBytes(at:)`: the whole file, in a buffer no larger than the file.
 @Suite("Reading a state file")
 struct PosixReadFileTests {
     /// A load holds the file's bytes while it decodes; a buffer grown to look for more than `fstat` reported
@@ -25,6 +25,10 @@ struct PosixReadFileTests {
         let allocated = try #require(read.withUnsafeBytes { Self.usableSize(of: $0.baseAddress) })
         #expect(allocated >= size)
         #expect(allocated < size + 64 * 1024, "a \(size)-byte file was read into \(allocated) bytes")
+        // The array a journal's segment is read into, the same bytes with no copy in between.
+        let array = try #require(try PosixFileSystem().readBytes(at: directory.file("state.json")))
+        #expect(array.elementsEqual(bytes))
+        #expect(array.capacity < size + 64 * 1024, "a \(size)-byte file was read into \(array.capacity) bytes")
     }
 
     /// glibc's `malloc_usable_size` (not in the Glibc module: looked up by name): the bytes allocated for a block.
@@ -41,9 +45,43 @@ struct PosixReadFileTests {
         #expect(text.hasPrefix("Name:"))
         #expect(text.contains("\nVmRSS:"))
         #expect(text.hasSuffix("\n"))
+        let array = try #require(try PosixFileSystem().readBytes(at: "/proc/self/status"))
+        #expect(String(decoding: array, as: UTF8.self).hasPrefix("Name:"))
+        #expect(String(decoding: array, as: UTF8.self).contains("\nVmRSS:"))
     }
 
     @Test func aMissingFileIsNil() throws {
         #expect(try PosixFileSystem().readFile(at: "/nonexistent/state.json") == nil)
+        #expect(try PosixFileSystem().readBytes(at: "/nonexistent/state.json") == nil)
+    }
+
+    /// A file system that does not read into an array itself (a test's) gives `readFile(at:)`'s bytes, so that its
+    /// faults reach the readers of journal segments too.
+    @Test func theDefaultReadsThroughReadFile() throws {
+        struct Fixed: FileSystem {
+            var real = PosixFileSystem()
+            func readFile(at path: String) throws(FileSystemError) -> Data? { Data("fixed".utf8) }
+            func createFile(
+                in directory: String, prefix: String, mode: UInt32
+            ) throws(FileSystemError) -> (
+                descriptor: Int32, path: String
+            ) { try real.createFile(in: directory, prefix: prefix, mode: mode) }
+            func write(
+                _ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, path: String
+            ) throws(FileSystemError)
+                -> Int
+            { try real.write(descriptor, bytes, path: path) }
+            func fsync(_ descriptor: Int32, path: String) throws(FileSystemError) {}
+            func close(_ descriptor: Int32, path: String) throws(FileSystemError) {}
+            func rename(_ source: String, to destination: String) throws(FileSystemError) {}
+            func link(_ source: String, to destination: String) throws(FileSystemError) {}
+            func unlink(_ path: String) throws(FileSystemError) {}
+            func fsyncDirectory(_ path: String) throws(FileSystemError) {}
+            func contentsOfDirectory(_ path: String) throws(FileSystemError) -> [String] { [] }
+            func attributes(of path: String) throws(FileSystemError) -> FileAttributes? { nil }
+            func lockFile(_ path: String, mode: UInt32) throws(FileSystemError) -> Int32 { -1 }
+            func writeLockOwner(_ descriptor: Int32, _ text: String, path: String) throws(FileSystemError) {}
+        }
+        #expect(try Fixed().readBytes(at: "/proc/self/status") == Array("fixed".utf8))
     }
 }

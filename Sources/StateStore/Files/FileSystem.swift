@@ -7,6 +7,10 @@ import Glibc
 public protocol FileSystem: Sendable {
     /// The whole content of the file at `path`, or `nil` when there is no such file.
     func readFile(at path: String) throws(FileSystemError) -> Data?
+    /// The whole content of the file at `path` as an array, or `nil` when there is no such file: for readers that
+    /// scan the bytes in place (journal segments). Has a default: ``readFile(at:)``, copied into an array;
+    /// ``PosixFileSystem`` reads into the array directly.
+    func readBytes(at path: String) throws(FileSystemError) -> [UInt8]?
     /// Creates a new file with a unique name in `directory` starting with `prefix`, opened for writing with
     /// `O_CREAT | O_EXCL | O_CLOEXEC` and exactly `mode`; returns its descriptor and path.
     func createFile(
@@ -65,6 +69,11 @@ public struct FileAttributes: Sendable, Equatable {
 }
 
 extension FileSystem {
+    /// ``readFile(at:)``'s bytes, copied into an array.
+    public func readBytes(at path: String) throws(FileSystemError) -> [UInt8]? {
+        try readFile(at: path).map { [UInt8]($0) }
+    }
+
     /// Flushes the file's data, and the metadata needed to read it back (its size), to the device: what makes an
     /// append durable. This default calls ``fsync(_:path:)``; ``PosixFileSystem`` uses `fdatasync(2)`, which skips
     /// the timestamps.

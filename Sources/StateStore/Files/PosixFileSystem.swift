@@ -16,6 +16,43 @@ public struct PosixFileSystem: FileSystem {
         }
     }
 
+    /// Reads the whole file into an array, with no copy in between, looping on short reads and `EINTR`.
+    public func readBytes(at path: String) throws(FileSystemError) -> [UInt8]? {
+        try withFileOpenForReading(at: path) { descriptor, reportedSize throws(FileSystemError) in
+            let size = max(reportedSize, 0)
+            var failure: Int32?
+            var bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+                count = 0
+                while count < size {
+                    let read = retryingOnInterrupt { Glibc.read(descriptor, buffer.baseAddress! + count, size - count) }
+                    if read < 0 { failure = errno }
+                    if read <= 0 { return }  // An error, or the file shrank since fstat.
+                    count += read
+                }
+            }
+            if let failure { throw FileSystemError(operation: "read", path: path, errno: failure) }
+            if bytes.count < size { return bytes }
+            try readRest(of: descriptor, path: path) { bytes.append(contentsOf: $0) }
+            return bytes
+        }
+    }
+
+    /// Reads what `descriptor` holds past the size fstat reported (the file may have grown since), giving it to
+    /// `append` a buffer at a time.
+    private func readRest(
+        of descriptor: Int32, path: String, _ append: (UnsafeRawBufferPointer) -> Void
+    ) throws(FileSystemError) {
+        var more = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = more.withUnsafeMutableBytes { buffer in
+                retryingOnInterrupt { Glibc.read(descriptor, buffer.baseAddress!, buffer.count) }
+            }
+            if count < 0 { throw FileSystemError(operation: "read", path: path, errno: errno) }
+            if count == 0 { return }
+            more.withUnsafeBytes { append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+        }
+    }
+
     /// Opens `path` read-only and gives `body` the descriptor and the size `fstat` reports, closing it after;
     /// nil when there is no such file.
     func withFileOpenForReading<Result>(
@@ -55,15 +92,8 @@ public struct PosixFileSystem: FileSystem {
         }
         var data = Data(bytesNoCopy: buffer, count: total, deallocator: .free)
         if total < size { return data }
-        var more = [UInt8](repeating: 0, count: 64 * 1024)
-        while true {  // The file may have grown since fstat.
-            let count = more.withUnsafeMutableBytes { buffer in
-                retryingOnInterrupt { Glibc.read(descriptor, buffer.baseAddress!, buffer.count) }
-            }
-            if count < 0 { throw FileSystemError(operation: "read", path: path, errno: errno) }
-            if count == 0 { return data }
-            data.append(contentsOf: more[0..<count])
-        }
+        try readRest(of: descriptor, path: path) { data.append(contentsOf: $0) }
+        return data
     }
 
     /// Creates `<directory>/<prefix><random>` with `O_EXCL` and sets its mode exactly (ignoring the umask).

@@ -86,7 +86,7 @@ extension StateFile {
         for segment in try journalSegments(removingLeftovers: keepingAside) {
             let bytes: [UInt8]
             do {
-                bytes = try fileSystem.readFile(at: segment.path).map { [UInt8]($0) } ?? []
+                bytes = try fileSystem.readBytes(at: segment.path) ?? []
             } catch {
                 throw .journalFailed(path: segment.path, reason: "cannot read the segment", underlying: error)
             }
