@@ -30,9 +30,10 @@ import Testing
     }
 
     /// A bit flipped in a snapshot that leaves its JSON readable is caught before the snapshot is trusted: by the
-    /// CRC-32C the manifest holds, and by the SHA-256 in a manifest written before it held one.
-    @Test(arguments: [false, true])
-    func aSnapshotWhoseBytesChangedIsNotServed(manifestWithoutChecksum: Bool) throws {
+    /// CRC-32C the manifest holds, and by the SHA-256 in a manifest written before it held one. The check runs on
+    /// a helper while the snapshot decodes; one that breaks the JSON is named by the check too, not by the decode.
+    @Test(arguments: [false, true], [false, true])
+    func aSnapshotWhoseBytesChangedIsNotServed(manifestWithoutChecksum: Bool, breaksJSON: Bool) throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let scheduler = ManualPersistenceScheduler()
@@ -56,6 +57,7 @@ import Testing
         // A letter of a note's title: the file is still JSON and still a notebook.
         let at = try #require(bytes.firstRange(of: Data("note ".utf8))).lowerBound
         bytes[at] = UInt8(ascii: "m")
+        if breaksJSON { bytes[bytes.startIndex] = UInt8(ascii: "x") }
         try bytes.write(to: URL(fileURLWithPath: path))
         if manifestWithoutChecksum {
             try state!.close()

@@ -62,13 +62,14 @@ extension HistoryArchive {
         }
     }
 
-    /// The bytes of a plan's snapshot, checked against the manifest's CRC-32C (or SHA-256): mapped from the file
+    /// The bytes of a plan's snapshot, checked against the manifest's CRC-32C (or SHA-256) unless `checking` is
+    /// `false` (only its size then, for a caller that checks them on another thread): mapped from the file
     /// by the real file system when it is large, as a load maps the state file (no copy of it in the heap, and
     /// the decode may give its pages back as it goes). The snapshot is never written in place (a save replaces
     /// the state file by rename, and a snapshot is a link of a file a save wrote), so the mapping stays whole.
     ///
     /// - Throws: ``HistoryError/damaged(path:reason:)`` naming the file.
-    func readSnapshot(_ record: HistoryFileRecord) throws(HistoryError) -> LoadBytes {
+    func readSnapshot(_ record: HistoryFileRecord, checking: Bool = true) throws(HistoryError) -> LoadBytes {
         let loaded: LoadBytes?
         do {
             if let posix = fileSystem as? PosixFileSystem {
@@ -80,7 +81,7 @@ extension HistoryArchive {
             throw .damaged(path: path(record.name), reason: "\(error)")
         }
         guard let loaded else { throw .damaged(path: path(record.name), reason: "the file is missing") }
-        if let failure = check(loaded.data, of: record, hashing: true) {
+        if let failure = check(loaded.data, of: record, hashing: checking) {
             throw .damaged(path: path(record.name), reason: failure.reason)
         }
         return loaded
@@ -93,9 +94,9 @@ extension HistoryArchive {
     func readSegments(_ plan: HistoryPastReadPlan) throws(HistoryError) -> [(segment: HistorySegment, limit: UInt64?)] {
         var segments = plan.live.map { ($0.segment.fullyScanned(), $0.limit) }
         for (record, limit) in plan.segments {
-            switch read(record, hashing: false) {
-            case .success(let bytes):
-                segments.append((HistorySegment(path: path(record.name), bytes: [UInt8](bytes)), limit))
+            switch readSegment(record) {
+            case .success(let segment):
+                segments.append((segment, limit))
             case .failure(let failure):
                 throw .damaged(path: path(record.name), reason: failure.reason)
             }

@@ -19,8 +19,8 @@ extension HistoryArchive {
         .sorted { $0.0 < $1.0 }
         .compactMap { _, name in
             let path = stateDirectory + "/" + name
-            guard let data = try? fileSystem.readFile(at: path) else { return nil }
-            return HistorySegment(path: path, bytes: [UInt8](data), headerOnly: headerOnly)
+            guard let bytes = try? fileSystem.readBytes(at: path) else { return nil }
+            return HistorySegment(path: path, bytes: bytes, headerOnly: headerOnly)
         }
     }
 
@@ -50,16 +50,13 @@ extension HistoryArchive {
             let (live, chain, files) = scope(of: lineage, liveHeadersOnly: false, archive)
             var set = HistoryReadSet(segments: [], oldestRevision: Self.oldestReachable(files, chain: chain))
             for record in files where record.kind == .segment && record.lastRevision > after {
-                let bytes: Data
-                switch read(record, hashing: false) {
-                case .success(let read):
-                    bytes = read
+                switch readSegment(record) {
+                case .success(let segment):
+                    set.segments.append((segment, chain[record.lineage] ?? nil))
                 case .failure(let failure):
                     if failure.isDamage { archive.damaged[record.name] = failure.reason }
                     throw .damaged(path: path(record.name), reason: failure.reason)
                 }
-                set.segments.append(
-                    (HistorySegment(path: path(record.name), bytes: [UInt8](bytes)), chain[record.lineage] ?? nil))
             }
             for segment in live {
                 guard let header = segment.header, let limit = chain[header.lineage.rawValue] else { continue }
@@ -102,19 +99,36 @@ extension HistoryArchive {
         return .success(data)
     }
 
+    /// A segment of the history, read and scanned, checked against the manifest by its size only: a walk checks
+    /// each record's CRC-32C as it reads it. Read straight into the array the scan reads.
+    func readSegment(_ record: HistoryFileRecord) -> FileRead<HistorySegment> {
+        let bytes: [UInt8]?
+        do {
+            bytes = try fileSystem.readBytes(at: path(record.name))
+        } catch {
+            return .failure(FileReadFailure(reason: "\(error)", isDamage: false))
+        }
+        guard let bytes else { return .failure(FileReadFailure(reason: "the file is missing", isDamage: true)) }
+        guard bytes.count == record.bytes else { return .failure(mismatch(bytes.count, of: record)) }
+        return .success(HistorySegment(path: path(record.name), bytes: bytes))
+    }
+
     /// Why `data`, the bytes of `record`'s file, are not what the manifest recorded (see ``read(_:hashing:)``), or
     /// `nil` when they are.
     func check(_ data: Data, of record: HistoryFileRecord, hashing: Bool) -> FileReadFailure? {
         let intact =
             !hashing
             || (record.crc32c.map { CRC32C.checksum(data) == $0 } ?? (SHA256Digest.hex(data) == record.sha256))
-        guard data.count == record.bytes, intact else {
-            let reason =
-                "its \(record.crc32c == nil ? "SHA-256" : "CRC-32C") is not the one the manifest recorded "
-                + "(\(data.count) bytes, \(record.bytes) recorded)"
-            return FileReadFailure(reason: reason, isDamage: true)
-        }
+        guard data.count == record.bytes, intact else { return mismatch(data.count, of: record) }
         return nil
+    }
+
+    /// The failure of a file of `count` bytes that is not what the manifest recorded of `record`.
+    private func mismatch(_ count: Int, of record: HistoryFileRecord) -> FileReadFailure {
+        let reason =
+            "its \(record.crc32c == nil ? "SHA-256" : "CRC-32C") is not the one the manifest recorded "
+            + "(\(count) bytes, \(record.bytes) recorded)"
+        return FileReadFailure(reason: reason, isDamage: true)
     }
 
     /// Walks the change records of `set` after `from`, in revision order, through `through`, calling `body` for each
@@ -127,23 +141,25 @@ extension HistoryArchive {
         _ body: (HistorySegment.Record) throws(HistoryError) -> Bool
     ) throws(HistoryError) -> UInt64 {
         var marker: (segment: Int, parsed: (Range<Int>, JournalSegmentFormat.Marker?)?) = (-1, nil)
-        return try walkLocations(set, from: from, through: through) { index, location throws(HistoryError) in
+        return try walkLocations(set, from: from, through: through) { index, locations, position throws(HistoryError) in
             if marker.segment != index { marker = (index, nil) }
-            return try body(set.segments[index].segment.record(at: location, previous: &marker.parsed))
+            return try body(set.segments[index].segment.record(at: locations[position], previous: &marker.parsed))
         }
     }
 
-    /// ``walk(_:from:through:_:)`` by the records' places: `body` is given the index of the segment in `set` and
-    /// where the record is in it, and reads no marker.
+    /// ``walk(_:from:through:_:)`` by the records' places: `body` is given the index of the segment in `set`, the
+    /// segment's ``HistorySegment/changeLocations`` and the position of the record's in them, and reads no marker.
+    /// A caller that keeps the records' places keeps ranges of that array rather than a copy of each.
     static func walkLocations(
         _ set: HistoryReadSet, from: UInt64, through: UInt64,
-        _ body: (Int, HistorySegment.ChangeLocation) throws(HistoryError) -> Bool
+        _ body: (Int, [HistorySegment.ChangeLocation], Int) throws(HistoryError) -> Bool
     ) throws(HistoryError) -> UInt64 {
         var current = from
         var damagedTail: HistorySegment?
         for (index, (segment, limit)) in set.segments.enumerated() {
             if segment.scan.damage != nil { damagedTail = segment }
-            for location in segment.changeLocations {
+            let locations = segment.changeLocations
+            for (position, location) in zip(locations.indices, locations) {
                 if let limit, location.revision > limit { break }
                 if location.revision <= current { continue }
                 guard location.revision == current + 1 else {
@@ -154,7 +170,7 @@ extension HistoryArchive {
                     )
                 }
                 guard current < through else { return current }
-                let goesOn = try body(index, location)
+                let goesOn = try body(index, locations, position)
                 current = location.revision
                 if current == through || !goesOn { return current }
             }

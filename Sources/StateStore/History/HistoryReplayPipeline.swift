@@ -3,11 +3,12 @@ import Foundation
 /// Replays what a read of the past needs, its snapshot and its change records, on every processor at once.
 ///
 /// Reading a record does not depend on the model, only applying it does. The caller's thread reads and decodes the
-/// snapshot while a helper reads the segments, scans them (their frames' CRC-32C), cuts their records into chunks and
-/// decodes them; the
-/// caller then applies the chunks in order, each as soon as it is decoded, and decodes the next chunk itself when no
-/// helper has taken it. At 10 MB with 16 MiB of renames, scanning, decoding, then applying, one after the other,
-/// took 114 ms; see docs/benchmarks.md for the figures side by side.
+/// snapshot (itself on two threads) while a helper checks the snapshot's bytes, reads the segments, scans them
+/// (their frames' CRC-32C) and cuts their records into chunks. Once the snapshot is decoded, the helpers decode the
+/// chunks while the caller applies them in order, each as soon as it is decoded, and decodes the next unclaimed
+/// chunk itself while the one it needs is being decoded. The chunks wait for the snapshot: decoded while it
+/// decodes, they slowed its decode by taking the processors its two threads use, and left the applying, which
+/// can only begin after it, to run alone at the end; see docs/benchmarks.md for the figures.
 ///
 /// The helpers run on Dispatch's global queue, but nothing waits for one to start: the caller does every step no
 /// helper began, so a read finishes on the caller alone when every pool thread is busy. It waits only for a step a
@@ -34,23 +35,29 @@ final class HistoryReplayPipeline<Change: StateChange>: @unchecked Sendable {
     }
 
     private let reader: JournalChangeReader<Change>
+    private let checkBase: @Sendable () throws(HistoryError) -> Void
     private let loadSegments: @Sendable () throws(HistoryError) -> [(segment: HistorySegment, limit: UInt64?)]
     private let from: UInt64
     private let through: UInt64
-    // Under `condition`'s lock. `set` (read and scanned) and `chunks` are written once, before `preparation` is
-    // `done`, and only read after.
+    // Under `condition`'s lock. `set` (read and scanned), `chunks` and `baseFailure` are written once, before
+    // `preparation` is `done`, and only read after.
     private let condition = NSCondition()
     private var set = HistoryReadSet(segments: [])
     private var chunks: [Chunk] = []
+    private var baseFailure: HistoryError?
     private var preparation = Preparation.pending
+    /// Whether the caller has decoded the snapshot: the helpers decode no chunk before.
+    private var baseDecoded = false
     private var nextUnclaimed = 0
     private var decoded: [Result<[Change?], HistoryError>?] = []
     private var stopped = false
 
     private init(
+        checkBase: @escaping @Sendable () throws(HistoryError) -> Void,
         loadSegments: @escaping @Sendable () throws(HistoryError) -> [(segment: HistorySegment, limit: UInt64?)],
         from: UInt64, through: UInt64, reader: JournalChangeReader<Change>
     ) {
+        self.checkBase = checkBase
         self.loadSegments = loadSegments
         self.from = from
         self.through = through
@@ -60,26 +67,34 @@ final class HistoryReplayPipeline<Change: StateChange>: @unchecked Sendable {
     /// The model at `through`: `decodeBase`'s snapshot (at `from`) with the changes of the segments
     /// `loadSegments` reads (in order, scanned whole) after it applied in place, in order.
     ///
-    /// - Throws: ``HistoryError/damaged(path:reason:)`` for a segment that cannot be read, a sequence that breaks,
-    ///   a record that does not decode or a change that does not apply (the first, in order), or the snapshot's
-    ///   error.
+    /// `checkBase` checks the bytes `decodeBase` decodes (their checksum), on a helper while they decode: its
+    /// failure is thrown in place of whatever the decode gave.
+    ///
+    /// - Throws: `checkBase`'s error, the snapshot's error, then ``HistoryError/damaged(path:reason:)`` for a
+    ///   segment that cannot be read, a sequence that breaks, a record that does not decode or a change that does
+    ///   not apply (the first, in order).
     static func replay<Model>(
+        checkBase: @escaping @Sendable () throws(HistoryError) -> Void,
         _ loadSegments: @escaping @Sendable () throws(HistoryError) -> [(segment: HistorySegment, limit: UInt64?)],
         from: UInt64, through: UInt64, reader: JournalChangeReader<Change>,
         base decodeBase: () throws(HistoryError) -> Model
     ) throws(HistoryError) -> Model where Change.Model == Model {
-        let pipeline = HistoryReplayPipeline(loadSegments: loadSegments, from: from, through: through, reader: reader)
+        let pipeline = HistoryReplayPipeline(
+            checkBase: checkBase, loadSegments: loadSegments, from: from, through: through, reader: reader)
         defer { pipeline.stop() }
         for _ in 0..<max(ProcessInfo.processInfo.activeProcessorCount - 1, 0) {
             DispatchQueue.global().async { pipeline.help() }
         }
-        var model = try decodeBase()
-        if let failure = pipeline.prepared() { throw failure }
+        let base = Result { () throws(HistoryError) in try decodeBase() }
+        pipeline.baseIsDecoded()
+        let preparationFailure = pipeline.prepared()
+        if let failure = pipeline.baseFailure { throw failure }
+        var model = try base.get()
+        if let preparationFailure { throw preparationFailure }
         for (index, chunk) in pipeline.chunks.enumerated() {
             let changes = try pipeline.take(index).get()
             // In place, whatever `validatesBeforeMutating` says: a change that fails ends the read, and the model is
-            // dropped with it. A copy per change copied the model's arrays every time: a read replaying 16 MiB of
-            // renames at 10 MB took 30 s, 0.35 s in place.
+            // dropped with it (a copy per change would copy the model's arrays every time).
             if let failure = Change.applyInPlace(changes, to: &model) {
                 let location = chunk.locations[chunk.locations.startIndex + failure.position]
                 throw .damaged(
@@ -95,48 +110,62 @@ final class HistoryReplayPipeline<Change: StateChange>: @unchecked Sendable {
     ///
     /// - Throws: ``HistoryError/damaged(path:reason:)`` as ``HistoryArchive/walk(_:from:through:_:)``.
     static func chunks(_ set: HistoryReadSet, from: UInt64, through: UInt64) throws(HistoryError) -> [Chunk] {
-        var bySegment: [(segment: Int, locations: [HistorySegment.ChangeLocation])] = []
-        _ = try HistoryArchive.walkLocations(set, from: from, through: through) { index, location in
-            if bySegment.last?.segment != index { bySegment.append((index, [])) }
-            bySegment[bySegment.count - 1].locations.append(location)
+        // Each segment's run of records, as a range of its locations.
+        var runs: [(segment: Int, locations: [HistorySegment.ChangeLocation], range: Range<Int>)] = []
+        // The last run's segment and end, kept apart so that a record costs no copy of a run (nor its reference
+        // counting).
+        var segment = -1
+        var end = 0
+        _ = try HistoryArchive.walkLocations(set, from: from, through: through) { index, locations, position in
+            if index != segment {
+                if !runs.isEmpty { runs[runs.count - 1].range = runs[runs.count - 1].range.lowerBound..<end }
+                runs.append((index, locations, position..<position))
+                segment = index
+            }
+            end = position + 1
             return true
         }
-        let chunkLength = chunkLength(forRecords: bySegment.reduce(0) { $0 + $1.locations.count })
-        return bySegment.flatMap { segment, locations in
-            stride(from: 0, to: locations.count, by: chunkLength).map {
-                Chunk(segment: segment, locations: locations[$0..<min($0 + chunkLength, locations.count)])
+        if !runs.isEmpty { runs[runs.count - 1].range = runs[runs.count - 1].range.lowerBound..<end }
+        let chunkLength = chunkLength(forRecords: runs.reduce(0) { $0 + $1.range.count })
+        return runs.flatMap { segment, locations, range in
+            stride(from: range.lowerBound, to: range.upperBound, by: chunkLength).map {
+                Chunk(segment: segment, locations: locations[$0..<min($0 + chunkLength, range.upperBound)])
             }
         }
     }
 
-    /// A helper's work: the preparation when nobody began it, then unclaimed chunks until none is left or the
-    /// replay stopped.
+    /// A helper's work: the preparation when nobody began it, then, once the snapshot is decoded, unclaimed
+    /// chunks until none is left or the replay stopped.
     private func help() {
         guard prepared() == nil else { return }
         while let index = claim() { deliver(index, decode(chunks[index])) }
     }
 
-    /// Reads and scans the segments and cuts the records into chunks, here when nobody began to, or waits for
-    /// whoever did; the error that ends the replay, if any.
+    /// Checks the snapshot's bytes, reads and scans the segments and cuts the records into chunks, here when nobody
+    /// began to, or waits for whoever did; the error that ends the replay, if any (the snapshot's check's is in
+    /// `baseFailure`).
     private func prepared() -> HistoryError? {
         condition.lock()
         defer { condition.unlock() }
         while true {
             switch preparation {
             case .done(let failure):
-                return failure
+                return baseFailure ?? failure
             case .running:
                 condition.wait()
             case .pending:
                 preparation = .running
                 condition.unlock()
                 var scanned = HistoryReadSet(segments: [])
+                let checked = Result { () throws(HistoryError) in try checkBase() }
                 let result = Result { () throws(HistoryError) in
+                    try checked.get()
                     scanned.segments = try loadSegments()
                     return try Self.chunks(scanned, from: from, through: through)
                 }
                 condition.lock()
                 set = scanned
+                if case .failure(let failure) = checked { baseFailure = failure }
                 switch result {
                 case .success(let made):
                     chunks = made
@@ -150,10 +179,11 @@ final class HistoryReplayPipeline<Change: StateChange>: @unchecked Sendable {
         }
     }
 
-    /// Claims the next chunk nobody decodes yet.
+    /// Claims the next chunk nobody decodes yet, once the snapshot is decoded.
     private func claim() -> Int? {
         condition.lock()
         defer { condition.unlock() }
+        while !baseDecoded && !stopped { condition.wait() }
         guard !stopped, nextUnclaimed < chunks.count else { return nil }
         nextUnclaimed += 1
         return nextUnclaimed - 1
@@ -167,18 +197,30 @@ final class HistoryReplayPipeline<Change: StateChange>: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// The changes of chunk `index`, which every chunk before it was taken: decoded here when nobody claimed it,
-    /// waited for when a helper is decoding it.
+    /// Lets the helpers decode chunks: the caller has decoded the snapshot (or failed to).
+    private func baseIsDecoded() {
+        condition.lock()
+        baseDecoded = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// The changes of chunk `index`, which every chunk before it was taken: decoded here when nobody claimed it.
+    /// While a helper decodes it, the caller decodes the next unclaimed chunk instead of waiting, and waits only
+    /// when every chunk is claimed: applying is the caller's alone, so a caller that only waited would leave the
+    /// helpers to decode every chunk while it idles between applies.
     private func take(_ index: Int) -> Result<[Change?], HistoryError> {
         condition.lock()
         while decoded[index] == nil {
-            if nextUnclaimed <= index {
-                // Chunks are claimed in order and every one before `index` was taken: this one is next.
-                nextUnclaimed = index + 1
+            if nextUnclaimed < chunks.count {
+                // Chunks are claimed in order and every one before `index` was taken, so the next unclaimed one
+                // is `index` itself or a later one.
+                let claimed = nextUnclaimed
+                nextUnclaimed += 1
                 condition.unlock()
-                let result = decode(chunks[index])
+                let result = decode(chunks[claimed])
                 condition.lock()
-                decoded[index] = result
+                decoded[claimed] = result
             } else {
                 condition.wait()
             }
@@ -194,6 +236,7 @@ final class HistoryReplayPipeline<Change: StateChange>: @unchecked Sendable {
         condition.lock()
         stopped = true
         decoded = []
+        condition.broadcast()
         condition.unlock()
     }
 

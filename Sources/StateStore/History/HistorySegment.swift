@@ -48,14 +48,15 @@ struct HistorySegment: Sendable {
         var locations: [ChangeLocation] = []
         locations.reserveCapacity(scan.payloads.count)
         var marker: Range<Int>?
-        for range in scan.payloads.dropFirst() {
-            guard let (revision, change) = JournalSegmentFormat.splitChange(bytes[range]) else { continue }
-            if revision == 0 {
-                marker = change.startIndex..<change.endIndex
-                continue
+        bytes.withUnsafeBytes { raw in
+            for range in scan.payloads.dropFirst() {
+                guard let (revision, change) = JournalSegmentFormat.splitChange(at: range, of: raw) else { continue }
+                if revision == 0 {
+                    marker = change
+                    continue
+                }
+                locations.append(ChangeLocation(revision: revision, change: change, marker: marker))
             }
-            locations.append(
-                ChangeLocation(revision: revision, change: change.startIndex..<change.endIndex, marker: marker))
         }
         return locations
     }

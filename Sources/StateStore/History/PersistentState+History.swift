@@ -1,8 +1,10 @@
 import Foundation
 
-/// The model at `through`: the snapshot `base` decodes (at `from`) with the history's changes after it replayed.
+/// The model at `through`: the snapshot `base` decodes (at `from`, unchecked) with the history's changes after it
+/// replayed; `checkBase` checks the snapshot's bytes meanwhile.
 typealias HistoryReplayer<Model> =
     @Sendable (
+        _ checkBase: @escaping @Sendable () throws(HistoryError) -> Void,
         _ segments: @escaping @Sendable () throws(HistoryError) -> [(segment: HistorySegment, limit: UInt64?)],
         _ from: UInt64, _ through: UInt64, _ base: () throws(HistoryError) -> Model
     ) throws(HistoryError) -> Model
@@ -22,8 +24,8 @@ extension PersistentState {
         guard revision < currentRevision else {
             throw .notReached(revision: revision, currentRevision: currentRevision)
         }
-        // The segments are read and their records scanned by the replay's helper while this thread reads and
-        // decodes the snapshot.
+        // The snapshot's checksum is checked, and the segments are read and their records scanned, by the
+        // replay's helper while this thread reads and decodes the snapshot.
         let plan = history.beginPastRead(lineage: lineage.rawValue, atOrBefore: revision)
         defer { history.endPastRead() }
         guard let base = plan.snapshot else {
@@ -31,10 +33,11 @@ extension PersistentState {
         }
         do {
             return try historyReplayer(
+                { () throws(HistoryError) in _ = try history.readSnapshot(base) },
                 { () throws(HistoryError) in try history.readSegments(plan) }, base.firstRevision, revision
             ) {
                 () throws(HistoryError) -> Model in
-                let loaded = try history.readSnapshot(base)
+                let loaded = try history.readSnapshot(base, checking: false)
                 let path = history.path(base.name)
                 do {
                     return try file.decodeStored(loaded.data, path: path, mappedAt: loaded.mappedAt).model
@@ -123,8 +126,9 @@ extension PersistentState {
     static func replayer<Change: StateChange>(_ type: Change.Type) -> HistoryReplayer<Model>
     where Change.Model == Model {
         let reader = JournalChangeReader<Change>()
-        return { segments, from, through, base throws(HistoryError) -> Model in
-            try HistoryReplayPipeline.replay(segments, from: from, through: through, reader: reader, base: base)
+        return { checkBase, segments, from, through, base throws(HistoryError) -> Model in
+            try HistoryReplayPipeline.replay(
+                checkBase: checkBase, segments, from: from, through: through, reader: reader, base: base)
         }
     }
 

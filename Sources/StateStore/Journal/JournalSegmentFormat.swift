@@ -95,4 +95,14 @@ package enum JournalSegmentFormat {
         }
         return (revision, payload[(start + 8)...])
     }
+
+    /// ``splitChange(_:)`` of the payload at `range` of `bytes`, giving the change's place: for a walk over many
+    /// records of one buffer, which then makes no slice (and no reference count) per record.
+    static func splitChange(
+        at range: Range<Int>, of bytes: UnsafeRawBufferPointer
+    ) -> (revision: UInt64, change: Range<Int>)? {
+        guard range.count > 8 else { return nil }
+        let revision = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: range.lowerBound, as: UInt64.self))
+        return (revision, (range.lowerBound + 8)..<range.upperBound)
+    }
 }
