@@ -69,9 +69,11 @@ extension PersistentState {
         }
     }
 
-    /// Records the outcome, resumes the waiters it settles and tells the observer, then clears the in-flight
-    /// mark and schedules (or starts) the next save. Callbacks run while the save still counts as in flight, so
-    /// acknowledgements and events are delivered in save order.
+    /// Records the outcome, resumes the waiters it settles and tells the observer, then compacts the journal
+    /// (moving its segments into the history), clears the in-flight mark and schedules (or starts) the next save.
+    /// Callbacks run while the save still counts as in flight, so acknowledgements and events are delivered in save
+    /// order; neither waits for the compaction, which is bookkeeping after a save that is already durable (with
+    /// history, a directory fsync of its own).
     func finish(_ job: SaveJob<Model>, outcome: Result<Int, StateStoreError>) {
         let end = scheduler.now
         let date = scheduler.date
@@ -81,8 +83,8 @@ extension PersistentState {
             return record(job, outcome: outcome, in: &engine, end: end, date: date, duration: duration)
         }
         for waiter in settled { waiter.resume(result) }
-        if case .success = outcome { compactJournal(upTo: job.revision) }
         if let observer { for event in events { observer(event) } }
+        if case .success = outcome { compactJournal(upTo: job.revision) }
         deliverJournalEvents()
         let (next, idle) = state.withLock { engine in
             engine.status.savingRevision = nil
