@@ -1,9 +1,10 @@
 import Foundation
+import StateStore
 import WorkspaceModel
 
 /// The direct reader's speed on journal records (`WorkspaceBench records`): 163,519 renames, the records of 16 MiB
-/// of journal, read as a replay reads them (`WorkspaceChange.readDocuments`, one thread), against `JSONDecoder` on
-/// the same bytes in the same run.
+/// of journal, encoded as the journal encodes them (`encodedForJournal()`), read as a replay reads them
+/// (`WorkspaceChange.readDocuments`, one thread), against `JSONDecoder` on the same bytes in the same run.
 enum RecordDecodeTiming {
     /// The renames a read of the past at 10 MB replays in `WorkspaceBench history`.
     static let recordCount = 163_519
@@ -11,13 +12,12 @@ enum RecordDecodeTiming {
     /// Times both decodes over `rounds` rounds and prints their medians, the ratio, the direct reader's MB/s and its
     /// fastest round (the least disturbed by other work on the machine).
     static func run(rounds: Int) throws {
-        let encoder = JSONEncoder()
         var blob: [UInt8] = []
         var ranges: [Range<Int>] = []
         let ids = (0..<100).map { _ in WorkspaceID() }
         for index in 0..<recordCount {
             let change = WorkspaceChange.updateProject(id: ids[index % 100], name: "renamed \(index)", layout: nil)
-            let bytes = try encoder.encode(change)
+            let bytes = try change.encodedForJournal()
             ranges.append(blob.count..<blob.count + bytes.count)
             blob.append(contentsOf: bytes)
         }

@@ -15,7 +15,8 @@
 //   WorkspaceBench replica [--rounds 5] [--replica-megabytes 10] [--replica-journal-mebibytes 16] [--lag-seconds 60]
 //       [--lag-rate 10000] [--directory DIR] [--json PATH] [--commit ID]
 //       (replication of issue 43 against the S3 server in WSD_S3_ENDPOINT: Scripts/with-s3-server.sh starts one)
-//   WorkspaceBench records [--rounds 7]                       (journal records: the direct reader against JSONDecoder)
+//   WorkspaceBench records [--rounds 7]                       (journal records: the direct reader and writer
+//                                                               against JSONDecoder and JSONEncoder)
 //   WorkspaceBench baseline FILE ROUNDS                        (the plain decode, in a process of its own)
 import Foundation
 
@@ -148,7 +149,12 @@ case "metrics":
         fail("\(error)")
     }
 case "records":
-    do { try RecordDecodeTiming.run(rounds: roundsOption(default: 7)) } catch { fail("\(error)") }
+    do {
+        try RecordDecodeTiming.run(rounds: roundsOption(default: 7))
+        try RecordEncodeTiming.run(rounds: roundsOption(default: 7))
+    } catch {
+        fail("\(error)")
+    }
 case "peer-measure":
     guard arguments.count == 6, let store = PeerMeasurement.Store(rawValue: arguments[2]),
         let operation = PeerMeasurement.Operation(rawValue: arguments[3])

@@ -119,7 +119,7 @@ extension PersistentState {
         returning: (Model) -> Value,
         applied: ((Applied<Value>) -> Void)? = nil
     ) throws -> Applied<Value> where Change.Model == Model {
-        let encoded = Array(try JSONEncoder().encode(change))
+        let encoded = try change.encodedForJournal()
         let outcome: ApplyOutcome<Value, Model> = state.withLock { engine in
             guard !engine.status.isClosed else { return .refused }
             if let journal = engine.journal, journal.changeType != ObjectIdentifier(Change.self) {

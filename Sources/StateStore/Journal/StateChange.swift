@@ -42,6 +42,14 @@ public protocol StateChange<Model>: Codable, Sendable {
     /// that the conforming module compiles the loop for its own types: run by the store's generic code, the loop
     /// spent two fifths of a read looking up the metadata of `Optional<Self>`. Conformances keep the default.
     static func applyInPlace(_ changes: consuming [Self?], to model: inout Model) -> (position: Int, error: Failure?)?
+
+    /// The bytes the change journal records for the change: its `encode(to:)` through `JSONEncoder` with sorted
+    /// keys and unescaped slashes (dates as `JSONEncoder`'s default, seconds since 2001). A change that is also
+    /// ``StateDirectEncodable`` writes the same bytes with its direct writer, as a save writes a model, and falls
+    /// back to `JSONEncoder` when the direct write throws. Conformances keep the defaults.
+    ///
+    /// - Throws: `EncodingError` when the change does not encode.
+    func encodedForJournal() throws -> [UInt8]
 }
 
 extension StateChange {
@@ -66,5 +74,19 @@ extension StateChange {
             }
             return nil
         }
+    }
+}
+
+extension StateChange {
+    /// Encodes the change through `Encodable` (see the requirement).
+    public func encodedForJournal() throws -> [UInt8] {
+        try JournalChangeEncoding.encodable(self)
+    }
+}
+
+extension StateChange where Self: StateDirectEncodable {
+    /// Writes the change with its direct writer, or through `Encodable` when that throws (see the requirement).
+    public func encodedForJournal() throws -> [UInt8] {
+        try JournalChangeEncoding.direct(self)
     }
 }
