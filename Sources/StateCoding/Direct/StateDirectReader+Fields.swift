@@ -23,8 +23,11 @@ extension StateDirectReader {
 
     /// Marks the declared key `key` read, as bit `bit` of `seen`: throws when the object holds it twice (the
     /// `Codable` path refuses a duplicate key), or when it is one of the store's envelope keys at the root.
+    ///
+    /// `mutating` though it changes nothing: called on the `inout` reader of a generated decoder, a non-mutating
+    /// method made the compiler copy the whole reader to read one flag.
     @inlinable
-    public func claim(_ key: StateDirectKey, bit: Int, of seen: inout UInt64) throws {
+    public mutating func claim(_ key: StateDirectKey, bit: Int, of seen: inout UInt64) throws {
         let mask = UInt64(1) << UInt64(bit)
         guard seen & mask == 0 else { throw duplicateKey(key) }
         seen |= mask
@@ -101,8 +104,11 @@ extension StateDirectReader {
     }
 
     /// `value`, or a refusal naming the missing required `key` (the `Codable` path says `keyNotFound`).
+    ///
+    /// `mutating` though it changes nothing, as ``claim(_:bit:of:)`` is: non-mutating, it made the compiler copy
+    /// the whole reader before it looked at `value`.
     @inlinable
-    public func required<Value>(_ value: Value?, _ key: StaticString) throws -> Value {
+    public mutating func required<Value>(_ value: Value?, _ key: StaticString) throws -> Value {
         guard let value else { throw refusalAt("no value for the required key \"\(key)\"") }
         return value
     }

@@ -83,7 +83,8 @@ public struct StateDirectReader {
     @usableFromInline
     package mutating func restart(bytes: UnsafeRawBufferPointer) {
         json = JSONPullReader(bytes: bytes)
-        path.removeAll(keepingCapacity: true)
+        // Empty after a document read whole; removeAll is a call even then.
+        if !path.isEmpty { path.removeAll(keepingCapacity: true) }
         if !fieldsDefaulted.isEmpty { fieldsDefaulted = [:] }
         if !unknownKeysKept.isEmpty { unknownKeysKept = [:] }
         if !unknownKeysDropped.isEmpty { unknownKeysDropped = [:] }
