@@ -15,6 +15,8 @@
 //   WorkspaceBench replica [--rounds 5] [--replica-megabytes 10] [--replica-journal-mebibytes 16] [--lag-seconds 60]
 //       [--lag-rate 10000] [--directory DIR] [--json PATH] [--commit ID]
 //       (replication of issue 43 against the S3 server in WSD_S3_ENDPOINT: Scripts/with-s3-server.sh starts one)
+//   WorkspaceBench replay [--megabytes 10] [--journal-mebibytes 16] [--rounds 5] [--directory DIR]
+//                                                             (a start after a crash: load + journal replay)
 //   WorkspaceBench records [--rounds 7]                       (journal records: the direct reader and writer
 //                                                               against JSONDecoder and JSONEncoder)
 //   WorkspaceBench baseline FILE ROUNDS                        (the plain decode, in a process of its own)
@@ -145,6 +147,19 @@ case "metrics":
     do {
         let benchmark = try MetricsBenchmark.fromCommandLine(rounds: rounds)
         try record(section: "metrics", value: try benchmark.run(), rounds: rounds)
+    } catch {
+        fail("\(error)")
+    }
+case "replay":
+    do {
+        let megabytes = option("megabytes").flatMap(Int.init) ?? 10
+        try StartReplayTiming(
+            file: try WorkspaceGenerator.make(bytes: megabytes * 1_000_000).v4,
+            directory: (option("directory") ?? FileManager.default.temporaryDirectory.path) + "/workspace-replay-"
+                + UUID().uuidString,
+            journalBytes: (option("journal-mebibytes").flatMap(Int.init) ?? 16) << 20,
+            rounds: roundsOption(default: 5)
+        ).run()
     } catch {
         fail("\(error)")
     }

@@ -215,6 +215,7 @@ extension StateFile {
                 "the segment continues revision \(header.baseRevision), after the state's \(replay.revision): "
                     + "the changes between are missing")
         }
+        if Self.replayCleanly(Change.self, bytes, scan, onto: &model, replay: &replay) { return .used }
         var reader = JournalChangeReader<Change>.Session(JournalChangeReader())
         for range in scan.payloads.dropFirst() {
             guard let (revision, changeBytes) = JournalSegmentFormat.splitChange(bytes[range]) else {
