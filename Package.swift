@@ -215,14 +215,30 @@ let package = Package(
         // ioprio_set(2) for the daemon's scrub thread, which reads at idle I/O priority
         // (Sources/CIOPriority/io_priority.c): Swift cannot call the variadic syscall(2).
         .target(name: "CIOPriority"),
-        // The daemon binary: argument parsing only; everything else is in WorkspaceDaemon.
-        .executableTarget(
-            name: "workspaced",
+        // The daemon's command line: the `workspaced` root command, `run` and the offline tools, over
+        // WorkspaceDaemon. A library, so that the shipped executable and the test executable run the same commands
+        // with their own seams (WorkspacedSeams: the file system, the memory limit, the schema...).
+        .target(
+            name: "WorkspacedCommands",
             dependencies: [
                 "WorkspaceDaemon", "WorkspaceAPI", "WorkspaceModel", "WorkspaceStorage", "StateStore", "Systemd",
-                "CEarlySignals", "CSignalLatch",
+                "CEarlySignals",
                 traitProduct("ArgumentParser", "swift-argument-parser"),
                 traitProduct("Logging", "swift-log"),
+            ]
+        ),
+        // The daemon binary: WorkspacedCommands with the shipped seams, and nothing else.
+        .executableTarget(name: "workspaced", dependencies: ["WorkspacedCommands"]),
+        // `workspaced` with test hooks (Sources/workspaced-testing: a signal window, a crashing loader, a fake
+        // cgroup, a faster start-timeout extension, a schema version 5, a SIGUSR2 hang), installed through
+        // WorkspacedSeams when a WSD_TEST_* variable asks. The process tests and the system tests' watchdog and
+        // downgrade scenarios run it, so that the shipped binary holds no test code; not a product, not installed,
+        // not packaged.
+        .executableTarget(
+            name: "workspaced-testing",
+            dependencies: [
+                "WorkspacedCommands", "WorkspaceDaemon", "WorkspaceModel", "WorkspaceStorage", "StateStore", "Systemd",
+                "CSignalLatch",
             ]
         ),
         .testTarget(

@@ -1,8 +1,8 @@
 """System scenario of a package downgrade across schema versions (issue 26).
 
 24: two packages of two schema versions: the release build of this tree (schema 4) and a newer package carrying
-    the debug build, whose test hooks add a schema version 5 (Sources/workspaced/TestSchemaFive.swift: version 4
-    plus a root `schemaFiveNote`). Install the older, change the state; upgrade (the file goes to version 5),
+    workspaced-testing, whose test hooks add a schema version 5 (Sources/workspaced-testing/TestSchemaFive.swift:
+    version 4 plus a root `schemaFiveNote`). Install the older, change the state; upgrade (the file goes to version 5),
     change it again; downgrade with `dpkg -i` of the older package: its prerm stops the units and writes the
     state down to version 4, the older release starts on it and serves every change; upgrade again: the note
     of version 5 comes back, not a new default. Then, with version 5's step made one-way (no way down), a
@@ -28,9 +28,10 @@ DROP_IN = f"{st.DROP_INS}/schema-five.conf"
 
 
 def newer_deb(work: Path, older: Path, hooks_binary: Path) -> Path:
-    """The older package with the debug build as /usr/bin/workspaced and version NEWER: its scripts are this
-    tree's, so its prerm is the one a newer release would ship. (Scripts/build-deb.sh refuses the debug build,
-    which links the toolchain's Swift runtime; the machines share the host's /opt/swift, so it runs there.)"""
+    """The older package with workspaced-testing's debug build as /usr/bin/workspaced and version NEWER: its
+    scripts are this tree's, so its prerm is the one a newer release would ship. (Scripts/build-deb.sh refuses
+    a debug build, which links the toolchain's Swift runtime; the machines share the host's /opt/swift, so it
+    runs there.)"""
     root = work / "deb-newer"
     shutil.rmtree(root, ignore_errors=True)
     subprocess.run(["dpkg-deb", "-R", str(older), str(root)], check=True)
@@ -97,7 +98,7 @@ def scenario_24_downgrade(suite: st.Suite) -> str:
         serving(machine, base, 4)
         add_favorite(machine, "on-4")
 
-        # Upgrade: the debug build migrates the file to version 5 and adds its note.
+        # Upgrade: workspaced-testing migrates the file to version 5 and adds its note.
         dpkg(machine, "-i", f"/root/{newer.name}")
         serving(machine, base, 5)
         upgraded = state_file(machine)

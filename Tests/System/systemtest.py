@@ -78,7 +78,8 @@ class Suite:
     def __init__(self, work: Path):
         self.work = work
         self.stage = work / "stage"
-        self.hooks_binary = REPO / ".build/debug/workspaced"
+        # workspaced with the test hooks (Sources/workspaced-testing), which the shipped binary does not have.
+        self.hooks_binary = REPO / ".build/debug/workspaced-testing"
 
     def machine(self) -> Machine:
         return Machine(self.work)
@@ -489,8 +490,8 @@ def scenario_5_reload(suite: Suite) -> str:
 
 
 def scenario_6_watchdog(suite: Suite) -> str:
-    """A hung state owner (the debug build with WSD_TEST_HOOKS=1; SIGUSR2) stops the pings: systemd
-    restarts it with Result=watchdog."""
+    """A hung state owner (workspaced-testing installed as workspaced, with WSD_TEST_HOOKS=1; SIGUSR2) stops the
+    pings: systemd restarts it with Result=watchdog."""
     check(suite.hooks_binary.exists(), f"the test-hooks build is missing: {suite.hooks_binary}")
     with suite.installed() as machine:
         machine.write("/usr/local/bin/workspaced", suite.hooks_binary.read_bytes(), mode=0o755)
@@ -1211,13 +1212,13 @@ def reuse_macro_plugin() -> None:
 
 def build(work: Path, hooks: bool) -> None:
     """The release build installed into a staging tree, and (for the watchdog and downgrade scenarios) the debug
-    build, which has the test hooks (Sources/workspaced/TestHooks.swift; `make unit-tests` has built it). The debug
-    build runs without WSD_MACRO_PLUGIN, as `make unit-tests` did, so that it is the same build and nothing is
-    compiled again."""
+    build of workspaced-testing, the daemon with the test hooks (Sources/workspaced-testing; `make unit-tests` has
+    built it). The debug build runs without WSD_MACRO_PLUGIN, as `make unit-tests` did, so that it is the same
+    build and nothing is compiled again."""
     reuse_macro_plugin()
     steps = [["make", "-s", "-C", str(REPO), "install", f"DESTDIR={work / 'stage'}", "PREFIX=/usr/local"]]
     if hooks:
-        steps.append(["swift", "build", "--product", "workspaced", "--package-path", str(REPO)])
+        steps.append(["swift", "build", "--product", "workspaced-testing", "--package-path", str(REPO)])
     for step in steps:
         started = time.monotonic()
         env = dict(os.environ)

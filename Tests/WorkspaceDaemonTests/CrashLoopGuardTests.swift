@@ -6,7 +6,7 @@ import Testing
 import Glibc
 #endif
 
-/// The crash-loop guard on the binary: a state file whose load crashes the daemon (the debug build's test hook
+/// The crash-loop guard on the binary: a state file whose load crashes the daemon (`workspaced-testing`'s hook
 /// aborts while reading a file that holds a marker) is set aside on the start after `crashedLoadLimit` such loads,
 /// and the daemon serves the newest backup that loads; a load stopped by a clean SIGTERM never counts.
 @Suite("Crash-loop guard, on the binary")

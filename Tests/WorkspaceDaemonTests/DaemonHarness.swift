@@ -16,7 +16,16 @@ final class DaemonHarness {
     var statePath: String { stateDirectory + "/workspace.json" }
     var configPath: String { root + "/config.json" }
     var socketPath: String { root + "/c.sock" }
+    /// The shipped daemon.
     static var binary: String { ProductPaths.executable("workspaced") }
+    /// The daemon with test hooks (Sources/workspaced-testing), which alone reads the `WSD_TEST_*` variables.
+    static var testingBinary: String { ProductPaths.executable("workspaced-testing") }
+
+    /// The binary a process with `environment` runs: the one with test hooks when a `WSD_TEST_*` variable asks for
+    /// one (the shipped one would ignore it), else the shipped one.
+    static func binary(for environment: [String: String]) -> String {
+        environment.keys.contains { $0.hasPrefix("WSD_TEST_") } ? testingBinary : binary
+    }
 
     init() throws {
         var template = Array("/tmp/wsd-XXXXXX".utf8CString)
@@ -47,8 +56,9 @@ final class DaemonHarness {
         (try JSONSerialization.jsonObject(with: stateBytes()) as? [String: Any])?["lineage"] as? String ?? ""
     }
 
-    /// Starts `workspaced run` (or other arguments) with the harness's paths; `launcher`, when given, runs it
-    /// (e.g. `strace … --`), and is the process returned.
+    /// Starts `workspaced run` (or other arguments) with the harness's paths, `workspaced-testing` when
+    /// `environment` asks for a test hook; `launcher`, when given, runs it (e.g. `strace … --`), and is the process
+    /// returned.
     @discardableResult
     func start(
         _ extra: [String] = [], environment: [String: String] = [:], output: String = "out.log",
@@ -60,22 +70,23 @@ final class DaemonHarness {
         variables.merge(environment) { $1 }
         let arguments =
             ["run", "--config", configPath, "--state-directory", stateDirectory, "--control-socket", socketPath] + extra
-        let command = launcher + [Self.binary] + arguments
+        let command = launcher + [Self.binary(for: environment)] + arguments
         let running = try RunningProcess(
             command[0], Array(command.dropFirst()), environment: variables, outputPath: root + "/" + output)
         process = running
         return running
     }
 
-    /// Runs `workspaced` with `arguments` to completion, without blocking a thread while the tool runs, and
-    /// returns its status and output.
+    /// Runs `workspaced` (`workspaced-testing` when `environment` asks for a test hook) with `arguments` to
+    /// completion, without blocking a thread while the tool runs, and returns its status and output.
     func runToolAsync(
         _ arguments: [String], environment: [String: String] = [:]
     ) async throws -> (status: Int32, output: String) {
         var variables = ["PATH": "/usr/bin:/bin", "HOME": root]
         variables.merge(environment) { $1 }
+        let output = root + "/tool-\(UUID().uuidString).log"
         let running = try RunningProcess(
-            Self.binary, arguments, environment: variables, outputPath: root + "/tool-\(UUID().uuidString).log")
+            Self.binary(for: environment), arguments, environment: variables, outputPath: output)
         guard let status = await running.waitForExit(timeout: .seconds(30)) else {
             throw TestSupportError(description: "workspaced \(arguments) did not finish")
         }

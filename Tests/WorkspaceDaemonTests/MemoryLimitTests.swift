@@ -10,7 +10,8 @@ import Glibc
 
 /// A state file too large for the service's memory limit is refused before the load (exit 78, which the unit
 /// does not restart), naming the limit and what to raise it to, with the file unchanged; one that fits loads.
-/// The binary reads the limit from a cgroup hierarchy the test writes (the debug build's `WSD_TEST_CGROUP_ROOT`).
+/// The binary reads the limit from a cgroup hierarchy the test writes (`workspaced-testing`'s
+/// `WSD_TEST_CGROUP_ROOT`).
 @Suite("Memory limit before the load")
 struct MemoryLimitTests {
     /// A version 4 workspace of `favorites` favorites (about 110 bytes each).

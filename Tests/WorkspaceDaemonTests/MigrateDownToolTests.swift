@@ -50,6 +50,7 @@ struct MigrateDownToolTests {
         for bad in ["0", "5", "two"] {
             let refused = try await harness.runToolAsync(["migrate", "--state", harness.statePath, "--to", bad])
             #expect(refused.status == 64, "--to \(bad): \(refused.output)")
+            #expect(refused.output.contains("Usage: workspaced migrate "), "--to \(bad): \(refused.output)")
         }
         #expect(try harness.stateBytes() == original)
         #expect(try FileManager.default.contentsOfDirectory(atPath: harness.stateDirectory) == ["workspace.json"])

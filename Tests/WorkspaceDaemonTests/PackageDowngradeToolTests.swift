@@ -6,8 +6,8 @@ import WorkspaceModel
 import WorkspaceStorage
 
 /// What the Debian prerm asks before a downgrade (`migrate --for-release R --needed`) and what it then runs
-/// (`migrate --for-release R`): in process on a schema with a version 5 the test adds, and on the debug binary
-/// with the test hooks' version 5 (the one the package-downgrade system scenario installs).
+/// (`migrate --for-release R`): in process on a schema with a version 5 the test adds, and on `workspaced-testing`
+/// with its version 5 (the one the package-downgrade system scenario installs).
 @Suite("workspaced migrate --for-release for a package downgrade")
 struct PackageDowngradeToolTests {
     /// A version 5 on top of the shipped chain: version 4 plus a root `note`, set aside by the reverse step.
@@ -96,7 +96,7 @@ struct PackageDowngradeToolTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
     }
 
-    /// The debug binary with `WSD_TEST_SCHEMA_FIVE` (what the system scenario's newer package runs): version 5
+    /// `workspaced-testing` with `WSD_TEST_SCHEMA_FIVE` (what the system scenario's newer package runs): version 5
     /// after a migrate, written down for 0.2.0 with its note kept, the note back after the next migrate; with
     /// `one-way`, `--needed` says 64 and nothing changes.
     @Test func theTestHooksVersionFiveGoesDownAndComesBackWithItsNote() async throws {

@@ -9,8 +9,8 @@ import Glibc
 /// A signal that comes while the daemon's signal sources register is neither lost nor fatal. libdispatch registers
 /// a source on its manager thread some time after `resume()`; with the signals at SIG_IGN meanwhile (as before the
 /// latch), the kernel discarded a SIGTERM sent then and the daemon ran on (the SIGTERM torture found it, one
-/// start-up round in a few hundred). The debug binary's `WSD_TEST_SIGNAL_WINDOW_MS` holds that window open until a
-/// signal is caught in it (at most that long: with SIG_IGN back in place nothing is caught, the start goes on and
+/// start-up round in a few hundred). `workspaced-testing`'s `WSD_TEST_SIGNAL_WINDOW_MS` holds that window open until
+/// a signal is caught in it (at most that long: with SIG_IGN back in place nothing is caught, the start goes on and
 /// the stop cases fail).
 @Suite("Signals during the signal sources' registration")
 struct SignalHandOverTests {

@@ -68,7 +68,7 @@ struct StartTimeoutTests {
         #expect(await exitStatus(of: process, timeout: .seconds(10)) == 128 + SIGKILL)
     }
 
-    /// The environment that makes the debug build extend its start timeout every `milliseconds`.
+    /// The environment that makes `workspaced-testing` extend its start timeout every `milliseconds`.
     static func period(milliseconds: Int) -> [String: String] {
         ["WSD_TEST_HOOKS": "1", "WSD_TEST_START_EXTENSION_MS": String(milliseconds)]
     }

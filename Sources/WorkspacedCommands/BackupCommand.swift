@@ -2,7 +2,7 @@ import ArgumentParser
 import WorkspaceDaemon
 
 /// Makes a backup of the state file on demand.
-struct Backup: AsyncParsableCommand {
+struct Backup: SeamedCommand {
     static let configuration = CommandConfiguration(
         commandName: "backup",
         abstract: "Keep the state file as workspace.json.manual-<UTC time>.bak; safe while the daemon runs.",
@@ -18,8 +18,8 @@ struct Backup: AsyncParsableCommand {
 
     @OptionGroup var location: StateDirectoryOptions
 
-    func run() async throws {
+    func run(seams: WorkspacedSeams) async throws {
         let directory = try await location.resolve(tool: "backup")
-        try finish(OfflineTools.makeBackup(stateDirectory: directory, schema: processSchema()))
+        try finish(OfflineTools.makeBackup(stateDirectory: directory, schema: seams.schema))
     }
 }

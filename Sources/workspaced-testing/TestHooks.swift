@@ -1,14 +1,12 @@
-#if DEBUG
 import CSignalLatch
 import Dispatch
 import Glibc
 import Systemd
 import WorkspaceDaemon
 
-/// Test-only fault injection, compiled into debug builds only and installed only when the environment has
-/// `WSD_TEST_HOOKS=1` (the system tests' watchdog scenario runs the debug binary so; not `WORKSPACED_…`, which the
-/// configuration would refuse as an unknown key); a release build has
-/// none of it.
+/// Test-only fault injection, in `workspaced-testing` only and installed only when the environment has
+/// `WSD_TEST_HOOKS=1` (the system tests' watchdog scenario runs it so; not `WORKSPACED_…`, which the configuration
+/// would refuse as an unknown key); the shipped `workspaced` has none of it.
 ///
 /// SIGUSR2 hangs the state owner: a background read that never returns holds the owner's lock, so the
 /// watchdog's health check never answers, the daemon stops pinging and systemd restarts it with
@@ -74,4 +72,3 @@ final class TestHooks: Sendable {
         source.resume()
     }
 }
-#endif

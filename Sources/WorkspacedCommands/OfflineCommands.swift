@@ -46,7 +46,7 @@ struct CheckConfig: AsyncParsableCommand {
 }
 
 /// Inspects a state file.
-struct Check: AsyncParsableCommand {
+struct Check: SeamedCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
         abstract: "Report what loading the state file would do, and what a salvage would drop; exit 0 loadable as it "
@@ -65,9 +65,9 @@ struct Check: AsyncParsableCommand {
 
     func validate() throws { try file.validate(against: location) }
 
-    func run() async throws {
+    func run(seams: WorkspacedSeams) async throws {
         let path = try await file.statePath(location, tool: "check")
-        var outcome = OfflineTools.check(statePath: path, json: json, schema: processSchema())
+        var outcome = OfflineTools.check(statePath: path, json: json, schema: seams.schema)
         guard json else {
             // The replica the configuration names, read-only: who holds its lease and how far it reaches.
             let sources = ConfigurationSources(
@@ -83,7 +83,7 @@ struct Check: AsyncParsableCommand {
 }
 
 /// Reads every file a restore would start from and says which are whole.
-struct Verify: AsyncParsableCommand {
+struct Verify: SeamedCommand {
     static let configuration = CommandConfiguration(
         commandName: "verify",
         abstract: "Read the state file, its journal, every backup and every history file, and name each one that is "
@@ -103,7 +103,7 @@ struct Verify: AsyncParsableCommand {
     @Flag(help: "Leave the configured replica out.")
     var noReplica = false
 
-    func run() async throws {
+    func run(seams: WorkspacedSeams) async throws {
         let directory = try await location.resolve(tool: "verify", earlierFlag: nil)
         var replica: (connection: ReplicaConnection, url: String)?
         if !noReplica {
@@ -119,12 +119,12 @@ struct Verify: AsyncParsableCommand {
             }
         }
         defer { replica?.connection.close() }
-        try finish(OfflineTools.verify(stateDirectory: directory, schema: processSchema(), replica: replica))
+        try finish(OfflineTools.verify(stateDirectory: directory, schema: seams.schema, replica: replica))
     }
 }
 
 /// Migrates a state file offline.
-struct Migrate: AsyncParsableCommand {
+struct Migrate: SeamedCommand {
     static let configuration = CommandConfiguration(
         commandName: "migrate",
         abstract: "Migrate the state file to the current version in place, keeping the pre-migration backup; "
@@ -169,22 +169,26 @@ struct Migrate: AsyncParsableCommand {
         try file.validate(against: location)
         if to != nil && forRelease != nil { throw ValidationError("give --to or --for-release, not both") }
         if needed && (forRelease == nil || dryRun) { throw ValidationError("--needed goes with --for-release alone") }
-        let current = processSchema().currentVersion
+    }
+
+    /// `--to` names a version of the caller's schema.
+    func validate(seams: WorkspacedSeams) throws {
+        let current = seams.schema.currentVersion
         if let to, !(1...current).contains(to) {
             throw ValidationError("--to must be a schema version from 1 to \(current)")
         }
     }
 
-    func run() async throws {
+    func run(seams: WorkspacedSeams) async throws {
         let path = try await file.statePath(location, tool: "migrate")
         if let forRelease, needed {
-            try finish(OfflineTools.writeDownNeeded(statePath: path, forRelease: forRelease, schema: processSchema()))
+            try finish(OfflineTools.writeDownNeeded(statePath: path, forRelease: forRelease, schema: seams.schema))
         } else if let forRelease {
             try finish(
                 OfflineTools.migrate(
-                    statePath: path, forRelease: forRelease, dryRun: dryRun, schema: processSchema()))
+                    statePath: path, forRelease: forRelease, dryRun: dryRun, schema: seams.schema))
         } else {
-            try finish(OfflineTools.migrate(statePath: path, dryRun: dryRun, to: to, schema: processSchema()))
+            try finish(OfflineTools.migrate(statePath: path, dryRun: dryRun, to: to, schema: seams.schema))
         }
     }
 }
@@ -212,7 +216,7 @@ struct StateFileOption: ParsableArguments {
 }
 
 /// Lists or restores backups.
-struct Backups: AsyncParsableCommand {
+struct Backups: SeamedCommand {
     static let configuration = CommandConfiguration(
         commandName: "backups",
         abstract: "List the backups and set-aside files in the state directory, or restore one (with the daemon "
@@ -253,16 +257,16 @@ struct Backups: AsyncParsableCommand {
         if salvage && restore == nil { throw ValidationError("--salvage goes with --restore NAME") }
     }
 
-    func run() async throws {
+    func run(seams: WorkspacedSeams) async throws {
         let directory = try await location.resolve(tool: "backups", earlierFlag: stateDir)
         if let restore {
             try finish(
                 OfflineTools.restoreBackup(
-                    named: restore, stateDirectory: directory, salvaging: salvage, schema: processSchema()))
+                    named: restore, stateDirectory: directory, salvaging: salvage, schema: seams.schema))
         } else {
             try finish(
                 OfflineTools.listBackups(
-                    stateDirectory: directory, json: json, schema: processSchema()))
+                    stateDirectory: directory, json: json, schema: seams.schema))
         }
     }
 }

@@ -1,4 +1,3 @@
-#if DEBUG
 import Foundation
 import Glibc
 import StateStore
@@ -6,9 +5,9 @@ import WorkspaceModel
 import WorkspaceStorage
 
 /// Test-only schema version 5, for the package-downgrade system scenario: version 4 plus a root field
-/// `schemaFiveNote` (a string) that no shipped version declares. Compiled into debug builds only and used only
+/// `schemaFiveNote` (a string) that no shipped version declares. In `workspaced-testing` only, and used only
 /// when the environment has `WSD_TEST_HOOKS=1` and `WSD_TEST_SCHEMA_FIVE=1`, or `=one-way` for a step with no
-/// reverse (no way down from version 5); a release build has none of it.
+/// reverse (no way down from version 5); the shipped `workspaced` has none of it.
 ///
 /// The model stays ``Workspace``: version 5's field lives in the root's unknown fields, so the step is what a real
 /// one is in its versions, its reverse and its report, without a second model type. The up step takes back what a
@@ -62,4 +61,3 @@ enum TestSchemaFive {
         getenv(name).map { String(cString: $0) }
     }
 }
-#endif

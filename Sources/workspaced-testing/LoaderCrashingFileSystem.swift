@@ -1,11 +1,10 @@
-#if DEBUG
 import Foundation
 import Glibc
 import StateStore
 
-/// Test-only (debug builds, `WSD_TEST_HOOKS=1` and `WSD_TEST_CRASH_LOADING=MARKER`): the real file system, except
-/// that reading a file whose bytes contain MARKER aborts the process, as a loader that crashes on some data
-/// would. The crash-loop guard's tests start the daemon on such a file.
+/// Test-only (`workspaced-testing` with `WSD_TEST_HOOKS=1` and `WSD_TEST_CRASH_LOADING=MARKER`): the real file
+/// system, except that reading a file whose bytes contain MARKER aborts the process, as a loader that crashes on
+/// some data would. The crash-loop guard's tests start the daemon on such a file.
 struct LoaderCrashingFileSystem: FileSystem {
     let base = PosixFileSystem()
     let marker: Data
@@ -68,4 +67,3 @@ struct LoaderCrashingFileSystem: FileSystem {
         try base.writeLockOwner(descriptor, text, path: path)
     }
 }
-#endif

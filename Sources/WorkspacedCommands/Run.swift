@@ -8,25 +8,20 @@ import Systemd
 import WorkspaceDaemon
 
 /// Runs the daemon in the foreground until SIGTERM or SIGINT.
-struct Run: AsyncParsableCommand {
+struct Run: SeamedCommand {
     static let configuration = CommandConfiguration(
         commandName: "run", abstract: "Run the daemon in the foreground (the default).")
 
     @OptionGroup var options: ConfigOptions
 
-    func run() async throws {
+    func run(seams: WorkspacedSeams) async throws {
         // First, before anything can take time: until these exist a SIGTERM would kill the process unflushed.
         // (Before these, the load-time handlers of CEarlySignals made a SIGTERM a clean exit.)
         // Until the lifecycle's handler is set, a SIGTERM or SIGINT exits at once with status 0 (nothing was
         // accepted yet) and a SIGHUP is ignored.
-        #if DEBUG
         let signals = SignalSources(
-            LifecycleEvent.signals, label: "workspaced.signals", afterArming: TestHooks.signalWindow,
+            LifecycleEvent.signals, label: "workspaced.signals", afterArming: seams.afterArming,
             handler: LifecycleEvent.beforeStart)
-        #else
-        let signals = SignalSources(
-            LifecycleEvent.signals, label: "workspaced.signals", handler: LifecycleEvent.beforeStart)
-        #endif
         let logLevel = DaemonLogging.bootstrap(level: .info)
         let logger = Logger(label: "workspaced")
         logger.debug("early signal handlers were installed: \(workspaced_early_signals_installed() != 0)")
@@ -41,27 +36,16 @@ struct Run: AsyncParsableCommand {
             throw ExitCode(ConfigurationError.exitCode)
         }
         logLevel.current = configuration.logLevel
-        #if DEBUG
-        let fileSystem = LoaderCrashingFileSystem.fromEnvironment()
-        let memoryLimit = TestHooks.cgroupMemoryLimit()
-        let startTimeoutInterval = TestHooks.startTimeoutInterval()
-        #else
-        let fileSystem = PosixFileSystem()
-        let memoryLimit = CgroupMemoryLimit()
-        let startTimeoutInterval = Duration.seconds(1)
-        #endif
         let daemon = Daemon(
             configuration: configuration, sources: sources,
             environment: DaemonEnvironment(
-                notifier: notifier, logger: logger, logLevel: logLevel, fileSystem: fileSystem,
-                memoryLimit: { memoryLimit.bytes() }, schema: processSchema(),
-                startTimeoutInterval: startTimeoutInterval))
+                notifier: notifier, logger: logger, logLevel: logLevel, fileSystem: seams.fileSystem,
+                memoryLimit: seams.memoryLimit, schema: seams.schema,
+                startTimeoutInterval: seams.startTimeoutInterval))
         let lifecycle = DaemonLifecycle(queue: signals.queue)
         signals.setHandler { number in lifecycle.handle(LifecycleEvent(signal: number)) }
-        #if DEBUG
-        let testHooks = TestHooks.installedIfAsked(lifecycle: lifecycle)
-        defer { withExtendedLifetime(testHooks) {} }
-        #endif
+        let kept = seams.whileRunning(lifecycle)
+        defer { withExtendedLifetime(kept) {} }
         let status = await lifecycle.run(daemon)
         // Exit here, with the flushed and closed state still referenced by the lifecycle: returning would free
         // the whole workspace first, record by record, between the flush and the exit systemd waits for.
