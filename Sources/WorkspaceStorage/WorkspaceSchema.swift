@@ -43,7 +43,7 @@ public enum WorkspaceSchema {
     }
 
     /// The shipped chain with `steps` after it, writing `currentVersion`: a newer version a test puts on top of
-    /// the shipped ones (the debug build's version 5 of the package-downgrade scenario). Each added step reads
+    /// the shipped ones (the test executable's version 5 of the package-downgrade scenario). Each added step reads
     /// and makes a ``Workspace``.
     public static func make(
         currentVersion: Int, adding steps: [MigrationStep]

@@ -8,8 +8,8 @@ import WorkspaceStorage
 ///
 /// Each returns the text to print and the exit status. `check` and `migrate --dry-run` only read (no lock, no
 /// quarantine, no write). `migrate` and `restore` take the state lock, so they fail cleanly while the daemon
-/// runs. Their `schema` is the shipped one (``WorkspaceSchema/shipped``); the debug build's test hooks pass one
-/// with an extra version, as the daemon's ``DaemonEnvironment/schema``.
+/// runs. Their `schema` is the shipped one (``WorkspaceSchema/shipped``); the test executable's hooks
+/// (`workspaced-testing`) pass one with an extra version, as the daemon's ``DaemonEnvironment/schema``.
 package enum OfflineTools {
     /// What a tool prints and how it exits.
     package struct Outcome: Sendable, Equatable {

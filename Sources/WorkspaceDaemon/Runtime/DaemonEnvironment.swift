@@ -24,12 +24,12 @@ package struct DaemonEnvironment: Sendable {
     package var watchdog: @Sendable () throws -> WatchdogConfiguration?
     /// The service's memory limit in bytes (systemd's `MemoryMax=`, read from the cgroup); `nil` for none.
     package var memoryLimit: @Sendable () -> UInt64?
-    /// The schema of the state file: the shipped one, or in a debug build's test hooks one with an extra version
-    /// (the package-downgrade scenario).
+    /// The schema of the state file: the shipped one, or with the test executable's hooks (`workspaced-testing`)
+    /// one with an extra version (the package-downgrade scenario).
     package var schema: StateSchema<Workspace>
     /// How often the start timeout is extended while the state loads (``StartTimeoutExtension``): every second,
-    /// or in a debug build's test hooks more often, so that a test of a start that outlasts it needs no start of
-    /// several seconds.
+    /// or with the test executable's hooks more often, so that a test of a start that outlasts it needs no start
+    /// of several seconds.
     package var startTimeoutInterval: Duration
 
     /// The production environment, with the given service manager, logger and level.
