@@ -176,6 +176,10 @@ BENCH_REPLICA_LAG_SECONDS ?= 60
 # save of everything with metrics on and off (10 MB), and the control API's p99 with scrubs running back to back on a
 # 50 MB workspace with three backups and 64 MiB of history, against the same load without (about 3 minutes).
 
+# A start after a crash (WorkspaceBench replay, about 10 s): a BENCH_REPLAY_MEGABYTES workspace and 16 MiB of renames
+# left in the journal, load + replay against the load alone; prints the replay's MB/s (issue 46's goal: >= 400).
+BENCH_REPLAY_MEGABYTES ?= 10
+
 # What only `make bench` needs besides APT_PACKAGES: SQLite's headers and pkg-config file, which GRDB links against
 # for the SQLite peer of the benchmarks (WorkspaceBench peer); `make test` never builds that package.
 BENCH_APT_PACKAGES := libsqlite3-dev
@@ -200,6 +204,7 @@ bench: bench-deps
 	Benchmarks/.build/release/WorkspaceBench history --sizes $(BENCH_HISTORY_SIZES) --rounds $(BENCH_HISTORY_ROUNDS) \
 	  --read-megabytes $(BENCH_HISTORY_READ_MEGABYTES) --read-rounds $(BENCH_HISTORY_READ_ROUNDS) \
 	  --footprint-megabytes $(BENCH_HISTORY_FOOTPRINT_MEGABYTES) --json docs/benchmarks/results.json --commit "$$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+	Benchmarks/.build/release/WorkspaceBench replay --megabytes $(BENCH_REPLAY_MEGABYTES) --rounds 7
 	Scripts/with-s3-server.sh Benchmarks/.build/release/WorkspaceBench replica --rounds $(BENCH_ROUNDS) \
 	  --lag-seconds $(BENCH_REPLICA_LAG_SECONDS) --daemon "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/workspaced" \
 	  --json docs/benchmarks/results.json --commit "$$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"

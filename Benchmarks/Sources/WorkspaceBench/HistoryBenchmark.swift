@@ -31,7 +31,7 @@ struct HistoryBenchmark {
         return HistoryBenchmark(
             sizes: option("sizes") == nil ? [1, 10] : sizesOption(), rounds: rounds,
             readMegabytes: option("read-megabytes").flatMap(Int.init) ?? 10, replayBytes: replayMebibytes << 20,
-            readRounds: option("read-rounds").flatMap(Int.init) ?? 3,
+            readRounds: option("read-rounds").flatMap(Int.init) ?? 9,
             footprintMegabytes: footprint.split(separator: ",").compactMap { Double($0) },
             footprintSeconds: option("footprint-seconds").flatMap(Int.init) ?? 120,
             footprintMaximumBytes: option("footprint-kept-kibibytes").flatMap(Int.init).map { $0 << 10 } ?? 64 << 20,

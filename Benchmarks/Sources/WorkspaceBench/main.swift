@@ -8,7 +8,7 @@
 //       [--commit ID]
 //   WorkspaceBench peer [--sizes 1,10,50] [--rounds 5] [--directory DIR] [--json PATH] [--commit ID]
 //       (the same workspace in SQLite through GRDB against the JSON file; peer-measure is its child process)
-//   WorkspaceBench history [--sizes 1,10] [--rounds 5] [--read-megabytes 10] [--replay-mebibytes 16] [--read-rounds 3]
+//   WorkspaceBench history [--sizes 1,10] [--rounds 5] [--read-megabytes 10] [--replay-mebibytes 16] [--read-rounds 9]
 //       [--footprint-megabytes 0.1,10] [--footprint-seconds 120] [--footprint-kept-kibibytes 65536] [--directory DIR]
 //       [--json PATH] [--commit ID]
 //       (the history of issue 42: the persistence workloads off and on, a read of the past, the bytes of renames)
