@@ -2,8 +2,8 @@
 //
 // On Linux, libdispatch registers a signal source on its manager thread some time after `resume()`: it installs
 // its own handler with sigaction(2) and opens a signalfd. A signal that comes before, while the disposition is
-// SIG_IGN (the usual advice), is discarded by the kernel; for workspaced, a SIGTERM during start-up was lost and
-// the daemon ran on (found by the SIGTERM torture, one start-up round in a few hundred).
+// SIG_IGN (the usual advice), is discarded by the kernel: a SIGTERM during start-up would be lost and the daemon
+// would run on.
 //
 // The latch is the disposition in that window instead: it records the signal. Once libdispatch's handler has
 // replaced it, the caller releases the latch and delivers what it recorded. A latch handler that was already

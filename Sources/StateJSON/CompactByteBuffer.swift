@@ -14,7 +14,7 @@ import Darwin
 /// An array grown by appending allocates a chain of blocks, each twice the last, and the `Data` made from it is one
 /// more copy: about three times the document allocated and written for every save. On a background thread glibc
 /// serves those blocks from the thread's own arena, which gives freed pages back at once, so every save of a large
-/// state faulted them all in again (the save took 1.2 times an encode + write on the caller's thread at 50 MB).
+/// state would fault them all in again.
 /// Here a save reserves about what the last one wrote, `realloc` grows a large block by remapping its pages
 /// rather than copying them, and ``takeData()`` hands the block to `Data`, which frees it.
 ///

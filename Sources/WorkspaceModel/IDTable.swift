@@ -1,7 +1,7 @@
 /// A set of id fingerprints of a known count, for the repair's check for a repeated id: open addressing over
 /// 64-bit fingerprints of the ids' 128-bit values, placed by multiplying (Fibonacci hashing), with no `Hasher`
-/// and no growth, 8 bytes a slot (a load holds it beside the whole model: at 50 MB, 4 MiB for the tabs where
-/// whole ids and a flag a slot took 8.5 MiB).
+/// and no growth, 8 bytes a slot: a load holds it beside the whole model, so it keeps a fingerprint, not the
+/// whole 16-byte id and a flag.
 ///
 /// A fingerprint seen twice is not proof: two ids may share one (by chance, about one load in 10⁸ at 400,000
 /// ids, or when chosen to), and ids chosen to crowd one place make a probe run long. In both cases the table

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The text form of a UUID, `8-4-4-4-12` hexadecimal digits, read and written without Foundation's parser (which
-/// goes through `sscanf` on Linux and took a fifth of a large workspace's load).
+/// goes through `sscanf` on Linux, and a load reads every id of the workspace).
 enum UUIDText {
     /// The UUID spelled by `bytes` (8-4-4-4-12 hexadecimal digits, either letter case), and whether every letter
     /// was lower case; nil for any other text. The 32 digits are gathered into four words and each word's eight

@@ -58,8 +58,8 @@ enum Validation {
     }
 
     static func containsControl(_ value: String) -> Bool {
-        // ASCII text, nearly every name, is decided by its bytes: its controls are 0x00–0x1F and 0x7F. The Unicode
-        // category lookup below was 37% of replaying a history of renames.
+        // ASCII text, nearly every name, is decided by its bytes: its controls are 0x00–0x1F and 0x7F. Only other
+        // text pays for the Unicode category lookup below, the costliest part of a name's checks.
         var value = value
         // `withUTF8` reads the bytes in place (a native string's storage); iterating `utf8` advanced its index
         // through the generic path for each byte.

@@ -42,11 +42,11 @@ package enum WorkspaceRepair {
     /// Whether any id appears twice within its kind: each kind's id fingerprints in a table of their own
     /// (``IDTable``), one kind after another so that only one table is held at a time, or the ids themselves
     /// sorted when a table is not sure (a fingerprint seen twice: nearly always a repeated id; or probes too
-    /// long). A `Set<WorkspaceID>` hashed every id with SipHash and grew by rehashing: 12% of the load of a 10 MB
-    /// workspace (callgrind); sorting, 5%.
+    /// long). A table of fingerprints costs less than a `Set<WorkspaceID>`, which hashes every id with SipHash and
+    /// grows by rehashing, or than sorting every id.
     ///
     /// The records are reached by index, never copied out: a `for` loop or `allSatisfy` over the arrays copies
-    /// each project and pane (a retain and a release of every field), 3% of the start on a 10 MB workspace (perf).
+    /// each project and pane (a retain and a release of every field).
     private static func hasRepeatedID(_ workspace: Workspace) -> Bool {
         let projects = workspace.projects
         var paneCount = 0

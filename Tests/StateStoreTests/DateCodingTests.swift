@@ -86,7 +86,7 @@ struct DateCodingTests {
     }
 
     /// What loads can be saved: a date outside the years 0000–9999 (which a save cannot write) is refused at the
-    /// load, whichever parser read it (found by fuzzing the secrets file: Foundation reads a five-digit year).
+    /// load, whichever parser read it (Foundation reads a five-digit year).
     @Test func aDateOutsideTheYears0000To9999IsRefusedAtTheLoad() throws {
         for text in ["20260-3-14T09:26:53Z", "0000-01-01T00:00:00+00:01", "9999-12-31T23:59:59-00:01"] {
             #expect(throws: StateDecodingError.self, "\(text) loaded") { try load([text]) }

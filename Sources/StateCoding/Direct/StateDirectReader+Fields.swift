@@ -19,7 +19,7 @@ extension StateDirectReader {
     }
 
     // The reads below are inlinable so that a model's module specializes them for its field types: unspecialized,
-    // each call looked up the metadata of `Optional<Value>` or `[Element]` at run time (9% of a load's profile).
+    // each call would look up the metadata of `Optional<Value>` or `[Element]` at run time.
 
     /// Marks the declared key `key` read, as bit `bit` of `seen`: throws when the object holds it twice (the
     /// `Codable` path refuses a duplicate key), or when it is one of the store's envelope keys at the root.

@@ -24,7 +24,7 @@ extension HistoryArchive {
     ///
     /// The files are read outside the lock, the segments on one thread while the snapshot is read and decoded on
     /// another (``HistoryReplayPipeline``), rather than one after the other under the lock before the replay
-    /// begins (docs/benchmarks.md has the figures).
+    /// begins.
     func beginPastRead(lineage: String, atOrBefore target: UInt64) -> HistoryPastReadPlan {
         state.withLock { archive in
             archive.pastReads += 1

@@ -100,8 +100,7 @@ package struct HistoryFileRecord: Codable, Equatable, Sendable {
     package var sha256: String
     /// A snapshot's CRC-32C (absent for segments, whose records carry their own, and from the manifests of the
     /// first release with history): what a read of the past compares before it trusts the snapshot, at the
-    /// processor's CRC speed (SHA-256 of a 10 MB snapshot took a sixth of a read that replays 16 MiB). A bit
-    /// flipped on disk changes it as surely as the SHA-256.
+    /// processor's CRC speed, far above SHA-256's. A bit flipped on disk changes it as surely as the SHA-256.
     package var crc32c: UInt32?
 
     /// The newest time it holds: its last change's, or when it was archived.

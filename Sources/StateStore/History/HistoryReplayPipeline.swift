@@ -7,8 +7,8 @@ import Foundation
 /// (their frames' CRC-32C) and cuts their records into chunks. Once the snapshot is decoded, the helpers decode the
 /// chunks while the caller applies them in order, each as soon as it is decoded, and decodes the next unclaimed
 /// chunk itself while the one it needs is being decoded. The chunks wait for the snapshot: decoded while it
-/// decodes, they slowed its decode by taking the processors its two threads use, and left the applying, which
-/// can only begin after it, to run alone at the end; see docs/benchmarks.md for the figures.
+/// decodes, they would slow its decode by taking the processors its two threads use, and leave the applying,
+/// which can only begin after it, to run alone at the end.
 ///
 /// The helpers run on Dispatch's global queue, but nothing waits for one to start: the caller does every step no
 /// helper began, so a read finishes on the caller alone when every pool thread is busy. It waits only for a step a

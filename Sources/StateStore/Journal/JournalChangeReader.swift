@@ -6,8 +6,8 @@ import Foundation
 /// error).
 ///
 /// The direct reader is found once, when the reader is made, not per record: asking `Change.self as? any
-/// StateDirectDecodable.Type` and casting the existential it returned back to `Change` for every record took a
-/// fifth of a replay's time, with a heap box per change. A ``Session`` reads its records with one
+/// StateDirectDecodable.Type` and casting the existential it returned back to `Change` for every record would
+/// cost a dynamic cast and a heap box per change. A ``Session`` reads its records with one
 /// `StateDirectReader`, restarted on each record's bytes, so the reader's storage is allocated once.
 ///
 /// `@unchecked Sendable`: it holds one immutable function, which reads only its argument; it is not `@Sendable`

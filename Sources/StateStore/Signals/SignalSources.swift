@@ -42,8 +42,8 @@ public final class SignalSources: Sendable {
 
     /// Until libdispatch has registered a source, the signal's disposition is a latch (CSignalLatch) rather than
     /// SIG_IGN: libdispatch registers a source on its manager thread some time after `resume()`, and the kernel
-    /// discards a signal that comes meanwhile to SIG_IGN (for workspaced, a SIGTERM during start-up was lost and
-    /// the daemon ran on). Once libdispatch's handler replaced the latch, what the latch caught is delivered like a
+    /// discards a signal that comes meanwhile to SIG_IGN (a SIGTERM during start-up would be lost and a daemon
+    /// would run on). Once libdispatch's handler replaced the latch, what the latch caught is delivered like a
     /// source's event.
     ///
     /// - Parameter afterArming: Runs between arming the latch and creating the sources (tests widen the window

@@ -39,9 +39,9 @@ enum HeapTrim {
     /// the process (a no-op where glibc's allocator is not in use).
     ///
     /// glibc starts with that threshold but raises it to the size of each such block freed, up to 32 MiB: once a
-    /// migration freed the old version's arrays (a few MiB each), later blocks of that size came from the heap,
-    /// stayed resident after they were freed, and the 50 MB workspace's version 1 file peaked 1.3 MB higher
-    /// and ended its start 2 MB higher. Setting the threshold turns the adjustment off.
+    /// migration freed the old version's arrays (a few MiB each), later blocks of that size would come from the
+    /// heap and stay resident after they were freed, raising the peak of a migrating start and what it keeps.
+    /// Setting the threshold turns the adjustment off.
     static func keepLargeBlocksMapped() {
         _ = mallopt?(mmapThresholdParameter, 128 * 1024)
     }

@@ -2,10 +2,9 @@
 /// against the service's memory limit made before the load: a file too large for `MemoryMax=` is refused with
 /// a message instead of being killed by the kernel at every restart.
 ///
-/// The figures are `make bench`'s (docs/benchmarks.md), release build: the daemon peaks at 35 MB for a 1 MB
-/// workspace, 72 MB for 10 MB and 231 MB for 50 MB (a version 4 file; a version 1 file of the same content is
-/// smaller and peaks lower): about 30 MB of binary and libraries, plus 4.0 to 4.2 times the file. The estimate
-/// adds a margin to both, 40 MB and 5 times the file, so that it errs towards loading.
+/// The two constants bound the peak memory rows of `make bench` (docs/benchmarks.md, a version 4 file; a version 1
+/// file of the same content is smaller and peaks lower): an idle daemon's memory, mostly its binary and libraries,
+/// and what the peak grows by per byte of the file, each with a margin so that the estimate errs towards loading.
 package struct LoadMemoryEstimate: Sendable, Equatable {
     /// The memory the daemon takes before any state: binary, libraries, threads.
     package static let baseline: UInt64 = 40 << 20
