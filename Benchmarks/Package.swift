@@ -15,11 +15,14 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
     ],
     targets: [
+        // The results file both executables write their sections into (docs/benchmarks/results.json).
+        .target(name: "BenchResults"),
         // Generates workspaces of a given size with the real model, measures the release daemon's ready time and
         // memory against a plain `Codable` decode of the same bytes, and prints the table.
         .executableTarget(
             name: "WorkspaceBench",
             dependencies: [
+                "BenchResults",
                 .product(name: "WorkspaceModel", package: "workspaced"),
                 // The change journal's record type (WorkspaceChange's StateChange conformance).
                 .product(name: "WorkspaceStorage", package: "workspaced"),
@@ -36,6 +39,7 @@ let package = Package(
         .executableTarget(
             name: "StateStoreBenchmarks",
             dependencies: [
+                "BenchResults",
                 .product(name: "StateStore", package: "workspaced"),
                 .product(name: "StateStoreSample", package: "workspaced"),
             ]

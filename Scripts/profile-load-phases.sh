@@ -2,7 +2,7 @@
 # Where a load's instructions go, by phase (callgrind, so the counts do not move with other load on the machine):
 # the in-process load of a workspace file (WorkspaceBench peer-measure json load, as the daemon loads at start) and,
 # for comparison, a plain JSONDecoder decode of the same bytes into a synthesized-Codable copy of the model
-# (WorkspaceBench baseline). docs/benchmarks.md shows the figures of a 10 MB workspace.
+# (WorkspaceBench baseline). docs/benchmarks.md says how to read it.
 # Usage: Scripts/profile-load-phases.sh FILE   (needs valgrind and `swift build -c release --package-path Benchmarks`)
 set -euo pipefail
 cd "$(dirname "$0")/.."

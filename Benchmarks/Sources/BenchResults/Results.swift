@@ -1,19 +1,24 @@
 import Foundation
 
 /// What `make bench` keeps in docs/benchmarks/results.json: where and when the figures were measured, and every
-/// figure, a section per benchmark (`ready`, `persistence`, `control`, `peer`). Each subcommand replaces its own
-/// section and keeps the others, so the benchmarks run one after another into one file.
-enum Results {
+/// figure, a section per benchmark (`ready`, `persistence`, `control`, `peer`, `history`, `replay`, `replica`,
+/// `metrics`, `library`). Each benchmark replaces its own section and keeps the others, so they run one after
+/// another into one file; `make bench` starts from an empty file, so that every section comes from the same run.
+public enum Results {
     /// The machine: CPU model, cores, kernel.
-    struct Machine: Codable {
-        var cpu: String
-        var cores: Int
-        var kernel: String
+    public struct Machine: Codable {
+        /// The processor's model name.
+        public var cpu: String
+        /// Processors this process may use.
+        public var cores: Int
+        /// The kernel's release.
+        public var kernel: String
     }
 
     /// Writes `value` as section `section` of the results file at `path` (created when missing), with this
     /// machine, the date and `commit`; the other sections stay as they are.
-    static func update(path: String, section: String, value: some Encodable, commit: String, rounds: Int) throws {
+    public static func update(path: String, section: String, value: some Encodable, commit: String, rounds: Int) throws
+    {
         var document: [String: Any] = [:]
         if let existing = FileManager.default.contents(atPath: path), !existing.isEmpty {
             guard let object = try JSONSerialization.jsonObject(with: existing) as? [String: Any] else {
@@ -33,7 +38,7 @@ enum Results {
     }
 
     /// This machine, read from /proc.
-    static func thisMachine() -> Machine {
+    public static func thisMachine() -> Machine {
         let cpuinfo = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
         let model = cpuinfo.split(separator: "\n").first { $0.hasPrefix("model name") }
             .map { $0.split(separator: ":", maxSplits: 1).last.map { $0.trimmingCharacters(in: .whitespaces) } ?? "" }

@@ -9,8 +9,10 @@ struct LoadBenchmark {
     let oldestBytes: Data
     let currentBytes: Data
     let directory: String
+    let records: Int
 
     init(records: Int) throws {
+        self.records = records
         schema = try NotebookSchema.make()
         oldestBytes = try Self.generateVersion1(records: records)
         let codec = StateCodec(schema: schema)
@@ -19,7 +21,33 @@ struct LoadBenchmark {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     }
 
-    func run(rounds: Int) {
+    /// What `make bench` keeps of a run in the `library` section of results.json: medians of the rounds, and the
+    /// ratios against the plain decode of the same model.
+    struct Figures: Encodable {
+        /// Records in the generated state.
+        var records: Int
+        /// The version-1 and version-4 files' bytes.
+        var oldestBytes: Int
+        var currentBytes: Int
+        /// `JSONDecoder` into a synthesized struct without unknown-field capture.
+        var synthesizedSeconds: Double
+        /// `JSONDecoder` into the model (`@StateModel`, unknown fields kept): the ratios' baseline.
+        var plainSeconds: Double
+        /// StateStore's load of the version-4 file.
+        var loadCurrentSeconds: Double
+        /// StateStore's load and migration of the version-1 file.
+        var loadOldestSeconds: Double
+        /// The three ratios, each with its goal.
+        var loadCurrentRatio: Double
+        var loadCurrentGoal: Double
+        var loadOldestRatio: Double
+        var loadOldestGoal: Double
+        var captureRatio: Double
+        var captureGoal: Double
+    }
+
+    @discardableResult
+    func run(rounds: Int) -> Figures {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         print(
             "state: \(oldestBytes.count) bytes at version 1, \(currentBytes.count) bytes at version 4; \(rounds) rounds"
@@ -52,6 +80,12 @@ struct LoadBenchmark {
         report("  StateStore load + migration of the version-1 file", minimums[3], against: minimums[1], goal: 1.10)
         report("encode (sorted keys)", results[4])
         report("durable replace (write, fsync, rename, dir fsync)", results[5])
+        return Figures(
+            records: records, oldestBytes: oldestBytes.count, currentBytes: currentBytes.count,
+            synthesizedSeconds: results[0], plainSeconds: plain, loadCurrentSeconds: results[2],
+            loadOldestSeconds: results[3], loadCurrentRatio: results[2] / plain, loadCurrentGoal: 1.05,
+            loadOldestRatio: results[3] / plain, loadOldestGoal: 1.10, captureRatio: results[1] / results[0],
+            captureGoal: 1.2)
     }
 
     private func report(_ name: String, _ seconds: Double, against baseline: Double? = nil, goal: Double? = nil) {

@@ -18,8 +18,29 @@ struct StartReplayTiming {
     /// Starts (and loads) timed.
     let rounds: Int
 
-    /// Makes the crashed files, then times the starts and the loads; prints one line.
-    func run() throws {
+    /// What `make bench` keeps of a run in the `replay` section of results.json.
+    struct Figures: Encodable {
+        /// The workspace file's bytes.
+        var fileBytes: Int
+        /// The journal's bytes the crash left.
+        var journalBytes: Int
+        /// The changes the start replayed.
+        var replayedChanges: Int
+        /// Median of the starts (load and replay).
+        var startSeconds: Double
+        /// Median of the loads alone.
+        var loadSeconds: Double
+        /// The difference of the two medians.
+        var replaySeconds: Double
+        /// The journal's bytes over ``replaySeconds``, in MB/s.
+        var replayMegabytesPerSecond: Double
+        /// Issue 46's goal for ``replayMegabytesPerSecond``.
+        var goalMegabytesPerSecond: Double
+    }
+
+    /// Makes the crashed files, then times the starts and the loads; prints one line and returns the figures.
+    @discardableResult
+    func run() throws -> Figures {
         try? FileManager.default.removeItem(atPath: directory)
         let crashed = directory + "/crashed"
         try FileManager.default.createDirectory(atPath: crashed, withIntermediateDirectories: true)
@@ -53,6 +74,10 @@ struct StartReplayTiming {
         }
         let (start, load) = (median(starts), median(loads))
         let replaySeconds = max(start - load, 1e-9)
+        let figures = Figures(
+            fileBytes: file.count, journalBytes: journal, replayedChanges: replayed, startSeconds: start,
+            loadSeconds: load, replaySeconds: replaySeconds,
+            replayMegabytesPerSecond: Double(journal) / replaySeconds / 1e6, goalMegabytesPerSecond: 400)
         print(
             String(
                 format: "%.1f MB + %.1f MiB journal (%d changes): start %.1f ms, load alone %.1f ms; replay %.1f ms, "
@@ -60,6 +85,7 @@ struct StartReplayTiming {
                 Double(file.count) / 1e6, Double(journal) / 1_048_576, replayed, start * 1000, load * 1000,
                 replaySeconds * 1000, Double(journal) / replaySeconds / 1e6,
                 Double(journal) / replaySeconds / 1e6 >= 400 ? "ok" : "MISSED"))
+        return figures
     }
 
     /// Renames until the journal holds ``journalBytes``, then drops the state unflushed, as a crash does; returns

@@ -15,11 +15,12 @@
 //   WorkspaceBench replica [--rounds 5] [--replica-megabytes 10] [--replica-journal-mebibytes 16] [--lag-seconds 60]
 //       [--lag-rate 10000] [--directory DIR] [--json PATH] [--commit ID]
 //       (replication of issue 43 against the S3 server in WSD_S3_ENDPOINT: Scripts/with-s3-server.sh starts one)
-//   WorkspaceBench replay [--megabytes 10] [--journal-mebibytes 16] [--rounds 5] [--directory DIR]
-//                                                             (a start after a crash: load + journal replay)
+//   WorkspaceBench replay [--megabytes 10] [--journal-mebibytes 16] [--rounds 5] [--directory DIR] [--json PATH]
+//       [--commit ID]                                         (a start after a crash: load + journal replay)
 //   WorkspaceBench records [--rounds 7]                       (journal records: the direct reader and writer
 //                                                               against JSONDecoder and JSONEncoder)
 //   WorkspaceBench baseline FILE ROUNDS                        (the plain decode, in a process of its own)
+import BenchResults
 import Foundation
 
 #if canImport(Glibc)
@@ -153,13 +154,15 @@ case "metrics":
 case "replay":
     do {
         let megabytes = option("megabytes").flatMap(Int.init) ?? 10
-        try StartReplayTiming(
+        let rounds = roundsOption(default: 5)
+        let figures = try StartReplayTiming(
             file: try WorkspaceGenerator.make(bytes: megabytes * 1_000_000).v4,
             directory: (option("directory") ?? FileManager.default.temporaryDirectory.path) + "/workspace-replay-"
                 + UUID().uuidString,
             journalBytes: (option("journal-mebibytes").flatMap(Int.init) ?? 16) << 20,
-            rounds: roundsOption(default: 5)
+            rounds: rounds
         ).run()
+        try record(section: "replay", value: figures, rounds: rounds)
     } catch {
         fail("\(error)")
     }
