@@ -45,8 +45,8 @@ public protocol StateChange<Model>: Codable, Sendable {
 
     /// The bytes the change journal records for the change: its `encode(to:)` through `JSONEncoder` with sorted
     /// keys and unescaped slashes (dates as `JSONEncoder`'s default, seconds since 2001). A change that is also
-    /// ``StateDirectEncodable`` writes the same bytes with its direct writer, as a save writes a model, and falls
-    /// back to `JSONEncoder` when the direct write throws. Conformances keep the defaults.
+    /// `StateDirectEncodable` (StateCoding) writes the same bytes with its direct writer, as a save writes a model,
+    /// and falls back to `JSONEncoder` when the direct write throws. Conformances keep the defaults.
     ///
     /// - Throws: `EncodingError` when the change does not encode.
     func encodedForJournal() throws -> [UInt8]
