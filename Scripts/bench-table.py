@@ -168,6 +168,12 @@ def table(results):
     def first_column_row(name, goal, text):
         emit(f"| {name} | {goal} | {text} |" + " – |" * (len(sizes) - 1))
 
+    start = results.get("start")
+    if start:
+        first_column_row(f'fixed start: exec → READY=1 on an empty workspace (median of {start["starts"]})',
+                         f'≤ {start["goalSeconds"] * 1000:g} ms',
+                         cell(start["fixedStartSeconds"], start["goalSeconds"],
+                              f'{ms(start["fixedStartSeconds"])} (fastest {ms(start["fastestSeconds"])})'))
     for version, goal in ((4, 0.5), (1, 1.0)):
         rows = {r["megabytes"]: r for r in ready if r["version"] == version}
         row(f"ready ÷ plain decode, v{version} file" + (" (migration included)" if version == 1 else ""), f"≤ {goal}",

@@ -1,6 +1,7 @@
 // WorkspaceBench: the benchmarks of workspaced on the real workspace (docs/benchmarks.md).
 //
-//   WorkspaceBench ready --daemon PATH [--sizes 1,10,50] [--rounds 5] [--json PATH] [--commit ID]
+//   WorkspaceBench ready --daemon PATH [--sizes 1,10,50] [--rounds 5] [--large-sizes 200] [--large-rounds 3]
+//       [--start-rounds 20] [--json PATH] [--commit ID]
 //   WorkspaceBench generate --megabytes N --out DIRECTORY      (v4-N.json and v1-N.json)
 //   WorkspaceBench persistence --daemon PATH [--sizes 1,10,50] [--rounds 5] [--stream-seconds 10] [--json PATH]
 //       [--commit ID]
@@ -82,10 +83,15 @@ case "generate":
 case "ready":
     guard let daemon = option("daemon") else { fail("usage: ready --daemon PATH [--sizes 1,10,50] [--rounds 5]") }
     let (sizes, rounds) = (sizesOption(), roundsOption(default: 5))
+    var benchmark = ReadyBenchmark(daemon: daemon, sizes: sizes, rounds: rounds)
+    benchmark.largeSizes = (option("large-sizes") ?? "").split(separator: ",").compactMap { Int($0) }
+    benchmark.largeRounds = option("large-rounds").flatMap(Int.init) ?? 3
+    benchmark.startRounds = option("start-rounds").flatMap(Int.init) ?? 20
     print(ReadyBenchmark.header)
     do {
-        let rows = try ReadyBenchmark(daemon: daemon, sizes: sizes, rounds: rounds).run()
+        let (rows, start) = try benchmark.run()
         try record(section: "ready", value: rows, rounds: rounds)
+        try record(section: "start", value: start, rounds: benchmark.startRounds)
     } catch {
         fail("\(error)")
     }
