@@ -85,4 +85,30 @@ import Testing
         }
         #expect(state!.historyStatus?.damaged.map(\.path) == [path])
     }
+
+    /// A segment cut short is named by its size against the manifest's, not by a checksum the read never
+    /// compares (a walk checks each record's own CRC-32C), both by a read of the past and by `verifyHistory()`.
+    @Test func aSegmentOfAnotherSizeIsNamedBySize() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let scheduler = ManualPersistenceScheduler()
+        let state = try openJournaled(
+            try notebookFile(directory), scheduler: scheduler, journal: JournalConfiguration(maximumByteCount: 300),
+            history: HistoryTests.history)
+        try state.saveSynchronously()
+        _ = try HistoryTests().work(state, scheduler: scheduler, from: 1, count: 24)
+        let segment = try #require(historyNames(directory).first { $0.hasPrefix("journal.") })
+        let path = directory.file("notebook.json.history/" + segment)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        try bytes.dropLast().write(to: URL(fileURLWithPath: path))
+        let expected = "it holds \(bytes.count - 1) bytes where the manifest recorded \(bytes.count)"
+        #expect {
+            try state.model(atRevision: 1)
+        } throws: { error in
+            guard case HistoryError.damaged(let damagedPath, let reason) = error else { return false }
+            return damagedPath == path && reason == expected
+        }
+        let verified = try #require(state.verifyHistory())
+        #expect(verified.damaged.first { $0.path == path }?.reason == expected)
+    }
 }

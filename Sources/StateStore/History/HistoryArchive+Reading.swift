@@ -125,10 +125,17 @@ extension HistoryArchive {
 
     /// The failure of a file of `count` bytes that is not what the manifest recorded of `record`.
     private func mismatch(_ count: Int, of record: HistoryFileRecord) -> FileReadFailure {
-        let reason =
-            "its \(record.crc32c == nil ? "SHA-256" : "CRC-32C") is not the one the manifest recorded "
-            + "(\(count) bytes, \(record.bytes) recorded)"
-        return FileReadFailure(reason: reason, isDamage: true)
+        FileReadFailure(
+            reason: Self.mismatch(count, of: record, checksum: record.crc32c == nil ? "SHA-256" : "CRC-32C"),
+            isDamage: true)
+    }
+
+    /// Why a file of `count` bytes is not `record`: its size when that differs from the manifest's, else its
+    /// `checksum` (the one compared).
+    static func mismatch(_ count: Int, of record: HistoryFileRecord, checksum: String) -> String {
+        count == record.bytes
+            ? "its \(checksum) is not the one the manifest recorded"
+            : "it holds \(count) bytes where the manifest recorded \(record.bytes)"
     }
 
     /// Walks the change records of `set` after `from`, in revision order, through `through`, calling `body` for each

@@ -28,7 +28,7 @@ extension HistoryArchive {
     static func problem(of record: HistoryFileRecord, _ data: Data?, path: String) -> String? {
         guard let data else { return "the file cannot be read" }
         guard data.count == record.bytes, SHA256Digest.hex(data) == record.sha256 else {
-            return "its SHA-256 is not the one the manifest recorded (\(data.count) bytes, \(record.bytes) recorded)"
+            return mismatch(data.count, of: record, checksum: "SHA-256")
         }
         guard record.kind == .segment else { return nil }
         let segment = HistorySegment(path: path, bytes: [UInt8](data))
