@@ -70,7 +70,7 @@ struct PersistentStateConditionalApplyTests {
         let changed = DispatchSemaphore(value: 0)
         DispatchQueue.global().async {
             started.wait()
-            try? harness.addNote(2)
+            _ = try? harness.addNote(2)
             changed.signal()
         }
         let (revision, changedMeanwhile) = harness.state.atCurrentRevision { revision in

@@ -171,7 +171,7 @@ struct S3ReplicationTests {
         #expect(try target.create(name, bytes: plain) == .existedWithTheSameBytes)
         for path in try FileManager.default.subpathsOfDirectory(atPath: replica.path) {
             var isDirectory: ObjCBool = false
-            FileManager.default.fileExists(atPath: replica.path + "/" + path, isDirectory: &isDirectory)
+            _ = FileManager.default.fileExists(atPath: replica.path + "/" + path, isDirectory: &isDirectory)
             guard !isDirectory.boolValue, path != ".lock", path != "lease.json" else { continue }
             let bytes = try replica.read(path)
             #expect(bytes.firstRange(of: Data("note ".utf8)) == nil, "\(path) holds plaintext")

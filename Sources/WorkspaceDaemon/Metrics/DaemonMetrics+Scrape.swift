@@ -34,8 +34,9 @@ extension DaemonMetrics {
     /// state file's own figures (`workspaced_load_*`).
     package func recordReplay(_ replayed: Int) {
         registry.makeGauge(
-            name: "workspaced_load_journal_changes_replayed",
-            help: "Changes the start replayed from the journal (what a crash left)."
+            descriptor: .named(
+                "workspaced_load_journal_changes_replayed",
+                help: "Changes the start replayed from the journal (what a crash left).")
         ).set(to: Double(replayed))
     }
 
@@ -95,41 +96,52 @@ struct ScrapeGauges: Sendable {
 
     init(_ registry: PrometheusCollectorRegistry) {
         subscribers = registry.makeGauge(
-            name: "workspaced_event_subscribers", help: "Readers of GET /v1/events now.")
+            descriptor: .named("workspaced_event_subscribers", help: "Readers of GET /v1/events now."))
         eventsDropped = registry.makeCounter(
-            name: "workspaced_events_dropped_total",
-            help: "Events dropped from slow readers' full buffers (each then reads a lagged event).")
-        historyBytes = registry.makeGauge(name: "workspaced_history_bytes", help: "The bytes the history takes.")
+            descriptor: .named(
+                "workspaced_events_dropped_total",
+                help: "Events dropped from slow readers' full buffers (each then reads a lagged event)."))
+        historyBytes = registry.makeGauge(
+            descriptor: .named("workspaced_history_bytes", help: "The bytes the history takes."))
         historyOldest = registry.makeGauge(
-            name: "workspaced_history_oldest_revision", help: "The oldest revision the history can give back.")
+            descriptor: .named(
+                "workspaced_history_oldest_revision", help: "The oldest revision the history can give back."))
         historyDamaged = registry.makeGauge(
-            name: "workspaced_history_damaged_files", help: "History files that failed their check.")
+            descriptor: .named("workspaced_history_damaged_files", help: "History files that failed their check."))
         replicaLagRevisions = registry.makeGauge(
-            name: "workspaced_replica_lag_revisions", help: "Revisions the replica lacks.")
+            descriptor: .named("workspaced_replica_lag_revisions", help: "Revisions the replica lacks."))
         replicaLagSeconds = registry.makeGauge(
-            name: "workspaced_replica_lag_seconds",
-            help: "At most how old the oldest change the replica lacks is (0 when caught up).")
+            descriptor: .named(
+                "workspaced_replica_lag_seconds",
+                help: "At most how old the oldest change the replica lacks is (0 when caught up)."))
         replicaFailures = registry.makeGauge(
-            name: "workspaced_replica_consecutive_failures", help: "Failed replication passes in a row.")
+            descriptor: .named("workspaced_replica_consecutive_failures", help: "Failed replication passes in a row."))
         replicaHeldBytes = registry.makeGauge(
-            name: "workspaced_replica_held_bytes", help: "Local history kept because the replica lacks it.")
+            descriptor: .named(
+                "workspaced_replica_held_bytes", help: "Local history kept because the replica lacks it."))
         replicaPrunedBytes = registry.makeGauge(
-            name: "workspaced_replica_pruned_unreplicated_bytes",
-            help: "History the replica lacked that was pruned at replica.localMaximumBytes since the start.")
+            descriptor: .named(
+                "workspaced_replica_pruned_unreplicated_bytes",
+                help: "History the replica lacked that was pruned at replica.localMaximumBytes since the start."))
         scrubFailures = registry.makeGauge(
-            name: "workspaced_scrub_failures", help: "Files the last scrub found damaged (0 when it passed).")
+            descriptor: .named(
+                "workspaced_scrub_failures", help: "Files the last scrub found damaged (0 when it passed)."))
         scrubFilesChecked = registry.makeGauge(
-            name: "workspaced_scrub_files_checked", help: "Files the last scrub read and checked.")
+            descriptor: .named("workspaced_scrub_files_checked", help: "Files the last scrub read and checked."))
         scrubDuration = registry.makeGauge(
-            name: "workspaced_scrub_duration_seconds", help: "How long the last scrub took.")
+            descriptor: .named("workspaced_scrub_duration_seconds", help: "How long the last scrub took."))
         scrubLastRun = registry.makeGauge(
-            name: "workspaced_scrub_last_run_timestamp_seconds",
-            help: "When the last scrub finished, in seconds since 1970 (0 before the first).")
+            descriptor: .named(
+                "workspaced_scrub_last_run_timestamp_seconds",
+                help: "When the last scrub finished, in seconds since 1970 (0 before the first)."))
         scrubLastSuccess = registry.makeGauge(
-            name: "workspaced_scrub_last_success_timestamp_seconds",
-            help: "When the last scrub that found nothing damaged finished, in seconds since 1970 (0 before the first)."
-        )
+            descriptor: .named(
+                "workspaced_scrub_last_success_timestamp_seconds",
+                help:
+                    "When the last scrub that found nothing damaged finished, in seconds since 1970 (0 before the first)."
+            ))
         scrubInterval = registry.makeGauge(
-            name: "workspaced_scrub_interval_seconds", help: "scrub.intervalHours in seconds; 0 when not scheduled.")
+            descriptor: .named(
+                "workspaced_scrub_interval_seconds", help: "scrub.intervalHours in seconds; 0 when not scheduled."))
     }
 }

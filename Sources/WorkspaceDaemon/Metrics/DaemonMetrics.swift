@@ -47,16 +47,18 @@ package final class DaemonMetrics: Sendable {
         operations: [String] = Array(APIRoute.changeOperations.values)
     ) {
         registry.makeGauge(
-            name: "workspaced_build_info", labels: [("version", version), ("schema", "\(schemaVersion)")],
-            help: "The release and the schema version it writes; always 1."
+            descriptor: .named(
+                "workspaced_build_info", help: "The release and the schema version it writes; always 1."),
+            labels: [("version", version), ("schema", "\(schemaVersion)")]
         ).set(to: 1.0)
         startTime = registry.makeGauge(
-            name: "workspaced_process_start_time_seconds", help: "When the daemon started, in seconds since 1970.")
+            descriptor: .named(
+                "workspaced_process_start_time_seconds", help: "When the daemon started, in seconds since 1970."))
         startTime.set(to: startedAt.timeIntervalSince1970)
         residentMemory = registry.makeGauge(
-            name: "workspaced_process_resident_memory_bytes", help: "The daemon's resident memory.")
+            descriptor: .named("workspaced_process_resident_memory_bytes", help: "The daemon's resident memory."))
         openDescriptors = registry.makeGauge(
-            name: "workspaced_process_open_fds", help: "The daemon's open file descriptors.")
+            descriptor: .named("workspaced_process_open_fds", help: "The daemon's open file descriptors."))
         scrapeGauges = ScrapeGauges(registry)
         // Each at 0 from the start, as Prometheus advises for label values known up front (a rate over a series
         // that appears only at its first change misses that change).
@@ -94,8 +96,9 @@ package final class DaemonMetrics: Sendable {
 
     static func changeCounter(_ operation: String, in registry: PrometheusCollectorRegistry) -> Prometheus.Counter {
         registry.makeCounter(
-            name: "workspaced_changes_total", labels: [("operation", operation)],
-            help: "Changes applied through the control API, by operation.")
+            descriptor: .named(
+                "workspaced_changes_total", help: "Changes applied through the control API, by operation."),
+            labels: [("operation", operation)])
     }
 
     /// The request figures of one control API route (`GET /v1/projects/{id}`), made when the route is registered,

@@ -14,7 +14,7 @@ struct RegistryMetricsFactory: MetricsFactory {
     let valueBuckets: [Double]
 
     private func descriptor(_ label: String) -> MetricNameDescriptor {
-        MetricNameDescriptor(metricName: label, unitName: "", helpText: help[label] ?? label)
+        .named(label, help: help[label] ?? label)
     }
 
     func makeCounter(label: String, dimensions: [(String, String)]) -> any CounterHandler {

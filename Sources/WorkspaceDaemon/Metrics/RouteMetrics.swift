@@ -14,8 +14,10 @@ package final class RouteMetrics: Sendable {
         self.route = route
         self.registry = registry
         duration = registry.makeDurationHistogram(
-            name: "workspaced_http_request_duration_seconds", labels: [("route", route)],
-            buckets: DaemonMetrics.durationBuckets, help: "How long control API requests took to answer, by route.")
+            descriptor: .named(
+                "workspaced_http_request_duration_seconds",
+                help: "How long control API requests took to answer, by route."), labels: [("route", route)],
+            buckets: DaemonMetrics.durationBuckets)
     }
 
     /// Counts a request answered with `status` after `duration`.
@@ -23,8 +25,9 @@ package final class RouteMetrics: Sendable {
         let counter = counters.withLock { counters in
             if let counter = counters[status] { return counter }
             let counter = registry.makeCounter(
-                name: "workspaced_http_requests_total", labels: [("route", route), ("status", "\(status)")],
-                help: "Control API requests, by route and status.")
+                descriptor: .named(
+                    "workspaced_http_requests_total", help: "Control API requests, by route and status."),
+                labels: [("route", route), ("status", "\(status)")])
             counters[status] = counter
             return counter
         }
