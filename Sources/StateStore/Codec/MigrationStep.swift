@@ -16,8 +16,10 @@ public struct MigrationStep: Sendable {
     let decode: @Sendable (any Decoder) throws -> any Sendable
     /// Decodes `Old` in a salvage pass: with `StateSalvageable/init(salvaging:)` when it has one.
     let salvageDecode: @Sendable (any Decoder) throws -> any Sendable
-    /// Reads the input type straight from the bytes, when it is `StateDirectDecodable`.
-    let directDecode: (@Sendable (inout StateDirectReader) throws -> any Sendable)?
+    /// The reader of the input type straight from the bytes, when it is `StateDirectDecodable`. Looked up when a
+    /// load reads a file of this step's version, not when the schema is made: the first lookup of a conformance
+    /// scans every conformance record of the process, and a start reads one version, not every step's.
+    let directDecoder: @Sendable () -> (@Sendable (inout StateDirectReader) throws -> any Sendable)?
     /// Converts the value of version `from` to `from + 1`; it takes the value (leaving `()`), so that a step made
     /// with ``init(from:_:to:consuming:)`` holds the only reference to it.
     let convert: @Sendable (inout any Sendable, inout MigrationContext) throws -> any Sendable
@@ -71,7 +73,7 @@ public struct MigrationStep: Sendable {
         self.outputType = new
         self.decode = { decoder in try Old(from: decoder) }
         self.salvageDecode = { decoder in try Salvaging<Old>.decodeNested(from: decoder) }
-        self.directDecode = Self.directDecoder(of: Old.self)
+        self.directDecoder = { Self.directDecoder(of: Old.self) }
         self.convert = { value, context in
             guard var old = value as? Old else {
                 throw MigrationPlanError.typeMismatch(

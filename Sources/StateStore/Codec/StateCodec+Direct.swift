@@ -62,7 +62,7 @@ extension StateCodec {
         forVersion version: Int
     ) -> (@Sendable (inout StateDirectReader) throws -> any Sendable)? {
         guard version >= schema.firstVersion, version <= schema.currentVersion else { return nil }
-        if version < schema.currentVersion { return schema.stepsByVersion[version]?.directDecode }
+        if version < schema.currentVersion { return schema.stepsByVersion[version]?.directDecoder() }
         return MigrationStep.directDecoder(of: Model.self)
     }
 
