@@ -18,3 +18,17 @@ extension HTTPServerBinding {
         return true
     }
 }
+
+extension HTTPServerBinding: CustomStringConvertible {
+    /// The binding as a log names it, in the form Swift prints an enum case: `path("/run/x.sock")`,
+    /// `inheritedDescriptor(3)`, `tcp(host: "127.0.0.1", port: 9100)`. Written out rather than left to reflection,
+    /// whose first use of a type looks up several conformances, each a scan of every conformance record of the
+    /// process, on a server's start.
+    public var description: String {
+        switch self {
+        case .path(let path): "path(\(path.debugDescription))"
+        case .inheritedDescriptor(let descriptor): "inheritedDescriptor(\(descriptor))"
+        case .tcp(let host, let port): "tcp(host: \(host.debugDescription), port: \(port))"
+        }
+    }
+}
