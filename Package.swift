@@ -26,24 +26,37 @@ func traitProduct(_ name: String, _ package: String) -> Target.Dependency {
 let package = Package(
     name: "workspaced",
     platforms: [.macOS(.v15)],
+    // A product is what a package depending on this one builds on; every other target (the daemon's modules, its
+    // transport and secret store, the sample model, the test helpers) is this package's own and may change with
+    // any release.
     products: [
+        // A versioned state file and its run-time owner: what a service of one's own keeps its state with (the
+        // getting-started guide, Tests/Newcomer).
         .library(name: "StateStore", targets: ["StateStore"]),
+        // The fixture checker and test doubles a user's test target proves its migrations with.
         .library(name: "StateStoreTesting", targets: ["StateStoreTesting"]),
+        // The @StateModel macro a user's model is declared with.
         .library(name: "StateModel", targets: ["StateModel"]),
+        // Readiness, watchdog, journald logging, socket activation and credentials for a service of one's own under
+        // systemd (the `Systemd` trait).
         .library(name: "Systemd", targets: ["Systemd"]),
-        // Replication to S3-compatible storage (the `Replica` trait): the S3 target, its signer and encryption.
+        // Replication to S3-compatible storage (the `Replica` trait): the ReplicaTarget a user's StateStore
+        // replicates its history to, its signer and encryption.
         .library(name: "StateStoreS3", targets: ["StateStoreS3"]),
+        // The daemon, installed by `make install` and the packages.
         .executable(name: "workspaced", targets: ["workspaced"]),
+        // The records a client program reads and changes; WorkspaceClient's API is made of them.
         .library(name: "WorkspaceModel", targets: ["WorkspaceModel"]),
+        // The workspace file's schema, every version and migration: for a program that reads or writes a
+        // workspace.json offline (the benchmark package, Benchmarks/, generates and loads them with it).
         .library(name: "WorkspaceStorage", targets: ["WorkspaceStorage"]),
+        // The control API's contract (requests, responses, events, errors); WorkspaceClient's API is made of it.
         .library(name: "WorkspaceAPI", targets: ["WorkspaceAPI"]),
-        .library(name: "WorkspaceSecrets", targets: ["WorkspaceSecrets"]),
-        .library(name: "UnixHTTP", targets: ["UnixHTTP"]),
+        // A Swift client of the control API, for a program that talks to workspaced. Its transport (UnixHTTP) is
+        // no part of its API, so UnixHTTP is not a product.
         .library(name: "WorkspaceClient", targets: ["WorkspaceClient"]),
+        // The operator's client, installed with the daemon.
         .executable(name: "workspacectl", targets: ["workspacectl"]),
-        // The four-version sample model of the docs and tests, a product only so that the benchmark package
-        // (Benchmarks/, which `make test` never builds) can measure the library on it; not an API to build on.
-        .library(name: "StateStoreSample", targets: ["StateStoreSample"]),
     ],
     traits: [
         .trait(
@@ -170,7 +183,9 @@ let package = Package(
             name: "SystemdTestHelper",
             dependencies: ["Systemd", traitProduct("Logging", "swift-log")]
         ),
-        // A four-version sample model shared by the tests and the benchmarks (not a product).
+        // The library's sample model (Notebook, four versions and their steps) that StateStore's tests, the crash
+        // tester and the benchmarks load. Not a product: no user builds on it. The benchmark package (Benchmarks/, a
+        // package of its own) compiles these same sources through a symbolic link, Benchmarks/Sources/StateStoreSample.
         .target(name: "StateStoreSample", dependencies: ["StateStore", "StateModel"]),
         // A child process that owns a state through PersistentState and prints what is durable, so the crash
         // tests can SIGKILL/SIGTERM a real process; not shipped.
@@ -249,7 +264,8 @@ let package = Package(
                 traitProduct("NIOHTTP1", "swift-nio"),
             ]
         ),
-        // HTTP/1.1 server and client over Unix domain sockets; transport only, it knows nothing of workspaces.
+        // HTTP/1.1 server and client over Unix domain sockets; transport only, it knows nothing of workspaces. The
+        // daemon's and WorkspaceClient's, not a product: no public API of a product exposes it.
         .target(
             name: "UnixHTTP",
             dependencies: [
@@ -316,7 +332,8 @@ let package = Package(
         // The secret store: the installation record and the API tokens in an AES-256-GCM sealed, versioned state
         // file (StateStore's schema, migrations and durable replace), and its offline check, rekey and reset. It
         // takes the key's bytes from its caller, so it needs nothing of systemd; swift-crypto for AES-GCM, SHA-256
-        // and the random key.
+        // and the random key. The daemon's own store, not a product: a program that talks to the daemon goes through
+        // the control API (WorkspaceClient), never through the daemon's secrets file.
         .target(
             name: "WorkspaceSecrets",
             dependencies: ["StateStore", "StateModel", traitProduct("Crypto", "swift-crypto")]

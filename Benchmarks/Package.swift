@@ -34,16 +34,21 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
+        // The library's sample model (Notebook): Sources/StateStoreSample here is a symbolic link to workspaced's
+        // target of that name, which is no product (no user builds on it), and a package reaches another's targets
+        // only through its products. One model, its sources compiled by both packages.
+        .target(
+            name: "StateStoreSample",
+            dependencies: [
+                .product(name: "StateStore", package: "workspaced"),
+                .product(name: "StateModel", package: "workspaced"),
+            ]
+        ),
         // The load benchmark on the library's sample model and the single operations
         // Scripts/count-load-instructions.sh counts with callgrind.
         .executableTarget(
             name: "StateStoreBenchmarks",
-            dependencies: [
-                "BenchResults",
-                .product(name: "StateStore", package: "workspaced"),
-                .product(name: "StateStoreSample", package: "workspaced"),
-            ]
-        ),
+            dependencies: ["BenchResults", .product(name: "StateStore", package: "workspaced"), "StateStoreSample"]),
     ],
     swiftLanguageModes: [.v6]
 )
