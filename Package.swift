@@ -277,20 +277,18 @@ let package = Package(
             ]
         ),
         .testTarget(name: "UnixHTTPTests", dependencies: ["UnixHTTP", "TestSupport"]),
-        // The service the StateStore getting-started guide quotes (StateStore.docc): built by every test build, run
-        // and checked against the guide by StateStoreTests, so the guide cannot drift from the API; not shipped. A
-        // library, so that its tests import it (a test importing an executable's module failed to find it now and
-        // then in a clean build); `starts-example` is the executable.
+        // The library of the getting-started guide's settings service (StateStore.docc): the sources of the package
+        // Tests/Newcomer, which `make newcomer` builds on its own, compiled here too so that StateStore's tests run
+        // the guides' code on that very model (a version 3 of it, its saves, its journal entries) and check every
+        // Swift block of the guides against compiled sources. One example, no copy; not a product.
         .target(
-            name: "StateStoreExample",
-            dependencies: ["StateStore", "Systemd", traitProduct("Logging", "swift-log")],
-            exclude: ["Fixtures"]
-        ),
-        .executableTarget(name: "starts-example", dependencies: ["StateStoreExample"]),
+            name: "Settings", dependencies: ["StateStore", "StateModel"], path: "Tests/Newcomer/Sources/Settings"),
         .testTarget(
             name: "StateStoreTests",
             dependencies: [
-                "StateStore", "StateStoreTesting", "StateStoreSample", "StateModel", "StateStoreExample", "TestSupport",
+                "StateStore", "StateStoreTesting", "StateStoreSample", "StateModel", "Settings", "TestSupport",
+                // The settings service's journal entries and stop notification (the JournalFields article).
+                "Systemd", traitProduct("Logging", "swift-log"),
                 // SHA256Tests checks StateStore's own SHA-256 against it.
                 traitProduct("Crypto", "swift-crypto"),
                 // StateMetricsTests reads StateStore's figures back through swift-metrics's test backend.

@@ -6,7 +6,8 @@
 #   - it compiles a module that StateStore, StateModel and StateStoreTesting do not need (SwiftNIO, swift-crypto,
 #     swift-log, the daemon...),
 #   - the service does not migrate a version 1 file, apply changes read on standard input, and on SIGTERM flush
-#     them and exit 0;
+#     them and exit 0; or, started again on that file, load it as version 2, continue its revisions and flush on
+#     SIGINT with exit 0;
 #   - a line that is not a change does not name itself, takes a revision, or stops the reading; the end of the
 #     input does not flush and exit 0 as SIGTERM does;
 #   - a compatible file from a newer release loses a field it holds (issue 41): through the service, and through a
@@ -52,28 +53,36 @@ echo "newcomer: $service lines of service code, $tests of tests"
 [ "$service" -le 40 ] || fail "$service lines of service code, more than the guide's 40"
 [ "$tests" -le 20 ] || fail "$tests lines of tests, more than the guide's 20"
 
-# The service on a version 1 file: two changes on standard input, which stays open (a FIFO held by this shell, so
-# that the end of the input does not stop it first), then SIGTERM.
 state=$(mktemp -d /tmp/newcomer-XXXXXX)
 outside=$(mktemp -d /tmp/newcomer-outside-XXXXXX)
 trap 'exec 3>&- 2>/dev/null; rm -rf "$state" "$outside"' EXIT
+
+# Runs the service in $state (it keeps settings.json in its current directory) with CHANGES on standard input,
+# which stays open (a FIFO held by this shell, so that the end of the input does not stop it first), waits for
+# `revision REVISION`, then sends SIGNAL and fails unless the service exits 0. Its output is in $state/output.
+#   run_until_revision REVISION SIGNAL CHANGES
+run_until_revision() {
+    rm -f "$state/input" "$state/output"
+    mkfifo "$state/input"
+    pushd "$state" >/dev/null
+    "$bin/settings-service" <"$state/input" >"$state/output" 2>&1 &
+    local pid=$!
+    popd >/dev/null
+    exec 3>"$state/input"
+    printf '%s' "$3" >&3
+    for _ in $(seq 300); do grep -q "^revision $1\$" "$state/output" && break; sleep 0.1; done
+    grep -q "^revision $1\$" "$state/output" || { kill -KILL "$pid"; cat "$state/output"; fail "no revision $1 in 30 s"; }
+    kill "-$2" "$pid"
+    local status=0
+    wait "$pid" || status=$?
+    exec 3>&-
+    cat "$state/output"
+    [ "$status" -eq 0 ] || fail "settings-service exited with $status after SIG$2, expected 0"
+}
+
+# The service on a version 1 file: two changes, then SIGTERM.
 cp Tests/SettingsTests/Fixtures/v1.json "$state/settings.json"
-mkfifo "$state/input"
-# It keeps settings.json in its current directory.
-pushd "$state" >/dev/null
-"$bin/settings-service" <"$state/input" >"$state/output" 2>&1 &
-pid=$!
-popd >/dev/null
-exec 3>"$state/input"
-printf 'theme solarized\nfontSize 14\n' >&3
-for _ in $(seq 300); do grep -q '^revision 2$' "$state/output" && break; sleep 0.1; done
-grep -q '^revision 2$' "$state/output" || { kill -KILL "$pid"; cat "$state/output"; fail "no revision 2 in 30 s"; }
-kill -TERM "$pid"
-status=0
-wait "$pid" || status=$?
-exec 3>&-
-cat "$state/output"
-[ "$status" -eq 0 ] || fail "settings-service exited with $status after SIGTERM, expected 0"
+run_until_revision 2 TERM $'theme solarized\nfontSize 14\n'
 grep -q '^migrated version 1 to 2' "$state/output" || fail "no migration line in the load report"
 grep -q '^  defaulted: fontSize' "$state/output" || fail "the load report does not list fontSize as defaulted"
 cmp -s Tests/SettingsTests/Fixtures/v1.json "$state/settings.json.v1.bak" || fail "the version 1 bytes were not kept"
@@ -83,6 +92,17 @@ stored = json.load(open(sys.argv[1]))
 sys.exit(0 if (stored["theme"], stored["fontSize"], stored["version"], stored["revision"]) == ("solarized", 14, 2, 2) else 1)
 PYTHON
 echo "newcomer: the service migrated version 1, applied 2 changes and flushed them on SIGTERM (exit 0)"
+
+# A second start on that file, stopped with SIGINT (Ctrl-C): it loads version 2 as it is, its change continues the
+# revisions (3), and the flush on SIGINT exits 0 as on SIGTERM.
+run_until_revision 3 INT $'theme dark\n'
+grep -q 'loaded version 2' "$state/output" || fail "the second start did not load version 2 as it is"
+python3 - "$state/settings.json" <<'PYTHON' || fail "settings.json does not hold the third change: $(cat "$state/settings.json")"
+import json, sys
+stored = json.load(open(sys.argv[1]))
+sys.exit(0 if (stored["theme"], stored["fontSize"], stored["revision"]) == ("dark", 14, 3) else 1)
+PYTHON
+echo "newcomer: a second start loaded version 2, continued at revision 3 and flushed it on SIGINT (exit 0)"
 
 # Lines that are not changes, then the end of the input: each is named and ignored (no revision), the reading goes
 # on, and the end of the input flushes and exits 0 as SIGTERM does.

@@ -4,83 +4,86 @@ import StateStore
 import StateStoreTesting
 import Testing
 
-@testable import StateStoreExample
+@testable import Settings
 
-/// The code of the WritingAMigrationStep article, compiled and run: the example's `Starts` taken to version 3
-/// (the time of every start), first with a step up only, then with its reverse. Each namespace holds one stage of
-/// the article; its Swift blocks are text of this file (StateStoreExampleTests checks), indentation aside.
-@Suite("The WritingAMigrationStep article's version 3 of the example")
+/// The code of the WritingAMigrationStep article, compiled and run: the getting-started service's `Settings`
+/// (Tests/Newcomer, at version 2) taken to version 3, whose font has a family as well as a size, first with a step
+/// up only, then with its reverse. Each namespace holds one stage of the article; its Swift blocks are text of this
+/// file (GuideCodeTests checks), indentation aside.
+@Suite("The WritingAMigrationStep article's version 3 of the settings")
 struct WritingAMigrationStepTests {
     /// Version 3 with the step up only.
     enum Version3 {
-        /// Version 2 of the state file, frozen as it shipped.
-        struct StartsV2: Codable, Sendable {
-            var starts: Int
-            var lastStartedAt: Date?
+        /// Version 2 of the settings file, frozen as it shipped.
+        @StateModel struct SettingsV2: Sendable {
+            var theme: String
+            var fontSize: Int = 12
         }
 
-        /// The current model, version 3: the time of every start, newest last.
-        struct Starts: Codable, Sendable, Equatable {
-            var starts: Int
-            var startedAt: [Date]
+        /// The current settings, version 3: the font has a family as well as a size.
+        @StateModel struct Settings: Sendable, Equatable {
+            var theme: String
+            var font: Font
         }
 
-        static func make() throws(MigrationPlanError) -> StateSchema<Starts> {
+        /// A font: its family and its size in points.
+        @StateModel struct Font: Sendable, Equatable {
+            var family: String
+            var size: Int
+        }
+
+        static func settingsSchema() throws(MigrationPlanError) -> StateSchema<Settings> {
             try StateSchema(
                 currentVersion: 3,
                 migrations: [
-                    MigrationStep(from: 1, StartsV1.self, to: StartsV2.self) { old, context in
-                        context.defaulted("lastStartedAt")
-                        return StartsV2(starts: old.count, lastStartedAt: nil)
+                    MigrationStep(from: 1, SettingsV1.self, to: SettingsV2.self) { v1, report in
+                        report.defaulted("fontSize")
+                        return SettingsV2(
+                            theme: v1.theme,
+                            unknownFields: report.carry(v1.unknownFields, to: "", declaring: ["fontSize"]))
                     },
-                    MigrationStep(from: 2, StartsV2.self, to: Starts.self) { old, context in
-                        if old.lastStartedAt == nil { context.warn("the time of the last start is unknown") }
-                        return Starts(starts: old.starts, startedAt: old.lastStartedAt.map { [$0] } ?? [])
+                    MigrationStep(from: 2, SettingsV2.self, to: Settings.self) { v2, report in
+                        report.defaulted("font.family")
+                        if v2.fontSize < 6 { report.warn("font size \(v2.fontSize) is below 6 points: 6 used") }
+                        return Settings(
+                            theme: v2.theme, font: Font(family: "monospace", size: max(v2.fontSize, 6)),
+                            unknownFields: report.carry(v2.unknownFields, to: "", declaring: ["font"]))
                     },
                 ],
-                initial: { Starts(starts: 0, startedAt: []) })
+                initial: { Settings(theme: "light", font: Font(family: "monospace", size: 12)) })
         }
     }
 
-    /// Version 3 with the reverse of its step: both versions keep unknown fields, so that version 2 can carry
-    /// what it cannot hold.
+    /// Version 3 with the reverse of its step: version 2 keeps the font's family among its unknown fields.
     enum Reversible {
-        @StateModel
-        struct StartsV2: Sendable, Equatable {
-            var starts: Int
-            var lastStartedAt: Date?
-            var unknownFields = UnknownFields()
-        }
-
-        @StateModel
-        struct Starts: Sendable, Equatable {
-            var starts: Int
-            var startedAt: [Date]
-            var unknownFields = UnknownFields()
-        }
+        typealias SettingsV2 = Version3.SettingsV2
+        typealias Settings = Version3.Settings
+        typealias Font = Version3.Font
 
         static let step =
             MigrationStep(
-                from: 2, StartsV2.self, to: Starts.self,
-                convert: { old, context in
-                    var fields = old.unknownFields
-                    // Every start a rollback set aside, else the last one as before.
-                    let all = context.takeBack([Date].self, "startedAt", from: &fields, at: "")
-                    return Starts(
-                        starts: old.starts, startedAt: all ?? old.lastStartedAt.map { [$0] } ?? [],
-                        unknownFields: fields)
+                from: 2, SettingsV2.self, to: Settings.self,
+                convert: { v2, report in
+                    var fields = v2.unknownFields
+                    // The family a rollback set aside, else the default as before.
+                    let family = report.takeBack(String.self, "fontFamily", from: &fields, at: "")
+                    if family == nil { report.defaulted("font.family") }
+                    if v2.fontSize < 6 { report.warn("font size \(v2.fontSize) is below 6 points: 6 used") }
+                    return Settings(
+                        theme: v2.theme, font: Font(family: family ?? "monospace", size: max(v2.fontSize, 6)),
+                        unknownFields: report.carry(fields, to: "", declaring: ["font"]))
                 },
-                revert: { new, context in
-                    StartsV2(
-                        starts: new.starts, lastStartedAt: new.startedAt.last,
-                        unknownFields: try context.setAside(
-                            new.startedAt, as: "startedAt", in: new.unknownFields, at: ""))
+                revert: { v3, report in
+                    SettingsV2(
+                        theme: v3.theme, fontSize: v3.font.size,
+                        unknownFields: try report.setAside(
+                            v3.font.family, as: "fontFamily", in: v3.unknownFields, at: ""))
                 })
 
-        static func make() throws(MigrationPlanError) -> StateSchema<Starts> {
+        static func settingsSchema() throws(MigrationPlanError) -> StateSchema<Settings> {
             try StateSchema(
                 currentVersion: 3, firstVersion: 2, migrations: [step],
-                initial: { Starts(starts: 0, startedAt: []) })
+                initial: { Settings(theme: "light", font: Font(family: "monospace", size: 12)) })
         }
     }
 
@@ -115,7 +118,7 @@ struct WritingAMigrationStepTests {
             try StateSchema(
                 currentVersion: 2,
                 migrations: [
-                    // A model with many records (not the example's): `NotesV1.items` becomes `Notes.items`.
+                    // A model with many records (not the settings): `NotesV1.items` becomes `Notes.items`.
                     MigrationStep(
                         from: 1, NotesV1.self, to: Notes.self,
                         consuming: { old, context in
@@ -143,37 +146,42 @@ struct WritingAMigrationStepTests {
         #expect(notes.unknownFields["owner"] == .string("x"))
     }
 
-    @Test func theExampleFixturesOfVersions1And2LoadAsVersion3() throws {
-        let verifier = FixtureVerifier(schema: try Version3.make())
-        let fixtures = StateStoreExampleTests.fixtures
+    @Test func theServicesFixturesOfVersions1And2LoadAsVersion3() throws {
+        let verifier = FixtureVerifier(schema: try Version3.settingsSchema())
+        let fixtures = GuideCodeTests.newcomerFixtures
         let v1 = try verifier.verify(Data(contentsOf: fixtures.appendingPathComponent("v1.json")), name: "v1.json")
-        #expect(v1.decoded.model == Version3.Starts(starts: 3, startedAt: []))
-        #expect(v1.decoded.warnings == ["the time of the last start is unknown"])
+        #expect(
+            v1.decoded.model == Version3.Settings(theme: "dark", font: Version3.Font(family: "monospace", size: 12)))
+        #expect(v1.decoded.fieldsDefaulted == ["fontSize": 1, "font.family": 1])
         let v2 = try verifier.verify(Data(contentsOf: fixtures.appendingPathComponent("v2.json")), name: "v2.json")
-        #expect(v2.decoded.model.startedAt.count == 1 && v2.decoded.model.starts == 4)
+        #expect(v2.decoded.model.font == Version3.Font(family: "monospace", size: 14))
+        #expect(v2.decoded.warnings.isEmpty)
     }
 
-    @Test func theReverseSetsEveryStartAsideAndTheStepUpTakesThemBack() throws {
-        let codec = StateCodec(schema: try Reversible.make())
-        let starts = [Date(timeIntervalSince1970: 1_700_000_000), Date(timeIntervalSince1970: 1_700_000_060)]
-        let down = try codec.encode(Reversible.Starts(starts: 2, startedAt: starts), downTo: 2)
-        #expect(down.fieldsSetAside == ["startedAt": 1])
+    @Test func aSizeBelowSixIsMappedToSixWithAWarning() throws {
+        let codec = StateCodec(schema: try Version3.settingsSchema())
+        let decoded = try codec.decode(Data(#"{"fontSize":2,"theme":"dark","version":2}"#.utf8))
+        #expect(decoded.model.font.size == 6)
+        #expect(decoded.warnings == ["font size 2 is below 6 points: 6 used"])
+    }
+
+    /// The article's version 3 fixture is what a save of that state writes, less the revision, lineage and checksum.
+    @Test func theArticlesVersion3FixtureIsWhatTheCodecWrites() throws {
+        let codec = StateCodec(schema: try Version3.settingsSchema())
+        let settings = Version3.Settings(theme: "dark", font: Version3.Font(family: "monospace", size: 14))
+        let fixture = #"{"font":{"family":"monospace","size":14},"minReaderVersion":3,"theme":"dark","version":3}"#
+        #expect(String(decoding: try codec.encode(settings), as: UTF8.self) == fixture)
+        #expect(try codec.decode(Data(fixture.utf8)).model == settings)
+    }
+
+    @Test func theReverseSetsTheFamilyAsideAndTheStepUpTakesItBack() throws {
+        let codec = StateCodec(schema: try Reversible.settingsSchema())
+        let settings = Reversible.Settings(theme: "dark", font: Reversible.Font(family: "Iosevka", size: 15))
+        let down = try codec.encode(settings, downTo: 2)
+        #expect(down.fieldsSetAside == ["fontFamily": 1])
         let back = try codec.decode(down.data)
-        #expect(back.model.startedAt == starts && back.fieldsTakenBack == ["startedAt": 1])
-        _ = try FixtureVerifier(schema: try Reversible.make()).verifyWayDown(back.model, name: "two starts")
-    }
-
-    /// The DurableAcknowledgements article's acknowledgement after the save.
-    @Test func aChangeAcknowledgedOnceDurable() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let file = StateFile(path: directory.file("starts.json"), schema: try StartsSchema.make())
-        let state = PersistentState(file: file, loaded: try file.load())
-        let applied = try state.apply { $0.starts += 1 }
-        state.saveSoon()
-        try await state.waitUntilDurable(applied.revision)
-        #expect(state.status.durableRevision == applied.revision)
-        try state.close()
+        #expect(back.model == settings && back.fieldsTakenBack == ["fontFamily": 1])
+        _ = try FixtureVerifier(schema: try Reversible.settingsSchema()).verifyWayDown(back.model, name: "a family")
     }
 }
 

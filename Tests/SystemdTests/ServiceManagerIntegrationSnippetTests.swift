@@ -7,7 +7,7 @@ import Glibc
 #endif
 
 /// The code of the ServiceManagerIntegration article, compiled here (its Swift blocks are text of this file,
-/// indentation aside: StateStoreExampleTests checks) and run where this process's environment allows: outside a
+/// indentation aside: GuideCodeTests checks) and run where this process's environment allows: outside a
 /// service, the socket and the credentials are refused with the errors the article names.
 @Suite struct ServiceManagerIntegrationSnippetTests {
     /// The readiness block; run by a service under systemd, not here (a test process must not send READY=1).
