@@ -45,7 +45,8 @@ let package = Package(
         .library(name: "StateStoreS3", targets: ["StateStoreS3"]),
         // The daemon, installed by `make install` and the packages.
         .executable(name: "workspaced", targets: ["workspaced"]),
-        // The records a client program reads and changes; WorkspaceClient's API is made of them.
+        // The records a client program reads and changes; WorkspaceClient's API is made of them. It re-exports
+        // StateCoding, the record runtime its API shows (`UnknownFields`), which is no product.
         .library(name: "WorkspaceModel", targets: ["WorkspaceModel"]),
         // The workspace file's schema, every version and migration: for a program that reads or writes a
         // workspace.json offline (the benchmark package, Benchmarks/, generates and loads them with it).
