@@ -257,12 +257,40 @@ let package = Package(
                 "CSignalLatch",
             ]
         ),
+        // The daemon in-process: its configuration, routes, events, history, secrets and lifecycle over a
+        // `WorkspaceDaemon` in the test process, with no child process. `make unit-tests` runs the in-process
+        // targets together, then the process targets, then the reliability target.
         .testTarget(
             name: "WorkspaceDaemonTests",
             dependencies: [
                 "WorkspaceDaemon", "StateStore", "StateStoreTesting", "Systemd", "WorkspaceModel", "WorkspaceStorage",
                 "TestSupport", "UnixHTTP", "WorkspaceSecrets", "WorkspaceAPI", "WorkspaceClient", "CIOPriority",
                 traitProduct("NIOHTTP1", "swift-nio"),
+            ]
+        ),
+        // The `workspaced` and `workspaced-testing` binaries as systemd runs them (TestSupport's TestDaemon): notify
+        // messages, signals, exit statuses, offline tools, metrics, replication, the syscall order under strace. A
+        // target apart from the in-process suites: a daemon's start takes seconds of CPU, and sharing the
+        // cooperative pool's two threads with in-process servers stretched both past their waits; `swift test
+        // --filter WorkspaceDaemonProcessTests` runs them alone. They find the binaries next to the test bundle,
+        // which `swift build --build-tests` builds with every product.
+        .testTarget(
+            name: "WorkspaceDaemonProcessTests",
+            dependencies: [
+                "WorkspaceDaemon", "StateStore", "StateStoreTesting", "Systemd", "WorkspaceModel", "WorkspaceStorage",
+                "TestSupport", "WorkspaceAPI",
+            ]
+        ),
+        // The reliability suites (docs/reliability.md): SIGKILL and SIGTERM torture of the daemon binary, the fault
+        // matrix and the full disk under the fault shim (Tests/FaultShim), power loss at every crash point, the
+        // corrupt-input corpus. They saturate two cores (twenty daemons, sixteen clients, CPU-bound loads), so they
+        // run on their own after every other target (`make unit-tests`, `make soak`) and append their rows to
+        // WSD_RELIABILITY_SUMMARY.
+        .testTarget(
+            name: "ReliabilityTests",
+            dependencies: [
+                "WorkspaceDaemon", "StateStore", "StateStoreTesting", "WorkspaceModel", "WorkspaceStorage",
+                "TestSupport", "WorkspaceAPI", "WorkspaceClient",
             ]
         ),
         // HTTP/1.1 server and client over Unix domain sockets; transport only, it knows nothing of workspaces. The
@@ -277,7 +305,7 @@ let package = Package(
                 traitProduct("Logging", "swift-log"),
             ]
         ),
-        .testTarget(name: "UnixHTTPTests", dependencies: ["UnixHTTP", "TestSupport"]),
+        .testTarget(name: "UnixHTTPTests", dependencies: ["UnixHTTP", "TestSupport", "StateStoreTesting"]),
         // The library of the getting-started guide's settings service (StateStore.docc): the sources of the package
         // Tests/Newcomer, which `make newcomer` builds on its own, compiled here too so that StateStore's tests run
         // the guides' code on that very model (a version 3 of it, its saves, its journal entries) and check every
@@ -345,8 +373,11 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
         // Scripts/ holds the shell wrapper that starts a private journald; the tests run it, it is not Swift.
-        .testTarget(name: "SystemdTests", dependencies: ["Systemd", "TestSupport"], exclude: ["Scripts"]),
-        // Helpers shared by the process-level tests (a notify socket listener); linked only into tests.
+        .testTarget(
+            name: "SystemdTests", dependencies: ["Systemd", "TestSupport", "StateStoreTesting"], exclude: ["Scripts"]),
+        // The test kit every test target shares (one wait with one deadline, one command runner, curl, one JSON
+        // helper, one daemon launcher, the notify listener, process spawning); linked only into tests. The one
+        // temporary directory is StateStoreTesting's, which library users get too.
         .target(name: "TestSupport"),
         // The operator's command-line client: one subcommand per API operation, human or JSON output. A library, so
         // that tests parse and run the commands in-process without importing an executable's main module (a test

@@ -11,7 +11,7 @@ package final class RunningProcess {
     package let pid: pid_t
     /// Where its stdout and stderr go.
     package let outputPath: String
-    private var exitStatus: Int32?
+    private var reaped: Int32?
 
     /// Spawns `path` with `arguments` and exactly `environment`; `descriptors` places parent descriptors at the
     /// given numbers in the child (as systemd passes sockets at 3, 4, …).
@@ -28,7 +28,7 @@ package final class RunningProcess {
     }
 
     deinit {
-        if exitStatus == nil {
+        if reaped == nil {
             kill(pid, SIGKILL)
             var status: Int32 = 0
             waitpid(pid, &status, 0)
@@ -40,36 +40,27 @@ package final class RunningProcess {
         kill(pid, signal)
     }
 
-    /// Waits up to `timeout` for the child to exit; returns its exit status (128 + signal when killed), or `nil`
-    /// if it is still running.
-    package func wait(timeout: Duration) -> Int32? {
-        if let exitStatus { return exitStatus }
-        let deadline = ContinuousClock.now + timeout
-        while true {
-            var status: Int32 = 0
-            let result = waitpid(pid, &status, WNOHANG)
-            if result == pid {
-                let code = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-                exitStatus = code
-                return code
-            }
-            if ContinuousClock.now >= deadline { return nil }
-            usleep(5_000)
-        }
+    /// The child's exit status (128 + signal when killed) if it has exited, `nil` while it runs; never waits.
+    package var exitStatus: Int32? {
+        if let reaped { return reaped }
+        var status: Int32 = 0
+        guard waitpid(pid, &status, WNOHANG) == pid else { return nil }
+        let code = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+        reaped = code
+        return code
     }
 
-    /// Waits up to `timeout` for the child to exit without holding a thread: polls with `waitpid(WNOHANG)` and
-    /// sleeps the task in between (1 ms at first, backing off to 20 ms), so a short command returns quickly and a
-    /// long wait leaves the cooperative pool free. Its exit status (128 + signal when killed), or `nil`.
-    package func waitForExit(timeout: Duration) async -> Int32? {
-        let deadline = ContinuousClock.now + timeout
-        var pause = Duration.milliseconds(1)
-        while true {
-            if let status = wait(timeout: .zero) { return status }
-            if ContinuousClock.now >= deadline { return nil }
-            try? await Task.sleep(for: min(pause, deadline - ContinuousClock.now))
-            pause = min(pause * 2, .milliseconds(20))
-        }
+    /// Waits up to `timeout` for the child to exit without holding a thread of the cooperative pool
+    /// (``eventually(timeout:_:)`` around ``exitStatus``). Its exit status (128 + signal when killed), or `nil`.
+    package func waitForExit(timeout: Duration = testDeadline) async -> Int32? {
+        _ = await eventually(timeout: timeout) { exitStatus != nil }
+        return exitStatus
+    }
+
+    /// Sends `signal` and waits up to `timeout` for the exit; its status, or `nil` if it still runs.
+    package func stop(with signal: Int32 = SIGTERM, timeout: Duration = testDeadline) async -> Int32? {
+        send(signal)
+        return await waitForExit(timeout: timeout)
     }
 
     /// Everything the child wrote so far.

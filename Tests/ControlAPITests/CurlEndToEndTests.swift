@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("raw HTTP (curl --unix-socket) against the real daemon")

@@ -8,15 +8,6 @@ struct TokenEndToEndTests {
     static let tokenRefusedID = "84ea0680f77e4daf8486689b663a70bb"
     static let secretsDisabledID = "d79dab42d84b4ae5a2a80835da9d401b"
 
-    /// Runs the built `workspacectl` against `daemon` with extra environment.
-    func workspacectl(
-        _ daemon: LiveDaemon, _ arguments: [String], environment: [String: String] = [:]
-    ) async throws -> CommandResult {
-        var variables = ["WORKSPACED_SOCKET": daemon.socketPath]
-        variables.merge(environment) { $1 }
-        return try await run(ProductPaths.executable("workspacectl"), arguments, environment: variables)
-    }
-
     /// Creates a token with workspacectl (as root) and returns it.
     func createToken(_ daemon: LiveDaemon, scope: String) async throws -> (token: String, id: String) {
         let created = try await workspacectl(daemon, ["token", "create", "e2e \(scope)", "--scope", scope])

@@ -13,36 +13,25 @@ struct DirectFallbackWarningTests {
         URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
     }
 
-    /// The compiler's diagnostics for `source`, type-checked against this build's modules: `swiftc` runs for
-    /// seconds on a loaded machine, so it is waited for off the cooperative pool (held, it starved the in-process
-    /// servers of other tests: a workspacectl test's stub did not answer within 10 s in `make test-stress`).
+    /// The compiler's diagnostics for `source`, type-checked against this build's modules. Through `runCommand`,
+    /// which holds no thread of the cooperative pool: `swiftc` runs for seconds on a loaded machine, and a pool thread
+    /// held that long starved the in-process servers of other tests. `PATH` is the test process's, which finds the
+    /// toolchain's `swiftc`.
     static func diagnostics(_ source: String) async throws -> String {
-        let (status, text) = try await offThePool { try typecheck(source) }
-        #expect(status == 0, "swiftc failed: \(text)")
-        return text
-    }
-
-    /// `swiftc -typecheck`'s exit status and output.
-    private static func typecheck(_ source: String) throws -> (Int32, String) {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("direct-warning-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("Probe.swift")
         try Data(source.utf8).write(to: file)
         let plugin = buildDirectory.appendingPathComponent("StateModelMacros-tool").path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
-            "swiftc", "-typecheck", "-I", buildDirectory.appendingPathComponent("Modules").path,
-            "-load-plugin-executable", plugin + "#StateModelMacros", file.path,
-        ]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, text)
+        let result = try await runCommand(
+            [
+                "/usr/bin/env", "swiftc", "-typecheck", "-I", buildDirectory.appendingPathComponent("Modules").path,
+                "-load-plugin-executable", plugin + "#StateModelMacros", file.path,
+            ], environment: ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"],
+            timeout: .seconds(300))
+        #expect(result.status == 0, "swiftc failed: \(result.output)")
+        return result.output
     }
 
     static let header = "import Foundation\nimport StateCoding\nimport StateModel\n\n"

@@ -2,6 +2,7 @@ import Foundation
 import StateStore
 import StateStoreSample
 import StateStoreTesting
+import TestSupport
 import Testing
 
 @Suite("Backups on a file system without hard links")

@@ -2,6 +2,7 @@ import Foundation
 import StateModel
 import StateStoreSample
 import StateStoreTesting
+import TestSupport
 import Testing
 
 @testable import StateStore

@@ -50,6 +50,7 @@ struct CrashTests {
                 try await Task.sleep(for: .microseconds(UInt64.random(in: 0...20_000, using: &generator)))
             } else {
                 try #require(await tester.line(startingWith: "ready") != nil)
+                // Time under test: a kill at a random instant.
                 try await Task.sleep(for: .microseconds(UInt64.random(in: 0...40_000, using: &generator)))
             }
             kill(tester.pid, SIGKILL)
@@ -79,6 +80,7 @@ struct CrashTests {
                 let tester = try CrashTesterProcess(path: path, arguments: Self.arguments)
                 defer { if tester.process.isRunning { kill(tester.pid, SIGKILL) } }
                 try #require(await tester.line(startingWith: "ready") != nil)
+                // Time under test: a kill at a random instant.
                 try await Task.sleep(for: .microseconds(UInt64.random(in: 0...40_000, using: &generator)))
                 kill(tester.pid, SIGTERM)
                 let accepted = await tester.line(startingWith: "accepted ").flatMap { UInt64($0.dropFirst(9)) }

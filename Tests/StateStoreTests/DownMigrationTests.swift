@@ -2,6 +2,7 @@ import Foundation
 import StateStore
 import StateStoreSample
 import StateStoreTesting
+import TestSupport
 import Testing
 
 /// Reverse steps with the sample model: version 4 written as version 3 for a rollback, losslessly; version 2 has

@@ -1,6 +1,7 @@
 import Foundation
 import StateStore
 import StateStoreSample
+import TestSupport
 import Testing
 
 @Suite("Chained migrations")

@@ -2,6 +2,7 @@ import Foundation
 import StateModel
 import StateStore
 import StateStoreTesting
+import TestSupport
 import Testing
 
 // Issue 41: a file from a newer release that this one may read (`minReaderVersion` 2, `version` 3) holds a key at

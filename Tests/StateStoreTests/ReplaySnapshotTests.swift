@@ -2,6 +2,7 @@ import Foundation
 import StateStore
 import StateStoreSample
 import StateStoreTesting
+import TestSupport
 import Testing
 
 /// Issue 47: changes replayed from the journal are a state like any other. After a crash before the first snapshot

@@ -2,6 +2,7 @@ import Foundation
 import StateStore
 import StateStoreSample
 import StateStoreTesting
+import TestSupport
 import Testing
 
 @Suite("Revisions and lineages: a (lineage, revision) pair names one state forever")

@@ -1,6 +1,7 @@
 import Foundation
 import StateStore
 import StateStoreSample
+import TestSupport
 import Testing
 
 /// The salvage policy on the sample model: a bad record is not a bad file.

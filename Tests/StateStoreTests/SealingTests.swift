@@ -1,6 +1,7 @@
 import Foundation
 import StateStore
 import StateStoreSample
+import TestSupport
 import Testing
 
 /// A reversible test sealing: a 4-byte tag, then the bytes XOR a key byte. A wrong tag or key fails to open.

@@ -15,11 +15,6 @@ enum Fixtures {
     }
 }
 
-/// Parses JSON bytes into Foundation objects for structural assertions.
-func jsonObject(_ data: Data) throws -> [String: Any] {
-    try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) as! [String: Any]
-}
-
 /// A fixed clock for names of quarantined files and backups.
 let fixedNow: @Sendable () -> Date = { Date(timeIntervalSince1970: 1_795_000_000) }
 

@@ -1,6 +1,7 @@
 import Foundation
 import StateStore
 import StateStoreSample
+import TestSupport
 import Testing
 
 @Suite("Unknown fields and values are kept")

@@ -1,3 +1,4 @@
+import StateStoreTesting
 import Systemd
 import Testing
 
@@ -7,7 +8,7 @@ import Glibc
 
 @Suite struct CredentialsTests {
     @Test func readsANamedCredential() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "sd")
         defer { directory.remove() }
         try directory.write("api-token", "s3cret\n")
         let credentials = Credentials(environment: ServiceEnvironment(["CREDENTIALS_DIRECTORY": directory.path]))
@@ -16,7 +17,7 @@ import Glibc
     }
 
     @Test func missingFileNamesTheCredentialAndDirectory() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "sd")
         defer { directory.remove() }
         let credentials = Credentials(environment: ServiceEnvironment(["CREDENTIALS_DIRECTORY": directory.path]))
         #expect(throws: CredentialError.missing(name: "absent", directory: directory.path)) {
@@ -43,7 +44,7 @@ import Glibc
     }
 
     @Test func unreadableCredentialReportsErrno() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "sd")
         defer { directory.remove() }
         #expect(mkdir(directory.path + "/folder", 0o700) == 0)
         let credentials = Credentials(environment: ServiceEnvironment(["CREDENTIALS_DIRECTORY": directory.path]))

@@ -1,4 +1,5 @@
 import Foundation
+import StateStoreTesting
 import Systemd
 import Testing
 
@@ -7,7 +8,7 @@ import Testing
 @Suite(.enabled(if: JournaldSandbox.shouldRun, "needs root and unshare(1) for a private journald"))
 struct JournaldIntegrationTests {
     @Test func entriesArriveWithAllFields() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "sd")
         defer { directory.remove() }
         let run = try ChildProcess.run(
             "/bin/sh", [TestPaths.script("journald-sandbox.sh"), directory.path, TestPaths.helper, "journal"],

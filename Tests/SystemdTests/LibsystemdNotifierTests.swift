@@ -1,3 +1,4 @@
+import StateStoreTesting
 import Systemd
 import TestSupport
 import Testing
@@ -10,7 +11,7 @@ import Glibc
 /// the test process environment is never changed.
 @Suite struct LibsystemdNotifierTests {
     @Test func sendsEachCallAsOneDatagramInOrderFromItsPid() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "sd")
         defer { directory.remove() }
         let listener = try NotifyListener(path: directory.path + "/notify")
         let result = try ChildProcess.run(

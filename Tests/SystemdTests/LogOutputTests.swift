@@ -1,3 +1,4 @@
+import StateStoreTesting
 import Systemd
 import Testing
 
@@ -26,9 +27,10 @@ import Glibc
     }
 
     @Test func fileIdentityIsDeviceAndInode() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "sd")
         defer { directory.remove() }
-        let path = try directory.write("f", "x")
+        try directory.write("f", "x")
+        let path = directory.file("f")
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         defer { close(fd) }
         var info = stat()

@@ -1,3 +1,4 @@
+import StateStoreTesting
 import Systemd
 import TestSupport
 import Testing
@@ -10,7 +11,7 @@ import Glibc
 /// `LISTEN_FDNAMES` and `LISTEN_PID` set to the helper's own pid (through `sh -c 'LISTEN_PID=$$ exec …'`).
 @Suite struct SocketActivationTests {
     @Test func findsANamedListeningUnixSocket() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "sd")
         defer { directory.remove() }
         let control = try Descriptor.listeningUnixStream(at: directory.path + "/control.sock")
         let result = try activate([control], names: "control")
@@ -18,7 +19,7 @@ import Glibc
     }
 
     @Test func looksUpASocketByName() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "sd")
         defer { directory.remove() }
         let other = try Descriptor.listeningUnixStream(at: directory.path + "/other.sock")
         let control = try Descriptor.listeningUnixStream(at: directory.path + "/control.sock")
@@ -31,7 +32,7 @@ import Glibc
     }
 
     @Test func unnamedSocketsAreCalledUnknown() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "sd")
         defer { directory.remove() }
         let control = try Descriptor.listeningUnixStream(at: directory.path + "/control.sock")
         let result = try activate([control], names: nil)
@@ -39,7 +40,7 @@ import Glibc
     }
 
     @Test func refusesADatagramSocket() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "sd")
         defer { directory.remove() }
         let control = try Descriptor.listeningUnixStream(at: directory.path + "/control.sock")
         let datagram = try Descriptor.unixDatagram()
@@ -51,9 +52,10 @@ import Glibc
     }
 
     @Test func refusesARegularFileAndAnUnlistenedSocket() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "sd")
         defer { directory.remove() }
-        let file = try Descriptor.file(at: try directory.write("plain", "not a socket"))
+        try directory.write("plain", "not a socket")
+        let file = try Descriptor.file(at: directory.file("plain"))
         let fileResult = try activate([file], names: "control")
         #expect(
             fileResult.value("error")
@@ -64,7 +66,7 @@ import Glibc
     }
 
     @Test func socketsForAnotherPidAreIgnored() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "sd")
         defer { directory.remove() }
         let control = try Descriptor.listeningUnixStream(at: directory.path + "/control.sock")
         let result = try ChildProcess.run(

@@ -1,3 +1,4 @@
+import StateStoreTesting
 import Systemd
 import TestSupport
 import Testing
@@ -5,7 +6,7 @@ import Testing
 /// The watchdog against a real notify socket, in a child process whose environment carries `WATCHDOG_USEC`.
 @Suite struct WatchdogProcessTests {
     @Test func pingsTheSocketUntilTheHealthCheckFails() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "sd")
         defer { directory.remove() }
         let listener = try NotifyListener(path: directory.path + "/notify")
         let result = try ChildProcess.run(

@@ -1,5 +1,6 @@
 import Synchronization
 import Systemd
+import TestSupport
 import Testing
 
 @Suite struct WatchdogTests {
@@ -18,24 +19,25 @@ import Testing
         )
         watchdog.start()
         #expect(watchdog.isRunning)
-        try await waitUntil { notifier.messages.count >= 3 }
+        #expect(await eventually { notifier.messages.count >= 3 })
 
         healthy.store(false, ordering: .relaxed)
-        try await waitUntil { unhealthyRounds.load(ordering: .relaxed) >= 1 }
+        #expect(await eventually { unhealthyRounds.load(ordering: .relaxed) >= 1 })
         let pingsWhenUnhealthy = notifier.messages.count
         // Rounds, not wall time: the machine may be loaded.
-        try await waitUntil() { unhealthyRounds.load(ordering: .relaxed) >= 4 }
+        #expect(await eventually { unhealthyRounds.load(ordering: .relaxed) >= 4 })
         #expect(notifier.messages.count == pingsWhenUnhealthy)
 
         healthy.store(true, ordering: .relaxed)
-        try await waitUntil() { notifier.messages.count > pingsWhenUnhealthy }
+        #expect(await eventually { notifier.messages.count > pingsWhenUnhealthy })
         // After stop, no new round starts: stop while unhealthy, so a round in flight cannot ping either.
         healthy.store(false, ordering: .relaxed)
         let roundsBeforeStop = unhealthyRounds.load(ordering: .relaxed)
-        try await waitUntil() { unhealthyRounds.load(ordering: .relaxed) > roundsBeforeStop }
+        #expect(await eventually { unhealthyRounds.load(ordering: .relaxed) > roundsBeforeStop })
         let pingsAtStop = notifier.messages.count
         watchdog.stop()
         #expect(!watchdog.isRunning)
+        // Time under test: several watchdog intervals in which no ping may come.
         try await Task.sleep(for: .milliseconds(100))
         #expect(notifier.messages.count == pingsAtStop)
         #expect(Set(notifier.datagrams) == ["WATCHDOG=1"])
@@ -48,13 +50,15 @@ import Testing
             configuration: WatchdogConfiguration(timeout: .milliseconds(20)), notifier: notifier,
             healthCheck: {
                 if calls.add(1, ordering: .relaxed).newValue > 2 {
+                    // Time under test: a health check that hangs.
                     try? await Task.sleep(for: .seconds(3600))
                 }
                 return true
             }
         )
         watchdog.start()
-        try await waitUntil { calls.load(ordering: .relaxed) >= 3 }
+        #expect(await eventually { calls.load(ordering: .relaxed) >= 3 })
+        // Time under test: several watchdog intervals in which no ping may come.
         try await Task.sleep(for: .milliseconds(100))
         #expect(notifier.messages.count == 2)
         watchdog.stop()
@@ -70,24 +74,8 @@ import Testing
             healthCheck: { true }
         )
         watchdog.start()
-        try await waitUntil { !events.withLock { $0.isEmpty } }
+        #expect(await eventually { !events.withLock { $0.isEmpty } })
         watchdog.stop()
         #expect(events.withLock { $0.first } == .pingFailed(.send(errno: 111, message: "WATCHDOG=1")))
-    }
-}
-
-/// Polls `condition` every 5 ms; fails the test after `timeout`.
-func waitUntil(
-    timeout: Duration = .seconds(30), sourceLocation: SourceLocation = #_sourceLocation,
-    _ condition: () -> Bool
-) async throws {
-    let clock = ContinuousClock()
-    let deadline = clock.now + timeout
-    while !condition() {
-        if clock.now > deadline {
-            Issue.record("condition not met within \(timeout)", sourceLocation: sourceLocation)
-            return
-        }
-        try await Task.sleep(for: .milliseconds(5))
     }
 }

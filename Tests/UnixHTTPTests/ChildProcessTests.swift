@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import StateStoreTesting
 import TestSupport
 import Testing
 import UnixHTTP
@@ -13,7 +14,8 @@ import UnixHTTP
             let connection = try RawConnection(path: path)
             connection.send("GET /v1/projects/p1 HTTP/1.1\r\nHost: x\r\n\r\n")
             #expect(await connection.readResponse()?.text == "project p1")
-            let directory = try TemporaryDirectory()
+            let directory = try TemporaryDirectory(prefix: "uh")
+            defer { directory.remove() }
             let child = try RunningProcess(
                 "/bin/sleep", ["30"], environment: [:], outputPath: directory.path + "/sleep.log")
             defer { child.send(SIGKILL) }

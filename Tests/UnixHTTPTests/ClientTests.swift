@@ -1,27 +1,30 @@
 import Foundation
 import Glibc
 import NIOHTTP1
+import StateStoreTesting
 import TestSupport
 import Testing
 import UnixHTTP
 
 @Suite struct ClientTests {
     @Test func missingSocketIsUnreachableWithENOENT() async throws {
-        let directory = try TemporaryDirectory()
-        let client = UnixHTTPClient(socketPath: directory.socketPath)
+        let directory = try TemporaryDirectory(prefix: "uh")
+        defer { directory.remove() }
+        let client = UnixHTTPClient(socketPath: directory.file("s.sock"))
         await #expect {
             try await client.send(method: .GET, path: "/v1/status")
         } throws: { error in
             guard case UnixHTTPClientError.unreachable(let path, let code, _) = error else { return false }
-            return path == directory.socketPath && code == ENOENT
+            return path == directory.file("s.sock") && code == ENOENT
         }
     }
 
     @Test func socketNobodyListensOnIsUnreachableWithECONNREFUSED() async throws {
-        let directory = try TemporaryDirectory()
-        close(try RawSocket.bound(directory.socketPath, listening: false))
+        let directory = try TemporaryDirectory(prefix: "uh")
+        defer { directory.remove() }
+        close(try RawSocket.bound(directory.file("s.sock"), listening: false))
         await #expect {
-            try await UnixHTTPClient(socketPath: directory.socketPath).send(method: .GET, path: "/")
+            try await UnixHTTPClient(socketPath: directory.file("s.sock")).send(method: .GET, path: "/")
         } throws: { error in
             guard case UnixHTTPClientError.unreachable(_, let code, _) = error else { return false }
             return code == ECONNREFUSED
@@ -39,14 +42,15 @@ import UnixHTTP
     }
 
     @Test func nonHTTPAnswerIsMalformed() async throws {
-        let directory = try TemporaryDirectory()
-        let descriptor = try RawSocket.bound(directory.socketPath, listening: true)
+        let directory = try TemporaryDirectory(prefix: "uh")
+        defer { directory.remove() }
+        let descriptor = try RawSocket.bound(directory.file("s.sock"), listening: true)
         defer { close(descriptor) }
         let answering = Task {
             await offThePool { answerGarbage(descriptor) }
         }
         await #expect {
-            try await UnixHTTPClient(socketPath: directory.socketPath).send(method: .GET, path: "/")
+            try await UnixHTTPClient(socketPath: directory.file("s.sock")).send(method: .GET, path: "/")
         } throws: { error in
             guard case UnixHTTPClientError.malformedResponse = error else { return false }
             return true
@@ -80,10 +84,11 @@ import UnixHTTP
     /// connection is reset after `connect()` succeeded. Nothing answered: unreachable, not a malformed response.
     @Test(arguments: [false, true])
     func aResetBeforeAnyAnswerIsUnreachable(streaming: Bool) async throws {
-        let directory = try TemporaryDirectory()
-        let listener = try ResettingListener(path: directory.socketPath)
+        let directory = try TemporaryDirectory(prefix: "uh")
+        defer { directory.remove() }
+        let listener = try ResettingListener(path: directory.file("s.sock"))
         let resetting = Task { await listener.resetOneConnection() }
-        let client = UnixHTTPClient(socketPath: directory.socketPath)
+        let client = UnixHTTPClient(socketPath: directory.file("s.sock"))
         let error = await #expect(throws: UnixHTTPClientError.self) {
             if streaming {
                 _ = try await client.open(method: .GET, path: "/v1/events")
@@ -95,7 +100,7 @@ import UnixHTTP
             Issue.record("expected .unreachable, got \(String(describing: error))")
             return
         }
-        #expect(path == directory.socketPath)
+        #expect(path == directory.file("s.sock"))
         #expect(code == ECONNRESET || code == EPIPE, "\(reason)")
         #expect(reason.contains("before any response"), "\(reason)")
         await resetting.value

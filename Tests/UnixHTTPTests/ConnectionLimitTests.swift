@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 import UnixHTTP
 
@@ -18,13 +19,10 @@ import UnixHTTP
             #expect(try errorBody(response.body).code == "too_many_connections")
             #expect(await refused.closedByServer())
             idle.removeLast()  // closes it
-            var served = false
-            for _ in 0..<100 where !served {
-                if let connection = try? RawConnection(path: path) {
-                    connection.send("GET /v1/projects/active HTTP/1.1\r\nHost: x\r\n\r\n")
-                    served = await connection.readResponse()?.status == 200
-                }
-                if !served { try await Task.sleep(for: .milliseconds(50)) }
+            let served = await eventually {
+                guard let connection = try? RawConnection(path: path) else { return false }
+                connection.send("GET /v1/projects/active HTTP/1.1\r\nHost: x\r\n\r\n")
+                return await connection.readResponse()?.status == 200
             }
             #expect(served, "no request was served after an idle connection closed")
         }
@@ -44,7 +42,7 @@ import UnixHTTP
                 for byte in "GET /v1/projects/active HTTP/1.1\r\nHost: x\r\n".utf8 {
                     trickle.firstByteSent.withLock { $0 = $0 ?? .now }
                     slow.send([byte])
-                    usleep(150_000)
+                    usleep(150_000)  // time under test: a byte every 150 ms against the request timeout
                     if trickle.stopped.withLock({ $0 }) { return }
                 }
             }
@@ -78,7 +76,7 @@ import UnixHTTP
             // Two requests on one connection, the second well after the first deadline would have passed.
             connection.send("GET /v1/projects/active HTTP/1.1\r\nHost: x\r\n\r\n")
             #expect(await connection.readResponse()?.status == 200)
-            try await Task.sleep(for: .milliseconds(600))
+            try await Task.sleep(for: .milliseconds(600))  // time under test: past the 300 ms timeout
             connection.send("GET /v1/projects/active HTTP/1.1\r\nHost: x\r\n\r\n")
             #expect(await connection.readResponse()?.status == 200)
         }

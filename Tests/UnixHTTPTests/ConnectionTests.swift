@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import StateStoreTesting
 import TestSupport
 import Testing
 import UnixHTTP
@@ -18,6 +19,7 @@ import UnixHTTP
             let other = try RawConnection(path: path)
             other.send("GET /v1/projects/active HTTP/1.1\r\nHost: x\r\n\r\n")
             #expect(await other.readResponse()?.status == 200)
+            // Time under test: the half request sits in the server while it runs, before the shutdown.
             try await Task.sleep(for: .milliseconds(200))
         }
     }
@@ -112,7 +114,8 @@ import UnixHTTP
 
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/curl"), "curl is not installed"))
     func curlGetsTheJSON413ForATwoMebibyteBody() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "uh")
+        defer { directory.remove() }
         let file = directory.path + "/big"
         try Data(repeating: 65, count: 2 << 20).write(to: URL(fileURLWithPath: file))
         try await withServer { _, path in

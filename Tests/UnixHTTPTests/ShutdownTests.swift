@@ -1,4 +1,6 @@
 import Foundation
+import StateStoreTesting
+import TestSupport
 import Testing
 import UnixHTTP
 
@@ -9,8 +11,9 @@ import UnixHTTP
     /// seconds for its request. Compared with each other, both instants seen by threads of their own, so a loaded
     /// machine delays both alike.
     @Test func anIdleKeepAliveConnectionClosesAtOnceAndAnUnusedOneGetsTimeForItsRequest() async throws {
-        let directory = try TemporaryDirectory()
-        let path = directory.socketPath
+        let directory = try TemporaryDirectory(prefix: "uh")
+        defer { directory.remove() }
+        let path = directory.file("s.sock")
         let server = HTTPServer(
             configuration: HTTPServerConfiguration(socketPath: path, shutdownGracePeriod: .seconds(60)),
             router: try fixtureRouter(), logger: quietLogger)
@@ -35,17 +38,15 @@ import UnixHTTP
     /// A keep-alive request in progress when the shutdown begins is answered whole, then its connection closes
     /// rather than waiting for another request until the grace period ends.
     @Test func aKeepAliveRequestInProgressIsAnsweredAndItsConnectionThenClosed() async throws {
-        let directory = try TemporaryDirectory()
-        let path = directory.socketPath
+        let directory = try TemporaryDirectory(prefix: "uh")
+        defer { directory.remove() }
+        let path = directory.file("s.sock")
         let (started, signal) = AsyncStream.makeStream(of: Void.self)
         var router = HTTPRouter()
         try router.register(.GET, "/hold") { _ in
             signal.yield()
-            // Answers once the socket file is gone, so the shutdown has begun (or after 20 s).
-            let deadline = ContinuousClock.now + .seconds(20)
-            while FileManager.default.fileExists(atPath: path) && ContinuousClock.now < deadline {
-                try? await Task.sleep(for: .milliseconds(10))
-            }
+            // Answers once the socket file is gone, so the shutdown has begun (or after the test deadline).
+            _ = await eventually { !FileManager.default.fileExists(atPath: path) }
             return text("held")
         }
         let server = HTTPServer(

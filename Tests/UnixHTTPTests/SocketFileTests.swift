@@ -1,6 +1,8 @@
 import Foundation
 import Glibc
+import StateStoreTesting
 import Synchronization
+import TestSupport
 import Testing
 import UnixHTTP
 
@@ -24,13 +26,15 @@ import UnixHTTP
     }
 
     @Test func staleSocketFileIsReplaced() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "uh")
+        defer { directory.remove() }
         // Bound but never listening, then closed: the file stays and connecting to it is refused.
-        close(try RawSocket.bound(directory.socketPath, listening: false))
-        #expect(fileMode(directory.socketPath).map { $0 & S_IFMT } == S_IFSOCK)
-        let server = try server(directory.socketPath)
+        close(try RawSocket.bound(directory.file("s.sock"), listening: false))
+        #expect(fileMode(directory.file("s.sock")).map { $0 & S_IFMT } == S_IFSOCK)
+        let server = try server(directory.file("s.sock"))
         try await server.start()
-        let response = try await UnixHTTPClient(socketPath: directory.socketPath).send(method: .GET, path: "/v1/peer")
+        let response = try await UnixHTTPClient(socketPath: directory.file("s.sock")).send(
+            method: .GET, path: "/v1/peer")
         #expect(response.status == .ok)
         await server.shutdown()
     }
@@ -45,13 +49,14 @@ import UnixHTTP
     }
 
     @Test func regularFileAtThePathIsRefusedAndKept() async throws {
-        let directory = try TemporaryDirectory()
-        try Data("precious".utf8).write(to: URL(fileURLWithPath: directory.socketPath))
-        let server = try server(directory.socketPath)
-        await #expect(throws: HTTPServerError.pathOccupied(path: directory.socketPath, kind: "a regular file")) {
+        let directory = try TemporaryDirectory(prefix: "uh")
+        defer { directory.remove() }
+        try Data("precious".utf8).write(to: URL(fileURLWithPath: directory.file("s.sock")))
+        let server = try server(directory.file("s.sock"))
+        await #expect(throws: HTTPServerError.pathOccupied(path: directory.file("s.sock"), kind: "a regular file")) {
             try await server.start()
         }
-        #expect(try String(contentsOfFile: directory.socketPath, encoding: .utf8) == "precious")
+        #expect(try String(contentsOfFile: directory.file("s.sock"), encoding: .utf8) == "precious")
     }
 
     @Test func tooLongPathIsRefused() async throws {
@@ -62,23 +67,27 @@ import UnixHTTP
     }
 
     @Test func inheritedDescriptorIsAdoptedAndItsFileKept() async throws {
-        let directory = try TemporaryDirectory()
-        let descriptor = try RawSocket.bound(directory.socketPath, listening: true)
+        let directory = try TemporaryDirectory(prefix: "uh")
+        defer { directory.remove() }
+        let descriptor = try RawSocket.bound(directory.file("s.sock"), listening: true)
         let server = try server("/unused")
         try await server.start(binding: .inheritedDescriptor(descriptor))
-        let response = try await UnixHTTPClient(socketPath: directory.socketPath).send(method: .GET, path: "/v1/peer")
+        let response = try await UnixHTTPClient(socketPath: directory.file("s.sock")).send(
+            method: .GET, path: "/v1/peer")
         #expect(String(decoding: response.body, as: UTF8.self) == "\(getpid()) \(getuid()) \(getgid())")
         await server.shutdown()
-        #expect(fileMode(directory.socketPath).map { $0 & S_IFMT } == S_IFSOCK)
+        #expect(fileMode(directory.file("s.sock")).map { $0 & S_IFMT } == S_IFSOCK)
     }
 
     @Test func gracefulShutdownFinishesInFlightRequestsAndRemovesTheFile() async throws {
-        let directory = try TemporaryDirectory()
-        let path = directory.socketPath
+        let directory = try TemporaryDirectory(prefix: "uh")
+        defer { directory.remove() }
+        let path = directory.file("s.sock")
         let (started, signal) = AsyncStream.makeStream(of: Void.self)
         var router = HTTPRouter()
         try router.register(.GET, "/hold") { _ in
             signal.yield()
+            // Time under test: a request still in flight when the shutdown begins.
             try? await Task.sleep(for: .milliseconds(400))
             return text("held")
         }
@@ -117,8 +126,9 @@ import UnixHTTP
     /// A client that connected before the shutdown but sends its request only after the listener closed is
     /// answered, not cut off (under socket activation, `systemctl restart` would otherwise reset it).
     @Test func shutdownAnswersAConnectionWhoseRequestArrivesAfterItBegan() async throws {
-        let directory = try TemporaryDirectory()
-        let path = directory.socketPath
+        let directory = try TemporaryDirectory(prefix: "uh")
+        defer { directory.remove() }
+        let path = directory.file("s.sock")
         let server = try self.server(path)
         try await server.start()
         let early = try RawConnection(path: path)
@@ -127,10 +137,7 @@ import UnixHTTP
         let stopping = Task { await server.shutdown() }
         // A wait, not a bound: the listener closes after shutdown's round trips to the event loops, each resumed on
         // the cooperative pool (a loaded run saw the file still there after 5 s).
-        let deadline = ContinuousClock.now + .seconds(20)
-        while fileMode(path) != nil && ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(5))
-        }
+        _ = await eventually { fileMode(path) == nil }
         #expect(fileMode(path) == nil, "the listener did not close")
         early.send("GET /v1/projects/active HTTP/1.1\r\nHost: localhost\r\n\r\n")
         let response = await early.readResponse()
@@ -145,24 +152,24 @@ import UnixHTTP
     /// shutdown has made its round trips to the event loops, all on the two-thread cooperative pool, and that took
     /// more than the handler's 5 s.
     @Test func shutdownClosesRequestsThatOutliveTheGracePeriod() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "uh")
+        defer { directory.remove() }
         let (started, signal) = AsyncStream.makeStream(of: Void.self)
         let release = Release()
         defer { release.open() }
         var router = HTTPRouter()
         try router.register(.GET, "/hold") { _ in
             signal.yield()
-            let deadline = ContinuousClock.now + .seconds(60)
-            while !release.isOpen && ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(20)) }
+            _ = await eventually(timeout: .seconds(60)) { release.isOpen }
             return text("held")
         }
         let configuration = HTTPServerConfiguration(
-            socketPath: directory.socketPath, shutdownGracePeriod: .milliseconds(200))
+            socketPath: directory.file("s.sock"), shutdownGracePeriod: .milliseconds(200))
         let server = HTTPServer(configuration: configuration, router: router, logger: quietLogger)
         try await server.start()
         // The client waits longer than the handler's 60 s: with its default 30 s, a loaded run whose pool stalled
         // the shutdown past 30 s timed the request out first, which a server waiting for the handler also gives.
-        let client = UnixHTTPClient(socketPath: directory.socketPath, timeout: .seconds(90))
+        let client = UnixHTTPClient(socketPath: directory.file("s.sock"), timeout: .seconds(90))
         let held = Task { try await client.send(method: .GET, path: "/hold") }
         for await _ in started { break }
         await server.shutdown()

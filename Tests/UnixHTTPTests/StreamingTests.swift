@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import NIOHTTP1
+import StateStoreTesting
 import TestSupport
 import Testing
 import UnixHTTP
@@ -101,6 +102,7 @@ import UnixHTTP
             let connection = try StallingConnection(path: path)
             connection.send("GET /bulk?kb=\(kilobytes) HTTP/1.1\r\nHost: x\r\n\r\n")
             #expect(await eventually { probe.chunksWritten > 0 })
+            // Time under test: a second in which the producer must not run ahead.
             try await Task.sleep(for: .seconds(1))
             #expect(!probe.returned, "the producer ran ahead of a client that reads nothing")
             #expect(probe.chunksWritten < kilobytes / 2)
@@ -119,6 +121,7 @@ import UnixHTTP
             var iterator = response.body.makeAsyncIterator()
             var received = try await iterator.next()?.count ?? 0
             #expect(await eventually { probe.chunksWritten > 0 })
+            // Time under test: a second in which the client must not read ahead of its consumer.
             try await Task.sleep(for: .seconds(1))
             #expect(!probe.returned, "the client read everything into memory while nobody consumed it")
             while let chunk = try await iterator.next() { received += chunk.count }
@@ -133,12 +136,14 @@ import UnixHTTP
     /// measured that way against the 5 s bound, twice in five loaded runs).
     @Test func shutdownEndsAnOpenStreamAtOnceNotAfterTheGracePeriod() async throws {
         let probe = StreamProbe()
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "uh")
+        defer { directory.remove() }
         let server = HTTPServer(
-            configuration: HTTPServerConfiguration(socketPath: directory.socketPath, shutdownGracePeriod: .seconds(60)),
+            configuration: HTTPServerConfiguration(
+                socketPath: directory.file("s.sock"), shutdownGracePeriod: .seconds(60)),
             router: try streamingRouter(probe), logger: quietLogger)
         try await server.start()
-        let connection = try StallingConnection(path: directory.socketPath)
+        let connection = try StallingConnection(path: directory.file("s.sock"))
         connection.send("GET /forever HTTP/1.1\r\nHost: x\r\n\r\n")
         #expect(await connection.read(until: "hello\n"), "the stream began")
         let hangUp = connection.startWatchingForHangUp()
@@ -162,12 +167,14 @@ import UnixHTTP
     /// Timed like the test above; the watcher reads nothing, so the client stays stalled until the server acts.
     @Test func shutdownCutsOffAStreamWhoseClientStoppedReading() async throws {
         let probe = StreamProbe()
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "uh")
+        defer { directory.remove() }
         let server = HTTPServer(
-            configuration: HTTPServerConfiguration(socketPath: directory.socketPath, shutdownGracePeriod: .seconds(60)),
+            configuration: HTTPServerConfiguration(
+                socketPath: directory.file("s.sock"), shutdownGracePeriod: .seconds(60)),
             router: try streamingRouter(probe), logger: quietLogger)
         try await server.start()
-        let connection = try StallingConnection(path: directory.socketPath)
+        let connection = try StallingConnection(path: directory.file("s.sock"))
         connection.send("GET /bulk?kb=65536 HTTP/1.1\r\nHost: x\r\n\r\n")
         #expect(await eventually { probe.chunksWritten > 0 })
         let hangUp = connection.startWatchingForHangUp()

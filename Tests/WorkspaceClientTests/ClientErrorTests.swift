@@ -69,6 +69,7 @@ struct ClientErrorTests {
     @Test("a daemon that does not answer in time is .timedOut")
     func timeout() async throws {
         let stub = try await StubDaemon { _ in
+            // Time under test: an answer slower than the client's 300 ms timeout.
             try? await Task.sleep(for: .seconds(3))
             return HTTPResponse.json(.ok, body: Array(Sample.owner.utf8))
         }

@@ -19,7 +19,7 @@ struct DefaultSocketTests {
         defer { try? FileManager.default.removeItem(atPath: log) }
         let probe = try? RunningProcess(
             "/usr/bin/unshare", ["--mount", "/bin/true"], environment: ["PATH": "/usr/bin:/bin"], outputPath: log)
-        return await probe?.waitForExit(timeout: .seconds(10)) == 0
+        return await probe?.waitForExit() == 0
     }
 
     /// Runs `/bin/sh -c script` in a new mount namespace with a fresh tmpfs on /run, then execs the rest of its

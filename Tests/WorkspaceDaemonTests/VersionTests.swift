@@ -1,23 +1,12 @@
 import Foundation
-import TestSupport
 import Testing
 import WorkspaceAPI
 import WorkspaceDaemon
 
-/// One release, everywhere it is shown.
+/// One release, everywhere it is shown: in the status and the ready line (the binaries' `--version`:
+/// WorkspaceDaemonProcessTests' VersionTests).
 @Suite("The release")
 struct VersionTests {
-    @Test(arguments: ["workspaced", "workspacectl"])
-    func versionPrintsTheRelease(binary: String) async throws {
-        let output = FileManager.default.temporaryDirectory.path + "/version-\(UUID().uuidString).log"
-        defer { try? FileManager.default.removeItem(atPath: output) }
-        let process = try RunningProcess(
-            ProductPaths.executable(binary), ["--version"], environment: ["PATH": "/usr/bin:/bin"],
-            outputPath: output)
-        #expect(await exitStatus(of: process, timeout: .seconds(20)) == 0)
-        #expect(process.output.trimmingCharacters(in: .whitespacesAndNewlines) == Release.version)
-    }
-
     @Test func statusAndTheReadyLineNameTheRelease() async throws {
         let world = try await InProcessDaemon()
         let running = try await world.daemon.start()

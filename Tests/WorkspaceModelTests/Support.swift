@@ -25,11 +25,6 @@ func decodeFixture(_ relativePath: String) throws -> DecodedState<Workspace> {
     try workspaceCodec().decode(try Fixtures.data(relativePath))
 }
 
-/// Parses JSON bytes into Foundation objects for structural assertions.
-func jsonObject(_ data: Data) throws -> [String: Any] {
-    try JSONSerialization.jsonObject(with: data) as! [String: Any]
-}
-
 /// An id from a literal UUID string; fails the test when it is not one.
 func id(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> WorkspaceID {
     try #require(WorkspaceID(text), sourceLocation: sourceLocation)

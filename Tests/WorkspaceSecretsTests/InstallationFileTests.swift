@@ -1,6 +1,7 @@
 import Foundation
 import StateStore
 import StateStoreTesting
+import TestSupport
 import Testing
 
 @testable import WorkspaceSecrets

@@ -1,5 +1,6 @@
 import Foundation
 import StateStore
+import TestSupport
 import Testing
 
 @testable import WorkspaceSecrets

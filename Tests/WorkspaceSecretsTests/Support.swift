@@ -93,8 +93,3 @@ final class TestClock: Sendable {
 func credential(_ key: SecretsKey) -> ProvidedKey {
     .contents(Array(key.fileContents), source: .credential(name: "secrets-key"))
 }
-
-/// Parses JSON bytes into Foundation objects for structural assertions.
-func jsonObject(_ data: Data) throws -> [String: Any] {
-    try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-}

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import StateStoreTesting
 import Synchronization
 import TestSupport
 import UnixHTTP
@@ -59,6 +60,7 @@ func streamingRouter(_ probe: StreamProbe) throws -> HTTPRouter {
     try router.register(.GET, "/forever") { _ in
         .stream { writer in
             try await writer.write(Array("hello\n".utf8))
+            // Time under test: a stream that never ends until its task is cancelled.
             while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
             probe.wasCancelled()
             try await writer.write(Array("bye\n".utf8))
@@ -79,29 +81,19 @@ func withStreamingServer(
     _ probe: StreamProbe, configure: (inout HTTPServerConfiguration) -> Void = { _ in },
     _ body: (HTTPServer, String) async throws -> Void
 ) async throws {
-    let directory = try TemporaryDirectory()
-    var configuration = HTTPServerConfiguration(socketPath: directory.socketPath)
+    let directory = try TemporaryDirectory(prefix: "uh")
+    defer { directory.remove() }
+    var configuration = HTTPServerConfiguration(socketPath: directory.file("s.sock"))
     configure(&configuration)
     let server = HTTPServer(configuration: configuration, router: try streamingRouter(probe), logger: quietLogger)
     try await server.start()
     do {
-        try await body(server, directory.socketPath)
+        try await body(server, directory.file("s.sock"))
     } catch {
         await server.shutdown()
         throw error
     }
     await server.shutdown()
-}
-
-/// Polls `condition` every 10 ms until it holds or `timeout` passes (a bound for a loaded machine, not a
-/// synchronisation); returns whether it held.
-func eventually(timeout: Duration = .seconds(20), _ condition: () -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while !condition() {
-        if ContinuousClock.now >= deadline { return false }
-        try? await Task.sleep(for: .milliseconds(10))
-    }
-    return true
 }
 
 /// A blocking client socket that sends a request and then reads only when told to: it can stall like a client

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import NIOHTTP1
+import StateStoreTesting
 import UnixHTTP
 
 /// A router with the routes the tests call.
@@ -19,6 +20,7 @@ func fixtureRouter() throws -> HTTPRouter {
     }
     try router.register(.GET, "/v1/slow") { request in
         let milliseconds = Int(request.query("ms") ?? "500") ?? 500
+        // Time under test: a handler that takes `ms` milliseconds.
         try? await Task.sleep(for: .milliseconds(milliseconds))
         return text("slow done")
     }
@@ -35,14 +37,15 @@ func withServer(
     authorize: HTTPServer.Authorizer? = nil,
     _ body: (HTTPServer, String) async throws -> Void
 ) async throws {
-    let directory = try TemporaryDirectory()
-    var configuration = HTTPServerConfiguration(socketPath: directory.socketPath)
+    let directory = try TemporaryDirectory(prefix: "uh")
+    defer { directory.remove() }
+    var configuration = HTTPServerConfiguration(socketPath: directory.file("s.sock"))
     configure(&configuration)
     let server = HTTPServer(
         configuration: configuration, router: try fixtureRouter(), authorize: authorize, logger: quietLogger)
     try await server.start()
     do {
-        try await body(server, directory.socketPath)
+        try await body(server, directory.file("s.sock"))
     } catch {
         await server.shutdown()
         throw error

@@ -19,7 +19,7 @@ func workspacectl(_ arguments: [String], socket: String?, launcher: [String] = [
     let command = launcher + [ProductPaths.executable("workspacectl")] + arguments
     let process = try RunningProcess(
         command[0], Array(command.dropFirst()), environment: environment, outputPath: logPath)
-    let status = await process.waitForExit(timeout: .seconds(30))
+    let status = await process.waitForExit()
     let output = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
     guard let status else { throw TestSupportError(description: "workspacectl \(arguments) did not finish") }
     return CommandResult(status: status, output: output)

@@ -17,7 +17,7 @@ struct EventStreamTests {
     @Test func aWatcherSeesAChangeMadeByAnotherClientWithinASecond() async throws {
         let world = try await EventsServer()
         let watcher = try StalledWatcher(socketPath: world.socketPath)
-        #expect(await eventually(timeout: .seconds(20)) { world.events.subscriberCount == 1 })
+        #expect(await eventually { world.events.subscriberCount == 1 })
         let arrival = watcher.startReading { $0.type == "change" }
         let created = try await world.client.createProject(name: "p1", layout: .single)
         let answeredAt = ContinuousClock.now
@@ -57,7 +57,7 @@ struct EventStreamTests {
         let watcher = try await world.client.events()
         var events = watcher.makeAsyncIterator()
         #expect(try await events.next()?.type == "subscribed")
-        #expect(await eventually(timeout: .seconds(20)) { world.events.subscriberCount == 2 })
+        #expect(await eventually { world.events.subscriberCount == 2 })
         let changes = 1500
         var slowest = Duration.zero
         for index in 1...changes {
@@ -94,7 +94,7 @@ struct EventStreamTests {
         let world = try await EventsServer(bufferSize: 16, grace: .seconds(60))
         let stalled = try StalledWatcher(socketPath: world.socketPath)
         let reading = try StalledWatcher(socketPath: world.socketPath)
-        #expect(await eventually(timeout: .seconds(20)) { world.events.subscriberCount == 2 })
+        #expect(await eventually { world.events.subscriberCount == 2 })
         // A subscriber is counted before its response is written: the reading watcher has its first event before
         // the flood and the shutdown, or a loaded machine could cut its stream before a byte of it was sent.
         let first = await reading.read { events in events.contains { $0.type == "subscribed" } }

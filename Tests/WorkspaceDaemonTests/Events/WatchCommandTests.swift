@@ -28,18 +28,18 @@ struct WatchCommandTests {
         let world = try await EventsServer()
         let process = try Self.watch(world.socketPath, in: world.directory)
         #expect(
-            await eventually(timeout: .seconds(30)) {
+            await eventually {
                 process.output.contains("subscribed at ") && process.output.contains(".0\n")
             })
         let created = try await world.client.createProject(name: "p1", layout: .single)
         let id = try #require(created.value?.id)
         #expect(
-            await eventually(timeout: .seconds(30)) {
+            await eventually {
                 process.output.contains("Z change revision 1 project.create \(id)")
             }, "\(process.output)")
         world.events.publish(.stopping(signal: SIGTERM))
         world.events.close()
-        #expect(await process.waitForExit(timeout: .seconds(30)) == 0, "\(process.output)")
+        #expect(await process.waitForExit() == 0, "\(process.output)")
         #expect(process.output.contains("stopping (signal 15)"))
         await world.stop()
     }
@@ -47,11 +47,11 @@ struct WatchCommandTests {
     @Test func jsonPrintsTheLinesAsReceived() async throws {
         let world = try await EventsServer()
         let process = try Self.watch(world.socketPath, in: world.directory, "--json")
-        #expect(await eventually(timeout: .seconds(30)) { process.output.contains(#""type":"subscribed""#) })
+        #expect(await eventually { process.output.contains(#""type":"subscribed""#) })
         _ = try await world.client.updateOwner(alias: "me")
         world.events.publish(.stopping(signal: SIGTERM))
         world.events.close()
-        #expect(await process.waitForExit(timeout: .seconds(30)) == 0, "\(process.output)")
+        #expect(await process.waitForExit() == 0, "\(process.output)")
         let lines = process.output.split(separator: "\n").map(String.init)
         let events = try lines.map { try WorkspaceEvent.decode(line: $0) }
         #expect(events.map(\.type) == ["subscribed", "change", "stopping"])
@@ -62,18 +62,18 @@ struct WatchCommandTests {
     @Test func sigintEndsItWithZero() async throws {
         let world = try await EventsServer()
         let process = try Self.watch(world.socketPath, in: world.directory)
-        #expect(await eventually(timeout: .seconds(30)) { process.output.contains("subscribed") })
+        #expect(await eventually { process.output.contains("subscribed") })
         process.send(SIGINT)
-        #expect(await process.waitForExit(timeout: .seconds(30)) == 0, "\(process.output)")
+        #expect(await process.waitForExit() == 0, "\(process.output)")
         await world.stop()
     }
 
     @Test func aStreamThatBreaksOffWithoutStoppingExits69() async throws {
         let world = try await EventsServer()
         let process = try Self.watch(world.socketPath, in: world.directory)
-        #expect(await eventually(timeout: .seconds(30)) { process.output.contains("subscribed") })
+        #expect(await eventually { process.output.contains("subscribed") })
         await world.server.shutdown()  // the stream ends without a stopping event
-        #expect(await process.waitForExit(timeout: .seconds(30)) == 69, "\(process.output)")
+        #expect(await process.waitForExit() == 69, "\(process.output)")
         await world.stop()
     }
 
@@ -82,7 +82,7 @@ struct WatchCommandTests {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let process = try Self.watch(directory + "/missing.sock", in: directory)
-        #expect(await process.waitForExit(timeout: .seconds(30)) == 69)
+        #expect(await process.waitForExit() == 69)
         #expect(process.output.contains("cannot reach workspaced"))
     }
 }

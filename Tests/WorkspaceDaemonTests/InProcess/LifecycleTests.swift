@@ -2,6 +2,7 @@ import Foundation
 import NIOHTTP1
 import StateStoreTesting
 import Synchronization
+import TestSupport
 import Testing
 import UnixHTTP
 import WorkspaceDaemon

@@ -2,6 +2,7 @@ import Foundation
 import StateStore
 import StateStoreTesting
 import Synchronization
+import TestSupport
 import Testing
 import WorkspaceAPI
 import WorkspaceDaemon
@@ -41,6 +42,8 @@ struct SecretStoreStartTests {
         let fileSystem = world.fileSystem
         fileSystem.setBeforeCall { operation, path in
             guard Self.isWorkspaceLock(operation, path) else { return }
+            // A blocking wait on purpose: the hook runs on the daemon's loading thread, which it holds at the
+            // workspace's lock until the secret store's opening, begun beside the load, shows.
             let deadline = ContinuousClock.now + .seconds(10)
             var seen = false
             while !seen, ContinuousClock.now < deadline {

@@ -1,6 +1,7 @@
 import Foundation
 import NIOHTTP1
 import StateStoreTesting
+import TestSupport
 import Testing
 import WorkspaceAPI
 import WorkspaceDaemon

@@ -15,7 +15,7 @@ struct CorpusFindingsTests {
     /// Then the step dropped them and the load report said so. Now the step takes them back, as it takes back
     /// what a rollback to version 1 set aside: nothing is lost, and the save keeps what is served.
     @Test func aMislabelledFilesFieldsThatALaterVersionDeclaresAreTakenBackAndTheSaveKeepsWhatIsServed() throws {
-        let damaged = try CorruptCorpusTests.text("v2.json")
+        let damaged = String(decoding: try Fixtures.data("versions/v2.json"), as: UTF8.self)
             .replacingOccurrences(of: #""version": 2"#, with: #""versi/n": 2"#)
         let decoded = try workspaceCodec().decode(Data(damaged.utf8))
         #expect(decoded.storedVersion == 1)
@@ -35,7 +35,7 @@ struct CorpusFindingsTests {
     /// A mislabelled file whose field under a declared key does not read as that field (tabs that are not tabs)
     /// keeps the default, says so, and is no longer kept as an unknown field.
     @Test func aMislabelledFieldThatDoesNotReadIsDroppedWithAWarning() throws {
-        let damaged = try CorruptCorpusTests.text("v2.json")
+        let damaged = String(decoding: try Fixtures.data("versions/v2.json"), as: UTF8.self)
             .replacingOccurrences(of: #""version": 2"#, with: #""versi/n": 2"#)
             .replacingOccurrences(of: #""focusedTabIndex": 1"#, with: #""focusedTabIndex": "first""#)
         #expect(damaged.contains(#""first""#))
@@ -52,7 +52,7 @@ struct CorpusFindingsTests {
     /// default (0), keeping the pane and its tabs.
     @Test(arguments: ["123456789012345678901234567890", "9223372036854775808", "1.5", "1e400"])
     func aNumberItsFieldCannotHoldIsDefaultedInASalvage(number: String) throws {
-        let text = try CorruptCorpusTests.text("v4.json")
+        let text = String(decoding: try Fixtures.data("versions/v4.json"), as: UTF8.self)
             .replacingOccurrences(of: #""focusedTabIndex": 0"#, with: #""focusedTabIndex": \#(number)"#)
         #expect(text.contains(number))
         #expect {
