@@ -1,20 +1,18 @@
 import Foundation
 import StateStore
 import StateStoreSample
+import TestSupport
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// A running `StateStoreCrashTester` child with its stdout read line by line. The reads and the wait for the exit
-/// hold no thread: the pipe is non-blocking and the task sleeps (1 ms) while nothing is there, so a crash test
-/// running for seconds leaves the cooperative pool to the tests beside it.
+/// hold no thread: the pipe is non-blocking and ``eventually(timeout:_:)`` polls it, so a crash test running for
+/// seconds leaves the cooperative pool to the tests beside it.
 final class CrashTesterProcess {
     /// The tester next to the test binary (built by `swift build --build-tests`).
-    static var executable: String {
-        let binary = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? "."
-        return (binary as NSString).deletingLastPathComponent + "/StateStoreCrashTester"
-    }
+    static var executable: String { ProductPaths.executable("StateStoreCrashTester") }
 
     let process = Process()
     private let output = Pipe()
@@ -36,8 +34,6 @@ final class CrashTesterProcess {
 
     /// The next line; nil at end of output.
     func nextLine() async -> String? {
-        let descriptor = output.fileHandleForReading.fileDescriptor
-        var chunk = [UInt8](repeating: 0, count: 4096)
         while true {
             if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
                 let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
@@ -46,15 +42,22 @@ final class CrashTesterProcess {
                 return line
             }
             if ended { return nil }
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count > 0 {
-                buffer.append(contentsOf: chunk[..<count])
-            } else if count < 0 && (errno == EAGAIN || errno == EINTR) {
-                try? await Task.sleep(for: .milliseconds(1))
-            } else {
-                ended = true
-            }
+            _ = await eventually { readAvailable() }
         }
+    }
+
+    /// Reads what the pipe holds without waiting; whether it read bytes or found the end of the output.
+    private func readAvailable() -> Bool {
+        let descriptor = output.fileHandleForReading.fileDescriptor
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        if count > 0 {
+            buffer.append(contentsOf: chunk[..<count])
+            return true
+        }
+        if count < 0 && (errno == EAGAIN || errno == EINTR) { return false }
+        ended = true
+        return true
     }
 
     /// Reads until a line starting with `prefix`; returns it, or nil at end of output.
@@ -69,7 +72,7 @@ final class CrashTesterProcess {
     @discardableResult
     func finish() async -> [String] {
         while await nextLine() != nil {}
-        while process.isRunning { try? await Task.sleep(for: .milliseconds(1)) }
+        _ = await eventually { !process.isRunning }
         return lines
     }
 

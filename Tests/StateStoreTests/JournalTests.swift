@@ -3,6 +3,7 @@ import StateStore
 import StateStoreSample
 import StateStoreTesting
 import Synchronization
+import TestSupport
 import Testing
 
 /// The change journal on the real file system: what a process crash, a clean stop and a damaged journal leave,
@@ -160,15 +161,14 @@ import Testing
         #expect(state.journalStatus?.recordsAppended == 0)
     }
 
-    @Test func aFullJournalTakesASnapshotAtOnce() throws {
+    @Test func aFullJournalTakesASnapshotAtOnce() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let state = try openJournaled(
             try notebookFile(directory), journal: JournalConfiguration(maximumByteCount: 400))
         let saves = state.status.savesPerformed
         for index in 1...20 { try state.apply(NoteChange.add(id: "n\(index)", title: "a title of some length")) }
-        let deadline = ContinuousClock.now + .seconds(10)
-        while state.status.savesPerformed == saves, ContinuousClock.now < deadline { usleep(1000) }
+        _ = await eventually { state.status.savesPerformed != saves }
         #expect(state.status.savesPerformed > saves, "the manual clock never fired: only the bound can save")
     }
 
@@ -267,7 +267,7 @@ import Testing
         #expect(replay.keptAside.count == 1)
     }
 
-    @Test func anAppendThatFailsIsNotAcknowledgedAndASnapshotResumesTheJournal() throws {
+    @Test func anAppendThatFailsIsNotAcknowledgedAndASnapshotResumesTheJournal() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let fileSystem = FaultInjectingFileSystem()
@@ -287,13 +287,12 @@ import Testing
         }
         #expect(state.read { $0.notes.map(\.id) } == ["n1", "n2"], "the change is applied, saved with the snapshot")
         // The failure made a snapshot due at once; once it is durable, changes are acknowledged again.
-        let deadline = ContinuousClock.now + .seconds(10)
-        while state.journalStatus?.failure != nil, ContinuousClock.now < deadline { usleep(1000) }
+        _ = await eventually { state.journalStatus?.failure == nil }
         #expect(state.journalStatus?.failure == nil)
         #expect(state.status.savedRevision >= 2)
         // The observer was told of the failure, then, once, that the journal works again (told by the save's thread
         // after the status changed, so it may come a little later).
-        while events.withLock({ $0.count }) < 2, ContinuousClock.now < deadline { usleep(1000) }
+        _ = await eventually { events.withLock { $0.count } >= 2 }
         let told = events.withLock { $0 }
         #expect(told.count == 2, "\(told)")
         guard case .journalFailed(.journalFailed(_, 2, _)) = told.first else {

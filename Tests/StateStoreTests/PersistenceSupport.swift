@@ -4,6 +4,7 @@ import StateStore
 import StateStoreSample
 import StateStoreTesting
 import Synchronization
+import TestSupport
 
 /// A notebook state in a temporary directory, behind a fault-injecting file system and a manual clock.
 struct PersistenceHarness {
@@ -39,13 +40,10 @@ struct PersistenceHarness {
         return try codec.decode(directory.read("notebook.json")).model.notes.map(\.id)
     }
 
-    /// Waits (polling, bounded) until no save is running: acknowledgements resume before the in-flight mark is
-    /// cleared and the next timer is armed.
-    func waitUntilIdle() {
-        let deadline = ContinuousClock.now + .seconds(10)
-        while state.status.isSaving && ContinuousClock.now < deadline {
-            usleep(200)
-        }
+    /// Waits until no save is running: acknowledgements resume before the in-flight mark is cleared and the next
+    /// timer is armed.
+    func waitUntilIdle() async {
+        _ = await eventually { !state.status.isSaving }
     }
 
     func remove() { directory.remove() }

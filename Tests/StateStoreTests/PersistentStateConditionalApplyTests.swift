@@ -100,7 +100,7 @@ struct PersistentStateConditionalApplyTests {
         #expect(harness.events.savedRevisions == [1, 1])
     }
 
-    @Test func aFailedSaveSynchronouslyLeavesTheStateDirtyAndIsRetried() throws {
+    @Test func aFailedSaveSynchronouslyLeavesTheStateDirtyAndIsRetried() async throws {
         let harness = try PersistenceHarness(
             configuration: PersistenceConfiguration(
                 retryBackoff: RetryBackoff(initial: .seconds(1), maximum: .seconds(1))))
@@ -112,7 +112,7 @@ struct PersistentStateConditionalApplyTests {
         // The retry is scheduled like any failed save's, and its success clears the need.
         #expect(harness.scheduler.nextTimerDelay == .seconds(1))
         harness.scheduler.advance(by: .seconds(1))
-        harness.waitUntilIdle()
+        await harness.waitUntilIdle()
         status = harness.state.status
         #expect(!status.isDirty && !status.fileNeedsRewrite && status.savesPerformed == 1)
         #expect(harness.events.savedRevisions == [0])

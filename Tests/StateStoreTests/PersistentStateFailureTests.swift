@@ -2,6 +2,7 @@ import Foundation
 import StateStore
 import StateStoreSample
 import StateStoreTesting
+import TestSupport
 import Testing
 
 @Suite("PersistentState: failed saves, backoff and recovery", .timeLimit(.minutes(1)))
@@ -12,7 +13,7 @@ struct PersistentStateFailureTests {
         #expect((1...5).map { Self.backoff.delay(afterFailures: $0) } == [1, 2, 4, 4, 4].map { .seconds($0) })
     }
 
-    @Test func aFailedSaveIsReportedRetriedWithBackoffAndClearedByASuccess() throws {
+    @Test func aFailedSaveIsReportedRetriedWithBackoffAndClearedByASuccess() async throws {
         let harness = try PersistenceHarness(configuration: PersistenceConfiguration(retryBackoff: Self.backoff))
         defer { harness.remove() }
         harness.fileSystem.inject(.fsync, errno: EIO, repeating: true)
@@ -24,7 +25,7 @@ struct PersistentStateFailureTests {
             Issue.record("the waiter got \(String(describing: outcome))")
             return
         }
-        harness.waitUntilIdle()
+        await harness.waitUntilIdle()
         var status = harness.state.status
         #expect(status.isDirty && status.consecutiveFailures == 1 && status.savesFailed == 1)
         #expect(status.lastErrorDate == harness.scheduler.date)
@@ -39,15 +40,15 @@ struct PersistentStateFailureTests {
             harness.scheduler.advance(by: .seconds(delay) - .milliseconds(1))
             #expect(harness.fileSystem.count(of: .create) == attempt - 1)
             harness.scheduler.advance(by: .milliseconds(1))
-            waitForFailures(harness, attempt)
-            harness.waitUntilIdle()
+            await waitForFailures(harness, attempt)
+            await harness.waitUntilIdle()
             #expect(harness.fileSystem.count(of: .create) == attempt)
             #expect(harness.fileSystem.count(of: .fsync) == attempt)
         }
         harness.fileSystem.clearFaults()
         harness.scheduler.advance(by: .seconds(4))
         try harness.state.waitUntilDurableBlocking(revision, timeout: .seconds(10))
-        harness.waitUntilIdle()
+        await harness.waitUntilIdle()
         status = harness.state.status
         #expect(!status.isDirty && status.lastError == nil && status.lastErrorDate == nil)
         #expect(status.consecutiveFailures == 0 && status.savesFailed == 5 && status.savesPerformed == 1)
@@ -56,14 +57,14 @@ struct PersistentStateFailureTests {
         #expect(try harness.directory.names() == [".notebook.json.lock", "notebook.json"])
     }
 
-    @Test func aWaiterWhoAsksAfterTheSaveFailedGetsThatFailureAtOnce() throws {
+    @Test func aWaiterWhoAsksAfterTheSaveFailedGetsThatFailureAtOnce() async throws {
         let harness = try PersistenceHarness(configuration: PersistenceConfiguration(retryBackoff: Self.backoff))
         defer { harness.remove() }
         harness.fileSystem.inject(.fsync, errno: EIO)
         let revision = try harness.addNote(1)
         harness.scheduler.advance(by: .milliseconds(500))
-        waitForFailures(harness, 1)
-        harness.waitUntilIdle()
+        await waitForFailures(harness, 1)
+        await harness.waitUntilIdle()
         // The retry waits for the backoff on the manual clock, which does not move: without the rule the wait
         // would time out instead of failing.
         #expect {
@@ -82,14 +83,14 @@ struct PersistentStateFailureTests {
         }
     }
 
-    @Test func changesDuringBackoffDoNotHammerAFailingDisk() throws {
+    @Test func changesDuringBackoffDoNotHammerAFailingDisk() async throws {
         let harness = try PersistenceHarness(configuration: PersistenceConfiguration(retryBackoff: Self.backoff))
         defer { harness.remove() }
         harness.fileSystem.inject(.rename, errno: EIO)
         try harness.addNote(1)
         harness.scheduler.advance(by: .milliseconds(500))
-        waitForFailures(harness, 1)
-        harness.waitUntilIdle()
+        await waitForFailures(harness, 1)
+        await harness.waitUntilIdle()
         try harness.addNote(2)
         harness.scheduler.advance(by: .milliseconds(900))  // past the debounce, not past the backoff
         #expect(harness.fileSystem.count(of: .create) == 1)
@@ -113,8 +114,7 @@ struct PersistentStateFailureTests {
         #expect(harness.state.status.durableRevision == 0)
     }
 
-    private func waitForFailures(_ harness: PersistenceHarness, _ count: Int) {
-        let deadline = ContinuousClock.now + .seconds(10)
-        while harness.state.status.savesFailed < count && ContinuousClock.now < deadline { usleep(200) }
+    private func waitForFailures(_ harness: PersistenceHarness, _ count: Int) async {
+        _ = await eventually { harness.state.status.savesFailed >= count }
     }
 }

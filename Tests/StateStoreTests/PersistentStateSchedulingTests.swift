@@ -27,7 +27,7 @@ struct PersistentStateSchedulingTests {
         #expect(harness.state.snapshot.revision == 3)
     }
 
-    @Test func aSaveWaitsForTheQuietPeriod() throws {
+    @Test func aSaveWaitsForTheQuietPeriod() async throws {
         let harness = try PersistenceHarness()
         defer { harness.remove() }
         try harness.addNote(1)
@@ -40,7 +40,7 @@ struct PersistentStateSchedulingTests {
         let started = harness.state.status  // the save started now; on an idle machine it may be done already
         #expect(started.savingRevision == revision || started.durableRevision == revision)
         try harness.state.waitUntilDurableBlocking(revision, timeout: .seconds(10))
-        harness.waitUntilIdle()
+        await harness.waitUntilIdle()
         let status = harness.state.status
         #expect(status.savesPerformed == 1 && status.durableRevision == 2 && !status.isDirty)
         #expect(status.changesCoalesced == 1)
@@ -53,7 +53,7 @@ struct PersistentStateSchedulingTests {
         #expect(harness.scheduler.pendingTimerCount == 0)
     }
 
-    @Test func aConstantStreamIsSavedAtTheMaximumDelay() throws {
+    @Test func aConstantStreamIsSavedAtTheMaximumDelay() async throws {
         let harness = try PersistenceHarness()
         defer { harness.remove() }
         let start = harness.scheduler.now
@@ -69,7 +69,7 @@ struct PersistentStateSchedulingTests {
                 let revision = status.savingRevision ?? status.durableRevision
                 saveStarts.append((revision, harness.scheduler.now - start))
                 try harness.state.waitUntilDurableBlocking(revision, timeout: .seconds(10))
-                harness.waitUntilIdle()
+                await harness.waitUntilIdle()
             }
         }
         #expect(saveStarts.map(\.at) == [.seconds(5), .seconds(10)])
@@ -81,20 +81,20 @@ struct PersistentStateSchedulingTests {
         #expect(harness.state.status.changesCoalesced == 117)
     }
 
-    @Test func manyChangesAreCoalescedIntoOneWrite() throws {
+    @Test func manyChangesAreCoalescedIntoOneWrite() async throws {
         let harness = try PersistenceHarness()
         defer { harness.remove() }
         for index in 1...100 { try harness.addNote(index) }
         harness.scheduler.advance(by: .milliseconds(500))
         try harness.state.waitUntilDurableBlocking(100, timeout: .seconds(10))
-        harness.waitUntilIdle()
+        await harness.waitUntilIdle()
         #expect(harness.fileSystem.count(of: .rename) == 1)
         #expect(harness.state.status.savesPerformed == 1)
         #expect(harness.state.status.changesCoalesced == 99)
         #expect(try harness.storedNoteIDs().count == 100)
     }
 
-    @Test func oneSaveInFlightAndChangesDuringItGoToTheNextSave() throws {
+    @Test func oneSaveInFlightAndChangesDuringItGoToTheNextSave() async throws {
         let harness = try PersistenceHarness()
         defer { harness.remove() }
         let gate = SaveGate(fileSystem: harness.fileSystem)
@@ -110,7 +110,7 @@ struct PersistentStateSchedulingTests {
         gate.release()
         // The first save finishes; the next is overdue, so it starts at once without the clock moving.
         try harness.state.waitUntilDurableBlocking(3, timeout: .seconds(10))
-        harness.waitUntilIdle()
+        await harness.waitUntilIdle()
         #expect(harness.events.savedRevisions == [1, 3])
         #expect(harness.fileSystem.count(of: .create) == 2)
         #expect(try harness.storedNoteIDs() == ["n1", "n2", "n3"])
@@ -131,13 +131,13 @@ struct PersistentStateSchedulingTests {
         gate.release()
         try harness.state.waitUntilDurableBlocking(1, timeout: .seconds(10))
         #expect(log.all == ["ack 1 after fsyncDirectory"])
-        harness.waitUntilIdle()
+        await harness.waitUntilIdle()
         harness.scheduler.advance(by: .milliseconds(500))  // revision 2 came at 500 ms: its quiet period
         try await harness.state.waitUntilDurable(revision)
         #expect(log.all == ["ack 1 after fsyncDirectory", "ack 2 after fsyncDirectory"])
         // The waiters are resumed before the observer hears of the save (a run without parallel tests read [1]
         // here): the events are complete once the save no longer counts as in flight.
-        harness.waitUntilIdle()
+        await harness.waitUntilIdle()
         #expect(harness.events.savedRevisions == [1, 2])
     }
 

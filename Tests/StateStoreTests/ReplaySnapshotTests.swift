@@ -27,10 +27,7 @@ import Testing
         scheduler.advance(by: .milliseconds(499))
         #expect(!reopened.status.isSaving && reopened.status.savedRevision == 0)
         scheduler.advance(by: .milliseconds(1))  // the debounce is over: the snapshot starts in the background
-        let deadline = ContinuousClock.now + .seconds(20)
-        while reopened.status.savedRevision < 2, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(5))
-        }
+        _ = await eventually { reopened.status.savedRevision >= 2 }
         #expect(reopened.status.savedRevision == 2)
         let stored = try jsonObject(try directory.read("notebook.json"))
         #expect((stored["notes"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == ["n1", "n2"])

@@ -97,7 +97,7 @@ struct RevisionLineageTests {
         #expect(reloaded.report.lineage != lineage)
     }
 
-    @Test func everySavePathStampsTheRevisionAndTheLineage() throws {
+    @Test func everySavePathStampsTheRevisionAndTheLineage() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let owner = try Owner(directory)
@@ -105,7 +105,7 @@ struct RevisionLineageTests {
         // The background save, after the debounce.
         try owner.add("a")
         owner.scheduler.advance(by: .seconds(10))
-        waitUntilSaved(owner.state, revision: 1)
+        await waitUntilSaved(owner.state, revision: 1)
         #expect(try Self.stamp(directory) == (1, lineage))
         // A durable acknowledgement.
         let revision = try owner.add("b")
@@ -297,9 +297,8 @@ struct RevisionLineageTests {
 }
 
 /// Waits (bounded) until `revision` is durable.
-private func waitUntilSaved(_ state: PersistentState<Notebook>, revision: UInt64) {
-    let deadline = ContinuousClock.now + .seconds(10)
-    while state.status.durableRevision < revision && ContinuousClock.now < deadline { usleep(500) }
+private func waitUntilSaved(_ state: PersistentState<Notebook>, revision: UInt64) async {
+    _ = await eventually { state.status.durableRevision >= revision }
 }
 
 @Suite("The fixture verifier checks the revision and lineage keys")
