@@ -85,20 +85,30 @@ docs: deps
 	SWIFT="$(SWIFT)" DOCS_SCRATCH_PATH="$(DOCS_SCRATCH_PATH)" Scripts/build-docs.sh
 
 # The unit tests run beside a real S3 protocol server (moto's, from PyPI, in .build/s3-venv) that
-# Scripts/with-s3-server.sh starts on loopback for the replication tests.
-# The reliability tests (fault matrix, full disk, SIGKILL and SIGTERM torture, power loss, the corrupt corpus) append
-# their rows to RELIABILITY_ROWS. They run on their own after the other tests: twenty daemons, sixteen clients and
-# the corpus's CPU-bound loads would saturate two cores and stretch the latencies other tests measure (shutdown
-# bounds of UnixHTTP took 6 s against 5 when they ran together).
-RELIABILITY_ROWS   := $(CURDIR)/.build/reliability-summary.tsv
-RELIABILITY_SUITES := TortureTests|FaultMatrixTests|DiskFullTests|PowerLossTests|CorruptCorpusTests
+# Scripts/with-s3-server.sh starts on loopback for the replication tests, one group of test targets after another,
+# each chosen by target name. The in-process targets first. Then the process targets, which run the daemon and
+# workspacectl binaries: a daemon's start takes seconds of CPU, and beside the in-process servers on the
+# cooperative pool's two threads both missed their waits now and then. Last the reliability target (fault matrix,
+# full disk, SIGKILL and SIGTERM torture, power loss, the corrupt corpus), which appends its rows to
+# RELIABILITY_ROWS: twenty daemons, sixteen clients and the corpus's CPU-bound loads saturate two cores and would
+# stretch the latencies other tests measure (shutdown bounds of UnixHTTP took 6 s against 5 when they ran together).
+RELIABILITY_ROWS    := $(CURDIR)/.build/reliability-summary.tsv
+IN_PROCESS_TARGETS  := StateJSONTests StateModelMacrosTests StateStoreTests StateStoreS3Tests SystemdTests UnixHTTPTests \
+                       WorkspaceModelTests WorkspaceSecretsTests WorkspaceClientTests WorkspaceFuzzingTests WorkspaceDaemonTests
+PROCESS_TARGETS     := ControlAPITests WorkspaceDaemonProcessTests
+RELIABILITY_TARGETS := ReliabilityTests
+# `swift test --filter` of test targets: the regular expression `^(A|B|…)\.` on the tests' `Target.Suite/test` names.
+empty :=
+space := $(empty) $(empty)
+targets = '^($(subst $(space),|,$(strip $(1))))\.'
 
 unit-tests: deps
 	$(SWIFT) build --build-tests $(BUILD_FLAGS)
 	@mkdir -p .build && rm -f "$(RELIABILITY_ROWS)"
-	Scripts/with-s3-server.sh $(SWIFT) test --skip-build $(BUILD_FLAGS) --skip '$(RELIABILITY_SUITES)'
+	Scripts/with-s3-server.sh $(SWIFT) test --skip-build $(BUILD_FLAGS) --filter $(call targets,$(IN_PROCESS_TARGETS))
+	Scripts/with-s3-server.sh $(SWIFT) test --skip-build $(BUILD_FLAGS) --filter $(call targets,$(PROCESS_TARGETS))
 	WSD_RELIABILITY_SUMMARY="$(RELIABILITY_ROWS)" $(SWIFT) test --skip-build $(BUILD_FLAGS) \
-	  --filter '$(RELIABILITY_SUITES)'
+	  --filter $(call targets,$(RELIABILITY_TARGETS))
 
 # The DocC documentation follows the unit tests (a DocC warning fails it); the system tests run next to last, then
 # the libFuzzer targets; the reliability summary table (test, rounds, failures, duration) ends the output.
@@ -143,7 +153,7 @@ soak: deps
 	@mkdir -p .build && rm -f "$(RELIABILITY_ROWS)"
 	WSD_RELIABILITY_SUMMARY="$(RELIABILITY_ROWS)" WSD_TORTURE_KILL_ROUNDS=$(KILL_ROUNDS) \
 	  WSD_TORTURE_TERM_ROUNDS=$(TERM_ROUNDS) $(SWIFT) test --skip-build $(BUILD_FLAGS) \
-	  --filter '$(RELIABILITY_SUITES)'
+	  --filter $(call targets,$(RELIABILITY_TARGETS))
 	@python3 Scripts/reliability-summary.py "$(RELIABILITY_ROWS)"
 
 # Boots a real systemd per scenario in throw-away namespaces and tests the installed daemon (Tests/System);
