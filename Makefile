@@ -70,6 +70,7 @@ lint:
 	  Benchmarks/ReaderThroughput
 	python3 Scripts/api-routes.py --check
 	python3 Scripts/bench-table.py --check docs/benchmarks.md docs/benchmarks/results.json
+	python3 Scripts/check-test-targets.py $(IN_PROCESS_TARGETS) $(PROCESS_TARGETS) $(RELIABILITY_TARGETS)
 
 # Every `make X` the README names must be a rule here (and .PHONY when a file of that name exists, as docs/ does):
 # a promised target that does not exist fails `make test` instead of a reader.
