@@ -225,8 +225,9 @@ let package = Package(
         // Holds a signal while libdispatch registers its source, which it does some time after
         // `resume()` (Sources/CSignalLatch/signal_latch.c); used by StateStore's SignalSources.
         .target(name: "CSignalLatch"),
-        // CRC-32C by the processor's instruction, for the journal's records (Sources/CChecksum/crc32c.c): a C
-        // target because Swift has no portable way to the SSE 4.2 and AArch64 CRC instructions.
+        // CRC-32C by the processor's instruction, for the journal's records (Sources/CChecksum/crc32c.c), and
+        // SHA-256's compression by the x86-64 SHA extensions, for the history's identities (sha256.c): a C target
+        // because Swift has no portable way to the SSE 4.2, AArch64 CRC and SHA instructions.
         .target(name: "CChecksum"),
         // ioprio_set(2) for the daemon's scrub thread, which reads at idle I/O priority
         // (Sources/CIOPriority/io_priority.c): Swift cannot call the variadic syscall(2).

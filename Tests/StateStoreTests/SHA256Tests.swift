@@ -3,8 +3,9 @@ import Foundation
 import StateStore
 import Testing
 
-/// The import marker's own SHA-256 against FIPS 180-4's examples and against swift-crypto's.
-@Suite("SHA-256 of the import marker")
+/// StateStore's own SHA-256 (the import marker's, the history manifest's) against FIPS 180-4's examples and
+/// against swift-crypto's.
+@Suite("StateStore's SHA-256")
 struct SHA256Tests {
     @Test(arguments: [
         ("", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"),
@@ -35,6 +36,23 @@ struct SHA256Tests {
             let bytes = Data((0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) })
             let expected = Crypto.SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
             #expect(SHA256Digest.hex(bytes) == expected, "length \(length)")
+            #expect(
+                SHA256Digest.hash(bytes, usingInstructions: false) == Array(Crypto.SHA256.hash(data: bytes)),
+                "length \(length), in Swift")
+        }
+    }
+
+    /// Blocks are read where the bytes are: a slice that starts inside a larger buffer, and megabytes (a history
+    /// snapshot's size), give swift-crypto's digest.
+    @Test func agreesWithSwiftCryptoOnSlicesAndMegabytes() {
+        var generator = SystemRandomNumberGenerator()
+        let whole = Data((0..<(3 << 20) + 77).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        for bytes in [whole, whole[13...], whole[1..<(1 << 20) + 1], whole[64..<64]] {
+            let expected = Crypto.SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
+            #expect(SHA256Digest.hex(bytes) == expected, "\(bytes.startIndex)..<\(bytes.endIndex)")
+            #expect(
+                SHA256Digest.hash(bytes, usingInstructions: false) == Array(Crypto.SHA256.hash(data: bytes)),
+                "\(bytes.startIndex)..<\(bytes.endIndex), in Swift")
         }
     }
 }

@@ -15,4 +15,9 @@ int wsd_crc32c_is_hardware(void);
 /// The table version of wsd_crc32c, whatever the processor has: what the tests compare the instruction with.
 uint32_t wsd_crc32c_portable(uint32_t crc, const void *bytes, size_t count);
 
+/// SHA-256's compression of `count` whole 64-byte blocks at `blocks` into `state` (the eight words of the hash so
+/// far) by the processor's SHA extensions. Returns 1 when it did, 0 (leaving `state` as it was) when the processor has
+/// none, for the caller to compress in software. See sha256.c.
+int wsd_sha256_compress(uint32_t state[8], const void *blocks, size_t count);
+
 #endif

@@ -1,9 +1,9 @@
+import CChecksum
 import Foundation
 
-/// SHA-256 (FIPS 180-4) of a byte buffer, for the import marker's `sha256` field only.
-///
-/// The marker records which bytes were imported, so that a later start can tell the same legacy file from a new
-/// one; it is an identity, not a secret or a signature. Written here so that a program using StateStore compiles
+/// SHA-256 (FIPS 180-4) of a byte buffer, for the identities StateStore records: the import marker's `sha256` (which
+/// bytes were imported, so that a later start can tell the same legacy file from a new one) and the history
+/// manifest's (what `verifyHistory()` and `workspaced check` compare). An identity, not a secret or a signature. Written here so that a program using StateStore compiles
 /// no crypto library for it (swift-crypto brings BoringSSL: 366 of 551 build steps of a StateStore-only package).
 /// Checked against FIPS 180-4's examples and, for every length from 0 to 1,024 bytes, against swift-crypto
 /// (SHA256Tests).
@@ -26,45 +26,77 @@ package enum SHA256Digest {
     ]
 
     /// The 32-byte digest of `bytes`.
-    package static func hash(_ bytes: Data) -> [UInt8] {
-        // The message, a 0x80 byte, zeros up to 56 mod 64, then the length in bits as a big-endian UInt64.
-        var message = [UInt8](bytes)
-        let bitLength = UInt64(bytes.count) &* 8
-        message.append(0x80)
-        while message.count % 64 != 56 { message.append(0) }
-        for shift in stride(from: 56, through: 0, by: -8) {
-            message.append(UInt8(truncatingIfNeeded: bitLength >> shift))
-        }
-
+    ///
+    /// The whole 64-byte blocks are read where the bytes are; only the last, padded block or two are copied, so
+    /// that hashing a file of many megabytes (a history snapshot) holds no second copy of it.
+    ///
+    /// The blocks are compressed by the processor's SHA extensions where it has them (Sources/CChecksum/sha256.c),
+    /// in Swift otherwise or when `usingInstructions` is false (the tests compare the two).
+    package static func hash(_ bytes: Data, usingInstructions: Bool = true) -> [UInt8] {
         var hash = initialHash
         var schedule = [UInt32](repeating: 0, count: 64)
-        for blockStart in stride(from: 0, to: message.count, by: 64) {
-            for index in 0..<16 {
-                let offset = blockStart + index * 4
-                schedule[index] =
-                    UInt32(message[offset]) << 24 | UInt32(message[offset + 1]) << 16
-                    | UInt32(message[offset + 2]) << 8 | UInt32(message[offset + 3])
+        func compressBlocks(_ buffer: UnsafeRawBufferPointer) {
+            let count = buffer.count / 64
+            if usingInstructions, count > 0,
+                hash.withUnsafeMutableBufferPointer({ wsd_sha256_compress($0.baseAddress, buffer.baseAddress, count) })
+                    == 1
+            {
+                return
             }
-            for index in 16..<64 {
-                let early = schedule[index - 15]
-                let late = schedule[index - 2]
-                let sigma0 = rotateRight(early, 7) ^ rotateRight(early, 18) ^ (early >> 3)
-                let sigma1 = rotateRight(late, 17) ^ rotateRight(late, 19) ^ (late >> 10)
-                schedule[index] = schedule[index - 16] &+ sigma0 &+ schedule[index - 7] &+ sigma1
+            for block in 0..<count {
+                compress(UnsafeRawBufferPointer(rebasing: buffer[(block * 64)..<(block * 64 + 64)]), &hash, &schedule)
             }
-            var (a, b, c, d, e, f, g, h) = (hash[0], hash[1], hash[2], hash[3], hash[4], hash[5], hash[6], hash[7])
-            for index in 0..<64 {
-                let sum1 = rotateRight(e, 6) ^ rotateRight(e, 11) ^ rotateRight(e, 25)
-                let choice = (e & f) ^ (~e & g)
-                let temp1 = h &+ sum1 &+ choice &+ roundConstants[index] &+ schedule[index]
-                let sum0 = rotateRight(a, 2) ^ rotateRight(a, 13) ^ rotateRight(a, 22)
-                let majority = (a & b) ^ (a & c) ^ (b & c)
-                let temp2 = sum0 &+ majority
-                (h, g, f, e, d, c, b, a) = (g, f, e, d &+ temp1, c, b, a, temp1 &+ temp2)
-            }
-            for (index, value) in [a, b, c, d, e, f, g, h].enumerated() { hash[index] = hash[index] &+ value }
         }
+        let wholeBlocks = bytes.count / 64
+        bytes.withUnsafeBytes { buffer in
+            compressBlocks(UnsafeRawBufferPointer(rebasing: buffer[0..<(wholeBlocks * 64)]))
+        }
+        // The rest of the message, a 0x80 byte, zeros up to 56 mod 64, then the length in bits as a big-endian
+        // UInt64: one block or two.
+        var tail = [UInt8](bytes[(bytes.startIndex + wholeBlocks * 64)...])
+        let bitLength = UInt64(bytes.count) &* 8
+        tail.append(0x80)
+        while tail.count % 64 != 56 { tail.append(0) }
+        for shift in stride(from: 56, through: 0, by: -8) {
+            tail.append(UInt8(truncatingIfNeeded: bitLength >> shift))
+        }
+        tail.withUnsafeBytes { compressBlocks($0) }
         return hash.flatMap { word in (0..<4).map { UInt8(truncatingIfNeeded: word >> (24 - 8 * $0)) } }
+    }
+
+    /// Folds one 64-byte block into `hash`; `schedule` is the 64-word message schedule, reused across blocks.
+    private static func compress(_ block: UnsafeRawBufferPointer, _ hash: inout [UInt32], _ schedule: inout [UInt32]) {
+        for index in 0..<16 {
+            let offset = index * 4
+            schedule[index] =
+                UInt32(block[offset]) << 24 | UInt32(block[offset + 1]) << 16 | UInt32(block[offset + 2]) << 8
+                | UInt32(block[offset + 3])
+        }
+        for index in 16..<64 {
+            let early = schedule[index - 15]
+            let late = schedule[index - 2]
+            let sigma0 = rotateRight(early, 7) ^ rotateRight(early, 18) ^ (early >> 3)
+            let sigma1 = rotateRight(late, 17) ^ rotateRight(late, 19) ^ (late >> 10)
+            schedule[index] = schedule[index - 16] &+ sigma0 &+ schedule[index - 7] &+ sigma1
+        }
+        var (a, b, c, d, e, f, g, h) = (hash[0], hash[1], hash[2], hash[3], hash[4], hash[5], hash[6], hash[7])
+        for index in 0..<64 {
+            let sum1 = rotateRight(e, 6) ^ rotateRight(e, 11) ^ rotateRight(e, 25)
+            let choice = (e & f) ^ (~e & g)
+            let temp1 = h &+ sum1 &+ choice &+ roundConstants[index] &+ schedule[index]
+            let sum0 = rotateRight(a, 2) ^ rotateRight(a, 13) ^ rotateRight(a, 22)
+            let majority = (a & b) ^ (a & c) ^ (b & c)
+            let temp2 = sum0 &+ majority
+            (h, g, f, e, d, c, b, a) = (g, f, e, d &+ temp1, c, b, a, temp1 &+ temp2)
+        }
+        hash[0] = hash[0] &+ a
+        hash[1] = hash[1] &+ b
+        hash[2] = hash[2] &+ c
+        hash[3] = hash[3] &+ d
+        hash[4] = hash[4] &+ e
+        hash[5] = hash[5] &+ f
+        hash[6] = hash[6] &+ g
+        hash[7] = hash[7] &+ h
     }
 
     /// Lowercase hex of the digest of `bytes`, 64 characters.

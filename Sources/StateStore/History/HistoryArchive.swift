@@ -128,7 +128,8 @@ final class HistoryArchive: Sendable {
             return HistoryFileRecord(
                 name: name, kind: .snapshot, lineage: lineage, relabels: nil, startsLineage: false,
                 firstRevision: revision, lastRevision: revision, firstTime: time, lastTime: time,
-                archivedTime: archivedTime, bytes: bytes.count, sha256: sha, crc32c: CRC32C.checksum(bytes))
+                archivedTime: archivedTime, bytes: bytes.count, sha256: sha,
+                crc32c: bytes.withUnsafeBytes { CRC32C.checksum($0) })
         case .segment(let base, let lineage):
             let segment = HistorySegment(path: path(name), bytes: [UInt8](bytes))
             let summary = segment.summary
