@@ -163,9 +163,9 @@ soak: deps
 system-test:
 	python3 Tests/System/systemtest.py
 
-# The workspace benchmarks (Benchmarks/, a package of its own that `make test` never builds), about 25 minutes: the
-# release daemon's fixed start (exec → READY=1 on an empty workspace, 20 starts), its ready time and memory on
-# generated 1, 10 and 50 MB workspaces (and 200 MB, BENCH_LARGE_SIZES) against a plain Codable decode of the same
+# The workspace benchmarks (Benchmarks/, a package of its own that `make test` never builds), about 10 minutes once
+# built: the release daemon's fixed start (exec → READY=1 on an empty workspace, 20 starts), its ready time and memory
+# on generated 1, 10 and 50 MB workspaces (and 200 MB, BENCH_LARGE_SIZES) against a plain Codable decode of the same
 # bytes, measured in the same run; the persistence engine on the same workspaces (save, owner blocked, writes under
 # 10,000 changes/s, the daemon's SIGTERM → exit); the control API with 16 clients on the daemon holding a 10 MB
 # workspace (BENCH_CONTROL_MEGABYTES); the SQLite peer; the history, a start after a crash, replication, metrics and
