@@ -1,16 +1,13 @@
-// SHA-256's compression of whole 64-byte blocks by the x86-64 SHA extensions (SHA-NI), for StateStore's SHA256Digest:
-// the identities the history manifest records for every file it keeps, which a first start with history computes for
-// the state file (a 50 MB file took about 0.2 s in Swift). The rounds follow Intel's description of the extensions:
-// two rounds per SHA256RNDS2, the message schedule by SHA256MSG1 and SHA256MSG2. Chosen at run time; where the
-// processor has no such instructions the caller compresses in Swift.
+// SHA-256's compression of whole 64-byte blocks (FIPS 180-4), for StateStore's SHA256Digest: the identities the
+// history manifest records for every file it keeps, which a first start with history computes for the state file.
+// By the x86-64 SHA extensions (SHA-NI) where the processor has them, chosen at run time: two rounds per
+// SHA256RNDS2, the message schedule by SHA256MSG1 and SHA256MSG2, as Intel describes them. Portable C otherwise.
 
 #include "CChecksum.h"
 
 #include <pthread.h>
 
-#if defined(__x86_64__)
-#include <immintrin.h>
-
+/// The round constants: the first 32 bits of the fractional parts of the cube roots of the first 64 primes.
 static const uint32_t round_constants[64] = {
     0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
     0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
@@ -21,6 +18,55 @@ static const uint32_t round_constants[64] = {
     0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
     0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
 };
+
+static inline uint32_t rotate_right(uint32_t value, unsigned count) {
+    return (value >> count) | (value << (32 - count));
+}
+
+static void portable(uint32_t state[8], const uint8_t *data, size_t blocks) {
+    uint32_t schedule[64];
+    for (; blocks > 0; blocks--, data += 64) {
+        for (int index = 0; index < 16; index++) {
+            const uint8_t *word = data + 4 * index;
+            schedule[index] = (uint32_t)word[0] << 24 | (uint32_t)word[1] << 16 | (uint32_t)word[2] << 8 | word[3];
+        }
+        for (int index = 16; index < 64; index++) {
+            uint32_t early = schedule[index - 15], late = schedule[index - 2];
+            uint32_t sigma0 = rotate_right(early, 7) ^ rotate_right(early, 18) ^ (early >> 3);
+            uint32_t sigma1 = rotate_right(late, 17) ^ rotate_right(late, 19) ^ (late >> 10);
+            schedule[index] = schedule[index - 16] + sigma0 + schedule[index - 7] + sigma1;
+        }
+        uint32_t a = state[0], b = state[1], c = state[2], d = state[3];
+        uint32_t e = state[4], f = state[5], g = state[6], h = state[7];
+        for (int index = 0; index < 64; index++) {
+            uint32_t sum1 = rotate_right(e, 6) ^ rotate_right(e, 11) ^ rotate_right(e, 25);
+            uint32_t choice = (e & f) ^ (~e & g);
+            uint32_t temp1 = h + sum1 + choice + round_constants[index] + schedule[index];
+            uint32_t sum0 = rotate_right(a, 2) ^ rotate_right(a, 13) ^ rotate_right(a, 22);
+            uint32_t majority = (a & b) ^ (a & c) ^ (b & c);
+            uint32_t temp2 = sum0 + majority;
+            h = g;
+            g = f;
+            f = e;
+            e = d + temp1;
+            d = c;
+            c = b;
+            b = a;
+            a = temp1 + temp2;
+        }
+        state[0] += a;
+        state[1] += b;
+        state[2] += c;
+        state[3] += d;
+        state[4] += e;
+        state[5] += f;
+        state[6] += g;
+        state[7] += h;
+    }
+}
+
+#if defined(__x86_64__)
+#include <immintrin.h>
 
 __attribute__((target("sha,sse4.1,ssse3"))) static void compress(uint32_t state[8], const uint8_t *data,
                                                                   size_t blocks) {
@@ -82,9 +128,12 @@ static int hardware;
 
 static void detect_once_body(void) { hardware = detect(); }
 
-int wsd_sha256_compress(uint32_t state[8], const void *blocks, size_t count) {
+int wsd_sha256_compress(uint32_t state[8], const void *blocks, size_t count, int use_instructions) {
     pthread_once(&detect_once, detect_once_body);
-    if (!hardware) return 0;
-    compress(state, (const uint8_t *)blocks, count);
-    return 1;
+    if (hardware && use_instructions) {
+        compress(state, (const uint8_t *)blocks, count);
+        return 1;
+    }
+    portable(state, (const uint8_t *)blocks, count);
+    return 0;
 }

@@ -16,8 +16,8 @@ int wsd_crc32c_is_hardware(void);
 uint32_t wsd_crc32c_portable(uint32_t crc, const void *bytes, size_t count);
 
 /// SHA-256's compression of `count` whole 64-byte blocks at `blocks` into `state` (the eight words of the hash so
-/// far) by the processor's SHA extensions. Returns 1 when it did, 0 (leaving `state` as it was) when the processor has
-/// none, for the caller to compress in software. See sha256.c.
-int wsd_sha256_compress(uint32_t state[8], const void *blocks, size_t count);
+/// far): by the processor's SHA extensions when it has them and `use_instructions` is not 0, in portable C otherwise.
+/// Returns 1 when the instructions compressed, 0 when the portable code did; the result is the same. See sha256.c.
+int wsd_sha256_compress(uint32_t state[8], const void *blocks, size_t count, int use_instructions);
 
 #endif
