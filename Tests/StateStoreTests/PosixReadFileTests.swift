@@ -83,5 +83,32 @@ struct PosixReadFileTests {
             func writeLockOwner(_ descriptor: Int32, _ text: String, path: String) throws(FileSystemError) {}
         }
         #expect(try Fixed().readBytes(at: "/proc/self/status") == Array("fixed".utf8))
+        var pieces: [[UInt8]] = []
+        #expect(try Fixed().readPieces(at: "/proc/self/status", pieceSize: 2) { pieces.append(Array($0)) } == 5)
+        #expect(pieces == [Array("fixed".utf8)])
+    }
+
+    /// `readPieces` gives the file in order, no piece larger than asked, to its end (past what `fstat` reports for a
+    /// file of `/proc`); a missing file is nil.
+    @Test func piecesGiveTheWholeFileInOrder() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let bytes = Data((0..<(5 * 4_096 + 123)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 8) })
+        try directory.write("state.json", bytes)
+        var pieces: [[UInt8]] = []
+        let count = try PosixFileSystem().readPieces(at: directory.file("state.json"), pieceSize: 4_096) {
+            pieces.append(Array($0))
+        }
+        #expect(count == bytes.count)
+        #expect(pieces.allSatisfy { $0.count <= 4_096 })
+        #expect(pieces.count >= 6)
+        #expect(Data(pieces.joined()) == bytes)
+        var status: [UInt8] = []
+        let statusCount = try PosixFileSystem().readPieces(at: "/proc/self/status", pieceSize: 64) {
+            status.append(contentsOf: $0)
+        }
+        #expect(statusCount == status.count)
+        #expect(String(decoding: status, as: UTF8.self).contains("\nVmRSS:"))
+        #expect(try PosixFileSystem().readPieces(at: "/nonexistent/state.json", pieceSize: 64) { _ in } == nil)
     }
 }

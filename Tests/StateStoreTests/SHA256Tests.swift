@@ -55,4 +55,26 @@ struct SHA256Tests {
                 "\(bytes.startIndex)..<\(bytes.endIndex), in Swift")
         }
     }
+
+    /// A message given in pieces of every size from 1 to 130 bytes (pieces that end inside a block, on its end,
+    /// and past the next) and of a megabyte (a fingerprint's) gives the digest of the whole.
+    @Test func piecesGiveTheDigestOfTheWhole() {
+        var generator = SystemRandomNumberGenerator()
+        let whole = Data((0..<(2 << 20) + 201).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        let expected = Array(Crypto.SHA256.hash(data: whole))
+        for pieceSize in Array(1...130) + [1 << 20] {
+            let bytes = pieceSize < 64 ? whole[0..<4_099] : whole
+            var hasher = SHA256Digest.Hasher()
+            bytes.withUnsafeBytes { buffer in
+                var offset = 0
+                while offset < buffer.count {
+                    let end = min(offset + pieceSize, buffer.count)
+                    hasher.update(UnsafeRawBufferPointer(rebasing: buffer[offset..<end]))
+                    offset = end
+                }
+            }
+            let want = pieceSize < 64 ? Array(Crypto.SHA256.hash(data: bytes)) : expected
+            #expect(hasher.finish() == want, "pieces of \(pieceSize) bytes")
+        }
+    }
 }

@@ -11,6 +11,13 @@ public protocol FileSystem: Sendable {
     /// scan the bytes in place (journal segments). Has a default: ``readFile(at:)``, copied into an array;
     /// ``PosixFileSystem`` reads into the array directly.
     func readBytes(at path: String) throws(FileSystemError) -> [UInt8]?
+    /// Reads the file at `path` front to back, giving `body` its bytes at most `pieceSize` at a time; returns how
+    /// many bytes it gave, or `nil` when there is no such file. For checksums of files too large to be worth holding
+    /// whole (a history snapshot is the state file). Has a default: ``readFile(at:)``, given in one piece;
+    /// ``PosixFileSystem`` reads a piece at a time into one buffer.
+    func readPieces(
+        at path: String, pieceSize: Int, _ body: (UnsafeRawBufferPointer) -> Void
+    ) throws(FileSystemError) -> Int?
     /// Creates a new file with a unique name in `directory` starting with `prefix`, opened for writing with
     /// `O_CREAT | O_EXCL | O_CLOEXEC` and exactly `mode`; returns its descriptor and path.
     func createFile(
@@ -72,6 +79,15 @@ extension FileSystem {
     /// ``readFile(at:)``'s bytes, copied into an array.
     public func readBytes(at path: String) throws(FileSystemError) -> [UInt8]? {
         try readFile(at: path).map { [UInt8]($0) }
+    }
+
+    /// ``readFile(at:)``'s bytes, given to `body` in one piece.
+    public func readPieces(
+        at path: String, pieceSize: Int, _ body: (UnsafeRawBufferPointer) -> Void
+    ) throws(FileSystemError) -> Int? {
+        guard let data = try readFile(at: path) else { return nil }
+        data.withUnsafeBytes { body($0) }
+        return data.count
     }
 
     /// Flushes the file's data, and the metadata needed to read it back (its size), to the device: what makes an

@@ -37,12 +37,27 @@ public struct PosixFileSystem: FileSystem {
         }
     }
 
-    /// Reads what `descriptor` holds past the size fstat reported (the file may have grown since), giving it to
-    /// `append` a buffer at a time.
+    /// Reads the file a piece at a time into one buffer of `pieceSize` bytes, looping on `EINTR`, until the end of
+    /// the file (wherever it is by then).
+    public func readPieces(
+        at path: String, pieceSize: Int, _ body: (UnsafeRawBufferPointer) -> Void
+    ) throws(FileSystemError) -> Int? {
+        try withFileOpenForReading(at: path) { descriptor, _ throws(FileSystemError) in
+            var total = 0
+            try readRest(of: descriptor, path: path, pieceSize: pieceSize) {
+                total += $0.count
+                body($0)
+            }
+            return total
+        }
+    }
+
+    /// Reads what `descriptor` holds from its offset to the end (past the size fstat reported, when the file may
+    /// have grown since), giving it to `append` a buffer of at most `pieceSize` bytes at a time.
     private func readRest(
-        of descriptor: Int32, path: String, _ append: (UnsafeRawBufferPointer) -> Void
+        of descriptor: Int32, path: String, pieceSize: Int = 64 * 1024, _ append: (UnsafeRawBufferPointer) -> Void
     ) throws(FileSystemError) {
-        var more = [UInt8](repeating: 0, count: 64 * 1024)
+        var more = [UInt8](repeating: 0, count: max(pieceSize, 1))
         while true {
             let count = more.withUnsafeMutableBytes { buffer in
                 retryingOnInterrupt { Glibc.read(descriptor, buffer.baseAddress!, buffer.count) }

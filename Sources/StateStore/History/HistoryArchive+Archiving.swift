@@ -21,13 +21,13 @@ extension HistoryArchive {
                 let name = HistoryFormat.snapshotName(revision: savedRevision, lineage: lineage)
                 do {
                     try fileSystem.link(stateFile, to: path(name))
-                    if let bytes = try fileSystem.readFile(at: path(name)) {
+                    if let fingerprint = try fingerprint(of: path(name)) {
                         archive.manifest.files.append(
                             HistoryFileRecord(
                                 name: name, kind: .snapshot, lineage: lineage, relabels: nil, startsLineage: false,
                                 firstRevision: savedRevision, lastRevision: savedRevision, firstTime: date,
-                                lastTime: date, archivedTime: date, bytes: bytes.count,
-                                sha256: SHA256Digest.hex(bytes), crc32c: CRC32C.checksum(bytes)))
+                                lastTime: date, archivedTime: date, bytes: fingerprint.bytes,
+                                sha256: fingerprint.sha256, crc32c: fingerprint.crc32c))
                         linked = true
                     }
                 } catch let error as FileSystemError where error.errno == EEXIST {

@@ -9,12 +9,23 @@ extension HistoryArchive {
         let records = state.withLock { $0.manifest.files }
         var failed = 0
         for record in records {
-            let read = state.withLock { archive -> Data?? in
-                guard archive.manifest.files.contains(record) else { return .none }
-                return .some(try? fileSystem.readFile(at: path(record.name)))
+            let reason: String?
+            if record.kind == .snapshot {
+                // A snapshot is a whole state file: hashed a piece at a time, never held whole.
+                let read = state.withLock { archive -> FileFingerprint?? in
+                    guard archive.manifest.files.contains(record) else { return .none }
+                    return .some((try? fingerprint(of: path(record.name))) ?? nil)
+                }
+                guard case .some(let fingerprint) = read else { continue }  // pruned meanwhile
+                reason = Self.problem(of: record, fingerprint)
+            } else {
+                let read = state.withLock { archive -> Data?? in
+                    guard archive.manifest.files.contains(record) else { return .none }
+                    return .some(try? fileSystem.readFile(at: path(record.name)))
+                }
+                guard case .some(let data) = read else { continue }  // pruned meanwhile
+                reason = Self.problem(of: record, data, path: path(record.name))
             }
-            guard case .some(let data) = read else { continue }  // pruned meanwhile
-            let reason = Self.problem(of: record, data, path: path(record.name))
             state.withLock { archive in
                 guard archive.manifest.files.contains(record) else { return }
                 archive.damaged[record.name] = reason
@@ -22,6 +33,15 @@ extension HistoryArchive {
             if reason != nil { failed += 1 }
         }
         return failed
+    }
+
+    /// What is wrong with a snapshot, given the fingerprint of its bytes (`nil`: it cannot be read), or `nil`.
+    static func problem(of record: HistoryFileRecord, _ fingerprint: FileFingerprint?) -> String? {
+        guard let fingerprint else { return "the file cannot be read" }
+        guard fingerprint.bytes == record.bytes, fingerprint.sha256 == record.sha256 else {
+            return mismatch(fingerprint.bytes, of: record, checksum: "SHA-256")
+        }
+        return nil
     }
 
     /// What is wrong with a file's bytes, or `nil`.

@@ -118,19 +118,21 @@ final class HistoryArchive: Sendable {
 
     /// The record of a file in the directory, read from its bytes; `nil` when it cannot be read.
     func describe(_ name: String, archivedTime: Date) -> HistoryFileRecord? {
-        guard let kind = HistoryFormat.parse(name), let bytes = try? fileSystem.readFile(at: path(name)) else {
-            return nil
-        }
-        let sha = SHA256Digest.hex(bytes)
+        guard let kind = HistoryFormat.parse(name) else { return nil }
         switch kind {
         case .snapshot(let revision, let lineage):
+            // A snapshot is a whole state file: hashed a piece at a time, so that a start that keeps the file it
+            // loaded does not hold it a second time beside the model.
+            guard let fingerprint = try? fingerprint(of: path(name)) else { return nil }
             let time = (try? fileSystem.attributes(of: path(name)))??.modificationDate ?? archivedTime
             return HistoryFileRecord(
                 name: name, kind: .snapshot, lineage: lineage, relabels: nil, startsLineage: false,
                 firstRevision: revision, lastRevision: revision, firstTime: time, lastTime: time,
-                archivedTime: archivedTime, bytes: bytes.count, sha256: sha,
-                crc32c: bytes.withUnsafeBytes { CRC32C.checksum($0) })
+                archivedTime: archivedTime, bytes: fingerprint.bytes, sha256: fingerprint.sha256,
+                crc32c: fingerprint.crc32c)
         case .segment(let base, let lineage):
+            guard let bytes = try? fileSystem.readFile(at: path(name)) else { return nil }
+            let sha = SHA256Digest.hex(bytes)
             let segment = HistorySegment(path: path(name), bytes: [UInt8](bytes))
             let summary = segment.summary
             return HistoryFileRecord(
@@ -140,6 +142,18 @@ final class HistoryArchive: Sendable {
                 firstTime: summary.firstTime, lastTime: summary.lastTime, archivedTime: archivedTime,
                 bytes: bytes.count, sha256: sha)
         }
+    }
+
+    /// The size and checksums of the file at `filePath`, read a piece at a time; `nil` when there is no such file.
+    func fingerprint(of filePath: String) throws(FileSystemError) -> FileFingerprint? {
+        var hasher = SHA256Digest.Hasher()
+        var crc: UInt32 = 0
+        let count = try fileSystem.readPieces(at: filePath, pieceSize: FileFingerprint.pieceSize) {
+            hasher.update($0)
+            crc = CRC32C.checksum($0, continuing: crc)
+        }
+        guard let count else { return nil }
+        return FileFingerprint(bytes: count, sha256: SHA256Digest.hex(digest: hasher.finish()), crc32c: crc)
     }
 
     /// Durably replaces the manifest, after a `syncfs(2)`: the segments moved since the last manifest were not
