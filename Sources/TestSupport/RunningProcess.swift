@@ -14,15 +14,25 @@ package final class RunningProcess {
     private var reaped: Int32?
 
     /// Spawns `path` with `arguments` and exactly `environment`; `descriptors` places parent descriptors at the
-    /// given numbers in the child (as systemd passes sockets at 3, 4, …).
+    /// given numbers in the child (as systemd passes sockets at 3, 4, …). With `stderrIdentity`, that variable is
+    /// set to the `device:inode` of the child's stderr (the output file), as systemd sets `JOURNAL_STREAM` for a
+    /// service whose stderr is the journal stream.
     package init(
         _ path: String, _ arguments: [String], environment: [String: String], outputPath: String,
-        descriptors: [(source: Int32, target: Int32)] = []
+        descriptors: [(source: Int32, target: Int32)] = [], stderrIdentity: String? = nil
     ) throws {
         self.outputPath = outputPath
         let output = open(outputPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard output >= 0 else { throw TestSupportError(description: "open \(outputPath): \(errno)") }
         defer { close(output) }
+        var environment = environment
+        if let stderrIdentity {
+            var info = stat()
+            guard fstat(output, &info) == 0 else {
+                throw TestSupportError(description: "fstat \(outputPath): \(errno)")
+            }
+            environment[stderrIdentity] = "\(info.st_dev):\(info.st_ino)"
+        }
         pid = try ProcessSpawn.spawn(
             path, arguments, environment: environment, output: output, descriptors: descriptors)
     }
