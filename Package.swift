@@ -373,7 +373,8 @@ let package = Package(
             dependencies: ["WorkspaceSecrets", "StateStore", "StateStoreTesting", "TestSupport"],
             resources: [.copy("Fixtures")]
         ),
-        // Scripts/ holds the shell wrapper that starts a private journald; the tests run it, it is not Swift.
+        // Scripts/ holds the shell wrapper that starts a private journald; the tests run it, it is not Swift. The
+        // helper, the wrapper and journalctl run through TestSupport's runCommand, the one runner of the tests.
         .testTarget(
             name: "SystemdTests", dependencies: ["Systemd", "TestSupport", "StateStoreTesting"], exclude: ["Scripts"]),
         // The test kit every test target shares (one wait with one deadline, one command runner, curl, one JSON

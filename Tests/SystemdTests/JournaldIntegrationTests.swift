@@ -1,20 +1,20 @@
 import Foundation
 import StateStoreTesting
 import Systemd
+import TestSupport
 import Testing
 
 /// The handler against a real systemd-journald in a private mount namespace (Scripts/journald-sandbox.sh).
 /// Skipped with a reason when the namespace is out of reach (not root, no unshare); with CI=true it always runs.
-@Suite(.enabled(if: JournaldSandbox.shouldRun, "needs root and unshare(1) for a private journald"))
+@Suite(.enabled("needs root and unshare(1) for a private journald") { await JournaldSandbox.shouldRun() })
 struct JournaldIntegrationTests {
-    @Test func entriesArriveWithAllFields() throws {
+    @Test func entriesArriveWithAllFields() async throws {
         let directory = try TemporaryDirectory(prefix: "sd")
         defer { directory.remove() }
-        let run = try ChildProcess.run(
-            "/bin/sh", [TestPaths.script("journald-sandbox.sh"), directory.path, TestPaths.helper, "journal"],
-            environment: ChildProcess.environment([:]))
-        try #require(run.exitStatus == 0, "sandbox output: \(run.output)")
-        let entries = try JournaldSandbox.entries(in: directory.path + "/journal")
+        let run = try await runCommand(
+            ["/bin/sh", TestPaths.script("journald-sandbox.sh"), directory.path, TestPaths.helper, "journal"])
+        try #require(run.status == 0, "sandbox output: \(run.output)")
+        let entries = try await JournaldSandbox.entries(in: directory.path + "/journal")
         let byMessage = Dictionary(entries.map { ($0["MESSAGE"] ?? "", $0) }) { first, _ in first }
 
         let levels = ["trace": "7", "debug": "7", "info": "6", "notice": "5", "warning": "4", "error": "3"]
@@ -54,7 +54,7 @@ enum JournaldSandbox {
     static var isCI: Bool { ProcessInfo.processInfo.environment["CI"] == "true" }
 
     /// Root, unshare and a working mount namespace; in CI the test runs regardless, so that it fails loudly.
-    static let shouldRun: Bool = {
+    static func shouldRun() async -> Bool {
         if isCI { return true }
         let reason: String?
         if getuid() != 0 {
@@ -63,22 +63,22 @@ enum JournaldSandbox {
             reason = "/usr/bin/unshare is missing"
         } else if !TestPaths.isExecutable("/lib/systemd/systemd-journald") {
             reason = "/lib/systemd/systemd-journald is missing"
-        } else if (try? ChildProcess.run("/usr/bin/unshare", ["--mount", "true"], environment: [:]))?.exitStatus != 0 {
+        } else if (try? await runCommand(["/usr/bin/unshare", "--mount", "true"]))?.status != 0 {
             reason = "unshare --mount is not permitted here"
         } else {
             reason = nil
         }
         if let reason { print("JournaldIntegrationTests skipped: \(reason)") }
         return reason == nil
-    }()
+    }
 
     /// The helper's entries from `journalctl -D DIRECTORY -o json`, string fields only.
-    static func entries(in directory: String) throws -> [[String: String]] {
-        let result = try ChildProcess.run(
-            "/usr/bin/journalctl",
-            ["-D", directory, "-o", "json", "--no-pager", "SYSLOG_IDENTIFIER=systemd-test-helper"],
-            environment: ChildProcess.environment([:]))
-        #expect(result.exitStatus == 0, "journalctl: \(result.output)")
+    static func entries(in directory: String) async throws -> [[String: String]] {
+        let result = try await runCommand([
+            "/usr/bin/journalctl", "-D", directory, "-o", "json", "--no-pager",
+            "SYSLOG_IDENTIFIER=systemd-test-helper",
+        ])
+        #expect(result.status == 0, "journalctl: \(result.output)")
         return try result.lines.map { line in
             let object = try JSONSerialization.jsonObject(with: Data(line.utf8))
             return (object as? [String: Any] ?? [:]).compactMapValues { $0 as? String }

@@ -10,13 +10,12 @@ import Glibc
 /// `LibsystemdNotifier` runs in a child process (`SystemdTestHelper notify`) with its own `NOTIFY_SOCKET`, so
 /// the test process environment is never changed.
 @Suite struct LibsystemdNotifierTests {
-    @Test func sendsEachCallAsOneDatagramInOrderFromItsPid() throws {
+    @Test func sendsEachCallAsOneDatagramInOrderFromItsPid() async throws {
         let directory = try TemporaryDirectory(prefix: "sd")
         defer { directory.remove() }
         let listener = try NotifyListener(path: directory.path + "/notify")
-        let result = try ChildProcess.run(
-            TestPaths.helper, ["notify"], environment: ChildProcess.environment(["NOTIFY_SOCKET": listener.path]))
-        #expect(result.exitStatus == 0)
+        let result = try await runCommand([TestPaths.helper, "notify"], environment: ["NOTIFY_SOCKET": listener.path])
+        #expect(result.status == 0)
         #expect(result.lines == ["enabled=true", "ok"])
         let datagrams = listener.drain()
         // The reload's MONOTONIC_USEC differs per run: check its shape, then compare the rest exactly.
@@ -37,15 +36,14 @@ import Glibc
         #expect(datagrams.allSatisfy { $0.pid == result.pid })
     }
 
-    @Test func isANoOpWithoutNotifySocket() throws {
-        let result = try ChildProcess.run(TestPaths.helper, ["notify"], environment: ChildProcess.environment([:]))
+    @Test func isANoOpWithoutNotifySocket() async throws {
+        let result = try await runCommand([TestPaths.helper, "notify"])
         #expect(result.lines == ["enabled=false", "ok"])
     }
 
-    @Test func missingSocketThrowsWithErrnoAndMessage() throws {
-        let result = try ChildProcess.run(
-            TestPaths.helper, ["notify"],
-            environment: ChildProcess.environment(["NOTIFY_SOCKET": "/tmp/systemd-tests-no-such-socket"]))
+    @Test func missingSocketThrowsWithErrnoAndMessage() async throws {
+        let result = try await runCommand(
+            [TestPaths.helper, "notify"], environment: ["NOTIFY_SOCKET": "/tmp/systemd-tests-no-such-socket"])
         #expect(result.lines == ["enabled=true", #"error=sd_notify failed (errno 2) for "READY=1\nSTATUS=started""#])
     }
 }
