@@ -5,7 +5,9 @@ import Glibc
 #endif
 
 /// A small tmpfs (or ext4 image) mounted over a directory, so that writes there run out of space. Mounting needs root; call
-/// ``unmount()`` (in a `defer`) when done.
+/// ``unmount()`` (in a `defer`) when done. The tmpfs is mounted and every mount unmounted by the system calls
+/// themselves, with no child process; the ext4 image is made and loop-mounted by `mkfs.ext4` and `mount` through
+/// ``runCommand(_:environment:descriptors:stderrIdentity:timeout:)``.
 package struct SmallTmpfs {
     /// Where it is mounted.
     package let path: String
@@ -14,7 +16,10 @@ package struct SmallTmpfs {
     /// then it prints that `test` is skipped, or throws when `CI=true` requires every test to run.
     package static func mountIfRoot(at path: String, size: String = "64k", test: String) throws -> SmallTmpfs? {
         guard try isRoot(for: test, needing: "a small tmpfs") else { return nil }
-        try run("/bin/mount", ["-t", "tmpfs", "-o", "size=\(size),mode=0700", "tmpfs", path])
+        let options = "size=\(size),mode=0700"
+        guard mount("tmpfs", path, "tmpfs", 0, options) == 0 else {
+            throw TmpfsError(operation: "mount tmpfs -o \(options) on \(path)", reason: errnoText())
+        }
         return SmallTmpfs(path: path)
     }
 
@@ -23,11 +28,16 @@ package struct SmallTmpfs {
     /// (as ``mountIfRoot(at:size:test:)``). The loop device is released with the unmount (autoclear).
     package static func mountExt4IfRoot(
         at path: String, image: String, megabytes: Int = 4, test: String
-    ) throws -> SmallTmpfs? {
+    ) async throws -> SmallTmpfs? {
         guard try isRoot(for: test, needing: "an ext4 loop mount") else { return nil }
-        try run("/usr/bin/truncate", ["-s", "\(megabytes)M", image])
-        try run("/sbin/mkfs.ext4", ["-q", "-F", "-m", "0", image])
-        try run("/bin/mount", ["-t", "ext4", "-o", "loop", image, path])
+        let created = open(image, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
+        guard created >= 0 else { throw TmpfsError(operation: "create \(image)", reason: errnoText()) }
+        close(created)
+        guard truncate(image, off_t(megabytes) << 20) == 0 else {
+            throw TmpfsError(operation: "truncate \(image) to \(megabytes) MiB", reason: errnoText())
+        }
+        try await run(["/sbin/mkfs.ext4", "-q", "-F", "-m", "0", image])
+        try await run(["/bin/mount", "-t", "ext4", "-o", "loop", image, path])
         chmod(path, 0o700)
         return SmallTmpfs(path: path)
     }
@@ -48,9 +58,9 @@ package struct SmallTmpfs {
         self.path = path
     }
 
-    /// Unmounts lazily, so open files in the mount do not keep it busy.
+    /// Unmounts lazily (`MNT_DETACH`), so open files in the mount do not keep it busy.
     package func unmount() {
-        try? Self.run("/bin/umount", ["-l", path])
+        _ = umount2(path, Int32(MNT_DETACH))
     }
 
     /// Writes `name` (and `name.1`, `name.2`, …) in the mount until the file system is full; returns the bytes
@@ -105,15 +115,13 @@ package struct SmallTmpfs {
         }
     }
 
-    private static func run(_ tool: String, _ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
+    /// Runs `command` to its end through ``runCommand(_:environment:descriptors:stderrIdentity:timeout:)``; throws
+    /// unless it exits 0.
+    private static func run(_ command: [String]) async throws {
+        let result = try await runCommand(command)
+        guard result.status == 0 else {
             throw TmpfsError(
-                operation: "\(tool) \(arguments.joined(separator: " "))", reason: "exit \(process.terminationStatus)")
+                operation: command.joined(separator: " "), reason: "exit \(result.status): \(result.output)")
         }
     }
 

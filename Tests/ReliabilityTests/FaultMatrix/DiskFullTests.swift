@@ -30,7 +30,7 @@ struct DiskFullTests {
         case .tmpfs:
             mounted = try SmallTmpfs.mountIfRoot(at: world.harness.stateDirectory, size: "256k", test: test)
         case .ext4:
-            mounted = try SmallTmpfs.mountExt4IfRoot(
+            mounted = try await SmallTmpfs.mountExt4IfRoot(
                 at: world.harness.stateDirectory, image: world.harness.root + "/ext4.img", test: test)
         }
         guard let disk = mounted else { return }
