@@ -178,8 +178,8 @@ struct ReplicaProcessTests {
             outputPath: harness.root + "/moto.log")
         defer { store.send(SIGTERM) }
         #expect(await eventually { await Self.answers(port: storePort) }, "\(store.output)")
-        let bucket = try await curlHTTP("PUT", "http://127.0.0.1:\(storePort)/replicas")
-        #expect(bucket == 200)
+        let bucket = try await curl(nil, "PUT", "http://127.0.0.1:\(storePort)/replicas")
+        #expect(bucket.status == 200, "\(bucket.body)")
         let relayPort = try freePort()
         func relay() throws -> RunningProcess {
             try RunningProcess(
@@ -312,9 +312,9 @@ struct ReplicaProcessTests {
         #expect(await daemon.waitForExit() == 0, "\(daemon.output)")
     }
 
-    /// READY=1 datagrams so far: a second start of one harness is ready when there is one more.
+    /// Whether an HTTP server answers on `port` of 127.0.0.1 (with any status).
     static func answers(port: Int) async -> Bool {
-        (try? await curlHTTP("GET", "http://127.0.0.1:\(port)/")) != nil
+        ((try? await curl(nil, "GET", "http://127.0.0.1:\(port)/"))?.status ?? 0) > 0
     }
 }
 
@@ -338,16 +338,4 @@ func freePort() throws -> Int {
         $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { _ = getsockname(descriptor, $0, &length) }
     }
     return Int(UInt16(bigEndian: address.sin_port))
-}
-
-/// The HTTP status curl gets for `method` on `url`; throws when nothing answers.
-func curlHTTP(_ method: String, _ url: String) async throws -> Int {
-    let running = try RunningProcess(
-        "/usr/bin/curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-X", method, "--max-time", "5", url],
-        environment: ["PATH": "/usr/bin:/bin"], outputPath: "/tmp/curl-\(UUID().uuidString).log")
-    defer { try? FileManager.default.removeItem(atPath: running.outputPath) }
-    guard await running.waitForExit() == 0, let code = Int(running.output), code > 0 else {
-        throw TestSupportError(description: "\(method) \(url): no answer")
-    }
-    return code
 }
