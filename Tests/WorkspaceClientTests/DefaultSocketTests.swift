@@ -15,11 +15,7 @@ struct DefaultSocketTests {
     /// holding a thread of the cooperative pool.
     static func privateRunIsPossible() async -> Bool {
         guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare") else { return false }
-        let log = "/tmp/wctl-unshare-\(UUID().uuidString).log"
-        defer { try? FileManager.default.removeItem(atPath: log) }
-        let probe = try? RunningProcess(
-            "/usr/bin/unshare", ["--mount", "/bin/true"], environment: ["PATH": "/usr/bin:/bin"], outputPath: log)
-        return await probe?.waitForExit() == 0
+        return (try? await runCommand(["/usr/bin/unshare", "--mount", "/bin/true"]))?.status == 0
     }
 
     /// Runs `/bin/sh -c script` in a new mount namespace with a fresh tmpfs on /run, then execs the rest of its
