@@ -7,30 +7,35 @@ import TestSupport
 import Glibc
 #endif
 
-/// A running `StateStoreCrashTester` child with its stdout read line by line. The reads and the wait for the exit
-/// hold no thread: the pipe is non-blocking and ``eventually(timeout:_:)`` polls it, so a crash test running for
-/// seconds leaves the cooperative pool to the tests beside it.
+/// A running `StateStoreCrashTester` child (a ``TestSupport/RunningProcess``) with its output read line by line
+/// as it grows. The reads and the wait for the exit hold no thread: ``eventually(timeout:_:)`` polls the output
+/// file, so a crash test running for seconds leaves the cooperative pool to the tests beside it. The tester's
+/// stderr (how long each save took) is in the same file; the tests look lines up by their prefix.
 final class CrashTesterProcess {
     /// The tester next to the test binary (built by `swift build --build-tests`).
     static var executable: String { ProductPaths.executable("StateStoreCrashTester") }
 
-    let process = Process()
-    private let output = Pipe()
+    let process: RunningProcess
+    /// The output file, open for reading from where the last read stopped.
+    private let output: Int32
     private var buffer = Data()
     private var lines: [String] = []
     private var ended = false
 
     init(path: String, arguments: [String] = []) throws {
-        process.executableURL = URL(fileURLWithPath: Self.executable)
-        process.arguments = [path] + arguments
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let descriptor = output.fileHandleForReading.fileDescriptor
-        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+        let outputPath = "/tmp/crash-tester-\(UUID().uuidString).log"
+        process = try RunningProcess(
+            Self.executable, [path] + arguments, environment: ["PATH": "/usr/bin:/bin"], outputPath: outputPath)
+        output = open(outputPath, O_RDONLY | O_CLOEXEC)
+        guard output >= 0 else { throw TestSupportError(description: "open \(outputPath): \(errno)") }
     }
 
-    var pid: Int32 { process.processIdentifier }
+    deinit {
+        close(output)
+        unlink(process.outputPath)
+    }
+
+    var pid: Int32 { process.pid }
 
     /// The next line; nil at end of output.
     func nextLine() async -> String? {
@@ -46,18 +51,23 @@ final class CrashTesterProcess {
         }
     }
 
-    /// Reads what the pipe holds without waiting; whether it read bytes or found the end of the output.
+    /// Reads what the file holds past the last read without waiting; whether it read bytes or found the end of the
+    /// output. The output ends once the tester has exited and everything it wrote is read: the exit is checked
+    /// before the read, so that a last line written just before the exit is still read.
     private func readAvailable() -> Bool {
-        let descriptor = output.fileHandleForReading.fileDescriptor
+        let exited = process.exitStatus != nil
         var chunk = [UInt8](repeating: 0, count: 4096)
-        let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        let count = chunk.withUnsafeMutableBytes { read(output, $0.baseAddress, $0.count) }
         if count > 0 {
             buffer.append(contentsOf: chunk[..<count])
             return true
         }
-        if count < 0 && (errno == EAGAIN || errno == EINTR) { return false }
-        ended = true
-        return true
+        if count < 0 && errno == EINTR { return false }
+        if count < 0 || exited {
+            ended = true
+            return true
+        }
+        return false
     }
 
     /// Reads until a line starting with `prefix`; returns it, or nil at end of output.
@@ -72,7 +82,7 @@ final class CrashTesterProcess {
     @discardableResult
     func finish() async -> [String] {
         while await nextLine() != nil {}
-        _ = await eventually { !process.isRunning }
+        _ = await process.waitForExit()
         return lines
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import StateStore
+import TestSupport
 import Testing
 
 /// Real processes killed at random instants: what was reported durable must be in the file, and a SIGTERM must
@@ -44,7 +45,7 @@ struct CrashTests {
             defer { round += 1 }
             let tester = try CrashTesterProcess(path: path, arguments: Self.arguments)
             // A round that fails before its own kill must not leave the tester changing the state forever.
-            defer { if tester.process.isRunning { kill(tester.pid, SIGKILL) } }
+            defer { if tester.process.exitStatus == nil { kill(tester.pid, SIGKILL) } }
             if round % 10 == 9 {
                 // Some rounds die while starting.
                 try await Task.sleep(for: .microseconds(UInt64.random(in: 0...20_000, using: &generator)))
@@ -55,7 +56,7 @@ struct CrashTests {
             }
             kill(tester.pid, SIGKILL)
             await tester.finish()
-            #expect(tester.process.terminationReason == .uncaughtSignal)
+            #expect(tester.process.exitStatus == 128 + SIGKILL)
             let durable = tester.durableRevisions.max() ?? 0
             reported += tester.durableRevisions.count
             let stored = try storedCrashTesterRevision(path: path)
@@ -78,14 +79,14 @@ struct CrashTests {
             var generator = SystemRandomNumberGenerator()
             for round in 0..<(100 / Self.lanes) {
                 let tester = try CrashTesterProcess(path: path, arguments: Self.arguments)
-                defer { if tester.process.isRunning { kill(tester.pid, SIGKILL) } }
+                defer { if tester.process.exitStatus == nil { kill(tester.pid, SIGKILL) } }
                 try #require(await tester.line(startingWith: "ready") != nil)
                 // Time under test: a kill at a random instant.
                 try await Task.sleep(for: .microseconds(UInt64.random(in: 0...40_000, using: &generator)))
                 kill(tester.pid, SIGTERM)
                 let accepted = await tester.line(startingWith: "accepted ").flatMap { UInt64($0.dropFirst(9)) }
                 await tester.finish()
-                #expect(tester.process.terminationReason == .exit && tester.process.terminationStatus == 0)
+                #expect(tester.process.exitStatus == 0)
                 let stored = try storedCrashTesterRevision(path: path)
                 #expect(
                     accepted == stored,

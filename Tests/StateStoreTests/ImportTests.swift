@@ -40,22 +40,17 @@ struct ImportTests {
         var markerExists: Bool { FileManager.default.fileExists(atPath: source.markerPath) }
     }
 
-    static func sha256Hex(_ data: Data) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        input.fileHandleForWriting.write(data)
-        try input.fileHandleForWriting.close()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return String(text.prefix(64))
+    /// The SHA-256 of `data` in hex, as `sha256sum` (a program apart from the code under test) computes it.
+    static func sha256Hex(_ data: Data) async throws -> String {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try directory.write("input", data)
+        let result = try await runCommand(["/usr/bin/sha256sum", directory.file("input")])
+        try #require(result.status == 0, "\(result.output)")
+        return String(result.output.prefix(64))
     }
 
-    @Test func aLegacyFileIsMigratedWrittenAndMarkedAndNeverTouched() throws {
+    @Test func aLegacyFileIsMigratedWrittenAndMarkedAndNeverTouched() async throws {
         let setup = try Setup()
         defer { setup.directory.remove() }
         let legacy = try Fixtures.data("notebook/v1.json")
@@ -72,7 +67,7 @@ struct ImportTests {
         let marker = try setup.marker()
         #expect(marker.source == setup.source.sourcePath)
         #expect(marker.size == legacy.count)
-        #expect(marker.sha256 == (try Self.sha256Hex(legacy)))
+        #expect(marker.sha256 == (try await Self.sha256Hex(legacy)))
         #expect(marker.version == 1)
         #expect(marker == loaded.report.importResult?.marker)
         #expect(!FileManager.default.fileExists(atPath: setup.source.pendingPath))
@@ -240,7 +235,7 @@ struct ImportTests {
         #expect(!FileManager.default.fileExists(atPath: setup.source.pendingPath))
     }
 
-    @Test func aStagedCopyIsReadInsteadOfTheSourceAndRemoved() throws {
+    @Test func aStagedCopyIsReadInsteadOfTheSourceAndRemoved() async throws {
         let setup = try Setup(staged: true)
         defer { setup.directory.remove() }
         let legacy = try Fixtures.data("notebook/v1.json")
@@ -248,7 +243,7 @@ struct ImportTests {
         let loaded = try setup.file.load(importing: setup.source)
         #expect(loaded.report.importResult?.outcome == .imported)
         #expect(try setup.marker().source == setup.source.sourcePath, "the marker names the operator's path")
-        #expect(try setup.marker().sha256 == (try Self.sha256Hex(legacy)))
+        #expect(try setup.marker().sha256 == (try await Self.sha256Hex(legacy)))
         #expect(!FileManager.default.fileExists(atPath: setup.directory.file("state/.legacy-copy")))
     }
 
