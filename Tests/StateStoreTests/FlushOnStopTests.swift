@@ -16,7 +16,7 @@ import Glibc
 /// The SIGTERM path with the exit is CrashTests' (StateStoreCrashTester's stop is this helper).
 @Suite("PersistentState.flushOnStop: the flush on a stop signal", .timeLimit(.minutes(1)))
 struct FlushOnStopTests {
-    @Test func aStopSignalClosesFlushesAndReportsTheDurableRevision() throws {
+    @Test func aStopSignalClosesFlushesAndReportsTheDurableRevision() async throws {
         let harness = try PersistenceHarness()
         defer { harness.remove() }
         let events = StopEvents()
@@ -25,7 +25,7 @@ struct FlushOnStopTests {
         try harness.addNote(2)
         #expect(harness.state.status.durableRevision == 0)
         kill(getpid(), SIGUSR1)
-        let all = events.wait(count: 2)
+        let all = await events.wait(count: 2)
         #expect(all.map(\.exitStatus) == [nil, 0])
         guard case .flushed(let signal, let revision) = all.last else {
             Issue.record("no flush: \(all)")
@@ -36,7 +36,7 @@ struct FlushOnStopTests {
         #expect(throws: PersistenceError.closed(path: harness.file.path)) { try harness.addNote(3) }
     }
 
-    @Test func aFailedFlushOnStopExitsWithEXIOERR() throws {
+    @Test func aFailedFlushOnStopExitsWithEXIOERR() async throws {
         let harness = try PersistenceHarness()
         defer { harness.remove() }
         let events = StopEvents()
@@ -44,7 +44,7 @@ struct FlushOnStopTests {
         try harness.addNote(1)
         harness.fileSystem.inject(.fsync, errno: EIO, repeating: true)
         kill(getpid(), SIGUSR2)
-        let all = events.wait(count: 2)
+        let all = await events.wait(count: 2)
         guard case .flushFailed(SIGUSR2, .saveFailed(_, 1, _)) = all.last else {
             Issue.record("not a failed flush of revision 1: \(all)")
             return
@@ -89,16 +89,14 @@ struct FlushOnStopTests {
 /// The events a stop observer got, and a bounded wait for them.
 private final class StopEvents: Sendable {
     private let events = Mutex<[StopFlushEvent]>([])
-    private let arrived = DispatchSemaphore(value: 0)
 
     func append(_ event: StopFlushEvent) {
         events.withLock { $0.append(event) }
-        arrived.signal()
     }
 
-    /// The events once `count` of them came, or those that came within ten seconds.
-    func wait(count: Int) -> [StopFlushEvent] {
-        for _ in 0..<count where arrived.wait(timeout: .now() + 10) == .timedOut { break }
+    /// The events once `count` of them came, or those that came within ten seconds; awaited, holding no thread.
+    func wait(count: Int) async -> [StopFlushEvent] {
+        _ = await eventually(timeout: .seconds(10)) { events.withLock { $0.count } >= count }
         return events.withLock { $0 }
     }
 }

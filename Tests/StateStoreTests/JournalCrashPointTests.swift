@@ -26,7 +26,7 @@ import Testing
     }
 
     /// Six changes: durable waits after the 2nd and 5th, a snapshot after the 3rd, then a clean stop.
-    func workload(_ fileSystem: PowerLossFileSystem) -> Acknowledged {
+    func workload(_ fileSystem: PowerLossFileSystem) async -> Acknowledged {
         var seen = Acknowledged()
         guard let file = try? file(fileSystem), let state = try? openJournaled(file) else { return seen }
         for index in 1...6 {
@@ -34,7 +34,7 @@ import Testing
             guard let applied = try? state.apply(NoteChange.add(id: id, title: "note \(index)")) else { continue }
             seen.applied.append(id)
             if index == 2 || index == 5,
-                (try? state.waitUntilDurableBlocking(applied.revision, timeout: .seconds(10))) != nil
+                (try? await state.waitUntilDurable(applied.revision, timeout: .seconds(10))) != nil
             {
                 seen.durable = seen.applied
             }
@@ -47,9 +47,9 @@ import Testing
         return seen
     }
 
-    @Test func everyCrashPointKeepsEveryAcknowledgedChange() throws {
+    @Test func everyCrashPointKeepsEveryAcknowledgedChange() async throws {
         let clean = PowerLossFileSystem()
-        let all = workload(clean)
+        let all = await workload(clean)
         #expect(all.applied == (1...6).map { "n\($0)" } && all.closed)
         let calls = clean.mutatingCalls
         #expect(calls > 20)
@@ -57,7 +57,7 @@ import Testing
         for crashPoint in 0...calls {
             let fileSystem = PowerLossFileSystem()
             fileSystem.crash(beforeCall: crashPoint)
-            let seen = workload(fileSystem)
+            let seen = await workload(fileSystem)
             for disk in fileSystem.disksAfterCrash() {
                 let context = "crash before call \(crashPoint), \(disk)"
                 let restarted = PowerLossFileSystem(files: disk.files)

@@ -1,8 +1,8 @@
-import Dispatch
 import Foundation
 import StateStore
 import StateStoreTesting
 import Synchronization
+import TestSupport
 import Testing
 
 @Suite("Persistence schedulers", .timeLimit(.minutes(1)))
@@ -26,27 +26,27 @@ struct PersistenceSchedulerTests {
         #expect(scheduler.pendingTimerCount == 0)
     }
 
-    @Test func theDispatchSchedulerFiresAfterTheDelayAndCancelStopsIt() {
+    @Test func theDispatchSchedulerFiresAfterTheDelayAndCancelStopsIt() async {
         let scheduler = DispatchPersistenceScheduler()
-        let fired = DispatchSemaphore(value: 0)
+        let fired = Flag()
         let cancelledRan = Flag()
         let start = ContinuousClock.now
-        _ = scheduler.schedule(after: .milliseconds(20)) { fired.signal() }
+        _ = scheduler.schedule(after: .milliseconds(20)) { fired.set() }
         let cancelled = scheduler.schedule(after: .milliseconds(10)) { cancelledRan.set() }
         cancelled.cancel()
-        #expect(fired.wait(timeout: .now() + 10) == .success)
+        #expect(await eventually(timeout: .seconds(10)) { fired.isSet })
         #expect(ContinuousClock.now - start >= .milliseconds(20))
         #expect(!cancelledRan.isSet)
     }
 
-    @Test func waitingOnAClosedStateForARevisionThatWillNotBeSavedFails() throws {
+    @Test func waitingOnAClosedStateForARevisionThatWillNotBeSavedFails() async throws {
         let harness = try PersistenceHarness()
         defer { harness.remove() }
         let revision = try harness.addNote(1)
         harness.fileSystem.inject(.create, errno: ENOSPC)
         #expect(throws: PersistenceError.self) { try harness.state.close() }
-        #expect(throws: PersistenceError.closedBeforeDurable(path: harness.file.path, revision: revision)) {
-            try harness.state.waitUntilDurableBlocking(revision, timeout: .seconds(10))
+        await #expect(throws: PersistenceError.closedBeforeDurable(path: harness.file.path, revision: revision)) {
+            try await harness.state.waitUntilDurable(revision, timeout: .seconds(10))
         }
     }
 }

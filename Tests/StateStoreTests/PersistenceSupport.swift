@@ -66,7 +66,8 @@ final class EventLog: Sendable {
 final class SaveGate: Sendable {
     private let remaining: Mutex<Int>
     private let creates = Mutex(0)
-    private let entered = DispatchSemaphore(value: 0)
+    /// Saves that entered the gate, and how many of them ``waitUntilEntered()`` has reported.
+    private let entries = Mutex((entered: 0, reported: 0))
     private let released = DispatchSemaphore(value: 0)
 
     init(fileSystem: FaultInjectingFileSystem, blocking count: Int = 1) {
@@ -79,13 +80,24 @@ final class SaveGate: Sendable {
                 return remaining > 0
             }
             guard block else { return }
-            entered.signal()
+            entries.withLock { $0.entered += 1 }
+            // The save holds here until the test lets it go: the thread is the state's save queue or a thread a
+            // test started for a synchronous flush, never one of the cooperative pool.
             released.wait()
         }
     }
 
-    /// Waits until a save is blocked in the gate.
-    func waitUntilEntered() -> Bool { entered.wait(timeout: .now() + 10) == .success }
+    /// Waits, without holding a thread, until one more save is blocked in the gate than this has reported so
+    /// far; false if none came within 10 s.
+    func waitUntilEntered() async -> Bool {
+        await eventually(timeout: .seconds(10)) {
+            entries.withLock { entries in
+                guard entries.entered > entries.reported else { return false }
+                entries.reported += 1
+                return true
+            }
+        }
+    }
 
     /// How many temporary files saves have started to create, blocked or not.
     var createCount: Int { creates.withLock { $0 } }
@@ -107,19 +119,58 @@ struct RejectedChange: Error, Equatable {}
 /// A wait for a revision registered at once, so a save that fails before the test gets to wait still reports
 /// to it (a wait registered after a failure would wait for the next save).
 final class DurabilityProbe: Sendable {
-    private let result = Mutex<Result<Void, PersistenceError>?>(nil)
-    private let done = DispatchSemaphore(value: 0)
+    private let outcome = FirstOutcome<Result<Void, PersistenceError>?>()
 
     init(_ state: PersistentState<Notebook>, revision: UInt64) {
-        state.whenDurable(revision) { [self] outcome in
-            result.withLock { $0 = outcome }
-            done.signal()
-        }
+        state.whenDurable(revision) { [outcome] in outcome.resolve($0) }
     }
 
-    /// The outcome, or nil if none came within 10 s.
-    func wait() -> Result<Void, PersistenceError>? {
-        guard done.wait(timeout: .now() + 10) == .success else { return nil }
-        return result.withLock { $0 }
+    /// The outcome, or nil if none came within 10 s; awaited, holding no thread.
+    func wait() async -> Result<Void, PersistenceError>? {
+        await outcome.value(orAfter: .seconds(10), nil)
+    }
+}
+
+extension PersistentState {
+    /// ``waitUntilDurable(_:)`` with the bound of ``waitUntilDurableBlocking(_:timeout:)``: throws
+    /// ``PersistenceError/timedOut(path:revision:)`` once `timeout` passed, but awaits instead of blocking a thread
+    /// of the cooperative pool.
+    func waitUntilDurable(_ revision: UInt64, timeout: Duration) async throws(PersistenceError) {
+        let outcome = FirstOutcome<Result<Void, PersistenceError>>()
+        whenDurable(revision) { outcome.resolve($0) }
+        try await outcome.value(orAfter: timeout, .failure(.timedOut(path: file.path, revision: revision))).get()
+    }
+}
+
+/// A value that one of several racing callbacks provides; the first one counts, the later ones are ignored.
+final class FirstOutcome<Value: Sendable>: Sendable {
+    private let state = Mutex<(value: Value?, waiter: CheckedContinuation<Value, Never>?)>((nil, nil))
+
+    /// Provides the value, unless one was provided before.
+    func resolve(_ value: Value) {
+        let waiter = state.withLock { state -> CheckedContinuation<Value, Never>? in
+            guard state.value == nil else { return nil }
+            state.value = value
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        waiter?.resume(returning: value)
+    }
+
+    /// The value once provided, or `fallback` if none was provided within `timeout`; holds no thread meanwhile.
+    /// Call it once.
+    func value(orAfter timeout: Duration, _ fallback: Value) async -> Value {
+        let deadline = Task { [self] in
+            try await Task.sleep(for: timeout)
+            resolve(fallback)
+        }
+        defer { deadline.cancel() }
+        return await withCheckedContinuation { continuation in
+            let value = state.withLock { state -> Value? in
+                if state.value == nil { state.waiter = continuation }
+                return state.value
+            }
+            if let value { continuation.resume(returning: value) }
+        }
     }
 }

@@ -4,6 +4,7 @@ import StateStore
 import StateStoreSample
 import StateStoreTesting
 import Synchronization
+import TestSupport
 import Testing
 
 @Suite("PersistentState: changes expecting a revision, callbacks in revision order, saving unchanged state")
@@ -62,25 +63,29 @@ struct PersistentStateConditionalApplyTests {
         #expect(calls.all.isEmpty)
     }
 
-    @Test func atCurrentRevisionSeesNoChangeWhileItRuns() throws {
+    @Test func atCurrentRevisionSeesNoChangeWhileItRuns() async throws {
         let harness = try PersistenceHarness()
         defer { harness.remove() }
         try harness.addNote(1)
+        // The semaphores are the test: the change blocks on the state's lock while `atCurrentRevision` holds it. Both
+        // sides block threads of their own, off the cooperative pool.
         let started = DispatchSemaphore(value: 0)
         let changed = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
+        Thread.detachNewThread {
             started.wait()
             _ = try? harness.addNote(2)
             changed.signal()
         }
-        let (revision, changedMeanwhile) = harness.state.atCurrentRevision { revision in
-            started.signal()
-            // The change is blocked on the lock held here, so it cannot finish in these 100 ms.
-            return (revision, changed.wait(timeout: .now() + .milliseconds(100)) == .success)
+        let (revision, changedMeanwhile) = await offThePool {
+            harness.state.atCurrentRevision { revision in
+                started.signal()
+                // The change is blocked on the lock held here, so it cannot finish in these 100 ms.
+                return (revision, changed.wait(timeout: .now() + .milliseconds(100)) == .success)
+            }
         }
         #expect(revision == 1)
         #expect(!changedMeanwhile)
-        #expect(changed.wait(timeout: .now() + .seconds(10)) == .success)
+        #expect(await offThePool { changed.wait(timeout: .now() + .seconds(10)) } == .success)
         #expect(harness.state.status.revision == 2)
     }
 

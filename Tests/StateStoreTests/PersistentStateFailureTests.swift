@@ -20,7 +20,7 @@ struct PersistentStateFailureTests {
         let revision = try harness.addNote(1)
         let probe = DurabilityProbe(harness.state, revision: revision)
         harness.scheduler.advance(by: .milliseconds(500))
-        let outcome = probe.wait()
+        let outcome = await probe.wait()
         guard case .failure(.saveFailed(_, revision, _)) = outcome else {
             Issue.record("the waiter got \(String(describing: outcome))")
             return
@@ -47,7 +47,7 @@ struct PersistentStateFailureTests {
         }
         harness.fileSystem.clearFaults()
         harness.scheduler.advance(by: .seconds(4))
-        try harness.state.waitUntilDurableBlocking(revision, timeout: .seconds(10))
+        try await harness.state.waitUntilDurable(revision, timeout: .seconds(10))
         await harness.waitUntilIdle()
         status = harness.state.status
         #expect(!status.isDirty && status.lastError == nil && status.lastErrorDate == nil)
@@ -67,8 +67,8 @@ struct PersistentStateFailureTests {
         await harness.waitUntilIdle()
         // The retry waits for the backoff on the manual clock, which does not move: without the rule the wait
         // would time out instead of failing.
-        #expect {
-            try harness.state.waitUntilDurableBlocking(revision, timeout: .seconds(5))
+        await #expect {
+            try await harness.state.waitUntilDurable(revision, timeout: .seconds(5))
         } throws: { error in
             guard case .saveFailed(_, let failed, _) = error as? PersistenceError else { return false }
             return failed == revision
@@ -77,7 +77,7 @@ struct PersistentStateFailureTests {
         let later = try harness.addNote(2)
         let probe = DurabilityProbe(harness.state, revision: later)
         harness.scheduler.advance(by: .seconds(1))
-        guard case .success = probe.wait() else {
+        guard case .success = await probe.wait() else {
             Issue.record("the later change did not become durable with the retry")
             return
         }
@@ -95,18 +95,18 @@ struct PersistentStateFailureTests {
         harness.scheduler.advance(by: .milliseconds(900))  // past the debounce, not past the backoff
         #expect(harness.fileSystem.count(of: .create) == 1)
         harness.scheduler.advance(by: .milliseconds(100))
-        try harness.state.waitUntilDurableBlocking(2, timeout: .seconds(10))
+        try await harness.state.waitUntilDurable(2, timeout: .seconds(10))
         #expect(try harness.storedNoteIDs() == ["n1", "n2"])
     }
 
-    @Test func aDirectoryFsyncFailureIsAFailedSave() throws {
+    @Test func aDirectoryFsyncFailureIsAFailedSave() async throws {
         let harness = try PersistenceHarness()
         defer { harness.remove() }
         harness.fileSystem.inject(.fsyncDirectory, errno: EIO)
         let revision = try harness.addNote(1)
         let probe = DurabilityProbe(harness.state, revision: revision)
         harness.scheduler.advance(by: .milliseconds(500))
-        guard case .failure(.saveFailed(_, _, .writeFailed(let write))) = probe.wait() else {
+        guard case .failure(.saveFailed(_, _, .writeFailed(let write))) = await probe.wait() else {
             Issue.record("the waiter did not get the write error")
             return
         }

@@ -4,6 +4,7 @@ import StateStore
 import StateStoreSample
 import StateStoreTesting
 import Synchronization
+import TestSupport
 import Testing
 
 @Suite("PersistentState: synchronous flush and close", .timeLimit(.minutes(1)))
@@ -33,44 +34,51 @@ struct PersistentStateFlushTests {
         #expect(harness.state.status.savesPerformed == 1)
     }
 
-    @Test func aFlushDuringASaveWaitsForItThenWritesTheLatestState() throws {
+    @Test func aFlushDuringASaveWaitsForItThenWritesTheLatestState() async throws {
         let harness = try PersistenceHarness()
         defer { harness.remove() }
         let gate = SaveGate(fileSystem: harness.fileSystem)
         try harness.addNote(1)
         harness.scheduler.advance(by: .milliseconds(500))
-        #expect(gate.waitUntilEntered())
+        #expect(await gate.waitUntilEntered())
         try harness.addNote(2)
+        // The synchronous flush blocks its caller until save 1 is done, which the semaphore observes: the flush and
+        // the waits run on threads of their own, off the cooperative pool.
         let flushed = DispatchSemaphore(value: 0)
         let result = ResultBox()
-        DispatchQueue.global().async {
+        Thread.detachNewThread {
             result.set(Result { () throws(PersistenceError) in try harness.state.flushSynchronously() })
             flushed.signal()
         }
-        #expect(flushed.wait(timeout: .now() + .milliseconds(50)) == .timedOut)  // still waiting for save 1
+        let early = await offThePool { flushed.wait(timeout: .now() + .milliseconds(50)) }
+        #expect(early == .timedOut)  // still waiting for save 1
         gate.release()
-        #expect(flushed.wait(timeout: .now() + 10) == .success)
+        #expect(await offThePool { flushed.wait(timeout: .now() + 10) } == .success)
         #expect(result.isSuccess)
         #expect(harness.events.savedRevisions == [1, 2])
         #expect(harness.state.status.durableRevision == 2)
         #expect(try harness.storedNoteIDs() == ["n1", "n2"])
     }
 
-    @Test func concurrentFlushesWriteOnce() throws {
+    @Test func concurrentFlushesWriteOnce() async throws {
         let harness = try PersistenceHarness()
         defer { harness.remove() }
         let gate = SaveGate(fileSystem: harness.fileSystem)
         try harness.addNote(1)
+        // Each synchronous flush blocks its caller until the gated save is done: each runs on a thread of its own,
+        // and the group is waited for off the cooperative pool.
         let group = DispatchGroup()
         let results = (0..<3).map { _ in ResultBox() }
         for box in results {
-            DispatchQueue.global().async(group: group) {
+            group.enter()
+            Thread.detachNewThread {
                 box.set(Result { () throws(PersistenceError) in try harness.state.flushSynchronously() })
+                group.leave()
             }
         }
-        #expect(gate.waitUntilEntered())
+        #expect(await gate.waitUntilEntered())
         gate.release()
-        #expect(group.wait(timeout: .now() + 10) == .success)
+        #expect(await offThePool { group.wait(timeout: .now() + 10) } == .success)
         #expect(results.allSatisfy { $0.isSuccess })
         #expect(gate.createCount == 1)
     }

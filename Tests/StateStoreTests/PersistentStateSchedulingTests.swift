@@ -3,6 +3,7 @@ import StateStore
 import StateStoreSample
 import StateStoreTesting
 import Synchronization
+import TestSupport
 import Testing
 
 @Suite("PersistentState: changes, revisions and debounced saves", .timeLimit(.minutes(1)))
@@ -39,7 +40,7 @@ struct PersistentStateSchedulingTests {
         harness.scheduler.advance(by: .milliseconds(1))
         let started = harness.state.status  // the save started now; on an idle machine it may be done already
         #expect(started.savingRevision == revision || started.durableRevision == revision)
-        try harness.state.waitUntilDurableBlocking(revision, timeout: .seconds(10))
+        try await harness.state.waitUntilDurable(revision, timeout: .seconds(10))
         await harness.waitUntilIdle()
         let status = harness.state.status
         #expect(status.savesPerformed == 1 && status.durableRevision == 2 && !status.isDirty)
@@ -68,7 +69,7 @@ struct PersistentStateSchedulingTests {
             if started > saveStarts.count {
                 let revision = status.savingRevision ?? status.durableRevision
                 saveStarts.append((revision, harness.scheduler.now - start))
-                try harness.state.waitUntilDurableBlocking(revision, timeout: .seconds(10))
+                try await harness.state.waitUntilDurable(revision, timeout: .seconds(10))
                 await harness.waitUntilIdle()
             }
         }
@@ -76,7 +77,7 @@ struct PersistentStateSchedulingTests {
         #expect(saveStarts.map(\.revision) == [50, 100])
         #expect(harness.state.status.savesPerformed == 2)
         harness.scheduler.advance(by: .milliseconds(500))
-        try harness.state.waitUntilDurableBlocking(120, timeout: .seconds(10))
+        try await harness.state.waitUntilDurable(120, timeout: .seconds(10))
         #expect(harness.state.status.savesPerformed == 3)
         #expect(harness.state.status.changesCoalesced == 117)
     }
@@ -86,7 +87,7 @@ struct PersistentStateSchedulingTests {
         defer { harness.remove() }
         for index in 1...100 { try harness.addNote(index) }
         harness.scheduler.advance(by: .milliseconds(500))
-        try harness.state.waitUntilDurableBlocking(100, timeout: .seconds(10))
+        try await harness.state.waitUntilDurable(100, timeout: .seconds(10))
         await harness.waitUntilIdle()
         #expect(harness.fileSystem.count(of: .rename) == 1)
         #expect(harness.state.status.savesPerformed == 1)
@@ -100,7 +101,7 @@ struct PersistentStateSchedulingTests {
         let gate = SaveGate(fileSystem: harness.fileSystem)
         try harness.addNote(1)
         harness.scheduler.advance(by: .milliseconds(500))
-        #expect(gate.waitUntilEntered())
+        #expect(await gate.waitUntilEntered())
         try harness.addNote(2)
         try harness.addNote(3)
         harness.scheduler.advance(by: .seconds(10))  // past the debounce and the maximum delay
@@ -109,7 +110,7 @@ struct PersistentStateSchedulingTests {
         #expect(harness.scheduler.pendingTimerCount == 0)
         gate.release()
         // The first save finishes; the next is overdue, so it starts at once without the clock moving.
-        try harness.state.waitUntilDurableBlocking(3, timeout: .seconds(10))
+        try await harness.state.waitUntilDurable(3, timeout: .seconds(10))
         await harness.waitUntilIdle()
         #expect(harness.events.savedRevisions == [1, 3])
         #expect(harness.fileSystem.count(of: .create) == 2)
@@ -124,12 +125,12 @@ struct PersistentStateSchedulingTests {
         try harness.addNote(1)
         harness.state.whenDurable(1) { _ in log.append("ack 1 after \(harness.fileSystem.calls.last!.operation)") }
         harness.scheduler.advance(by: .milliseconds(500))
-        #expect(gate.waitUntilEntered())
+        #expect(await gate.waitUntilEntered())
         let revision = try harness.addNote(2)
         harness.state.whenDurable(2) { _ in log.append("ack 2 after \(harness.fileSystem.calls.last!.operation)") }
         #expect(log.all.isEmpty)
         gate.release()
-        try harness.state.waitUntilDurableBlocking(1, timeout: .seconds(10))
+        try await harness.state.waitUntilDurable(1, timeout: .seconds(10))
         #expect(log.all == ["ack 1 after fsyncDirectory"])
         await harness.waitUntilIdle()
         harness.scheduler.advance(by: .milliseconds(500))  // revision 2 came at 500 ms: its quiet period
@@ -150,13 +151,17 @@ struct PersistentStateSchedulingTests {
         }
     }
 
-    @Test func aBlockingWaitTimesOut() throws {
+    @Test func aBlockingWaitTimesOut() async throws {
         let harness = try PersistenceHarness()
         defer { harness.remove() }
         let revision = try harness.addNote(1)
-        #expect(throws: PersistenceError.timedOut(path: harness.file.path, revision: revision)) {
-            try harness.state.waitUntilDurableBlocking(revision, timeout: .milliseconds(20))
+        // The blocking wait is what is under test: it blocks a thread of its own, not one of the cooperative pool.
+        let waited = await offThePool {
+            Result { () throws(PersistenceError) in
+                try harness.state.waitUntilDurableBlocking(revision, timeout: .milliseconds(20))
+            }
         }
+        #expect(throws: PersistenceError.timedOut(path: harness.file.path, revision: revision)) { try waited.get() }
     }
 }
 

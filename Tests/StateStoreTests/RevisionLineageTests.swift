@@ -110,7 +110,7 @@ struct RevisionLineageTests {
         // A durable acknowledgement.
         let revision = try owner.add("b")
         owner.state.saveSoon()
-        try owner.state.waitUntilDurableBlocking(revision, timeout: .seconds(10))
+        try await owner.state.waitUntilDurable(revision, timeout: .seconds(10))
         #expect(try Self.stamp(directory) == (2, lineage))
         // The synchronous flush.
         try owner.add("c")

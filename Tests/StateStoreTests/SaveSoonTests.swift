@@ -24,7 +24,7 @@ struct SaveSoonTests {
         let gate = SaveGate(fileSystem: harness.fileSystem)
         try harness.addNote(1)
         harness.state.saveSoon()
-        #expect(gate.waitUntilEntered())
+        #expect(await gate.waitUntilEntered())
         let second = try harness.addNote(2)
         harness.state.saveSoon()
         gate.release()

@@ -10,7 +10,7 @@ import Testing
 /// its prefix, so that any backend gets them.
 @Suite("state metrics")
 struct StateMetricsTests {
-    @Test func loadsChangesJournalSyncsAndSavesAreReported() throws {
+    @Test func loadsChangesJournalSyncsAndSavesAreReported() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let metrics = TestMetrics()
@@ -29,7 +29,7 @@ struct StateMetricsTests {
         #expect(try metrics.expectCounter("notes_journal_appends_total").totalValue == 3)
 
         // One group sync makes the three durable at once.
-        try state.waitUntilDurableBlocking(3, timeout: .seconds(10))
+        try await state.waitUntilDurable(3, timeout: .seconds(10))
         #expect(try metrics.expectRecorder("notes_journal_sync_group_size").values == [3])
         #expect(try metrics.expectTimer("notes_journal_sync_duration_seconds").values.count == 1)
         #expect(try metrics.expectGauge("notes_durable_revision").lastValue == 3)

@@ -12,21 +12,24 @@ import Testing
 struct DurableAcknowledgementTests {
     /// Holds the save of the state file at its rename until released, and says when it got there.
     final class RenameGate: Sendable {
-        let reached = DispatchSemaphore(value: 0)
+        /// Whether the save got to the rename.
+        private let reached = Mutex(false)
+        /// Signalled by the test to let the held save go on.
         let release = DispatchSemaphore(value: 0)
 
         func install(on fileSystem: FaultInjectingFileSystem, path: String) {
             fileSystem.setBeforeCall { [self] operation, target in
                 guard operation == .rename, target == path else { return }
-                reached.signal()
+                reached.withLock { $0 = true }
+                // The save holds here until the test lets it go: the thread is the state's save queue, not one of
+                // the cooperative pool.
                 release.wait()
             }
         }
 
-        /// Waits off the cooperative pool for the save to reach the rename, on a thread of its own: a block on
-        /// `DispatchQueue.global()` blocked one of the default-QoS threads that the pool's jobs run on too.
-        func waitUntilReached() async {
-            await offThePool { self.reached.wait() }
+        /// Waits, without holding a thread, for the save to reach the rename; whether it did in time.
+        func waitUntilReached() async -> Bool {
+            await eventually { reached.withLock { $0 } }
         }
     }
 
@@ -43,7 +46,7 @@ struct DurableAcknowledgementTests {
             answered.withLock { $0 = true }
             return response
         }
-        await gate.waitUntilReached()
+        #expect(await gate.waitUntilReached(), "the save reached the rename")
         let answeredEarly = answered.withLock { $0 }
         #expect(!answeredEarly, "no answer while the save is not durable")
         #expect(api.onDisk() == nil, "the rename has not happened")
