@@ -21,13 +21,15 @@ import Glibc
 ///
 /// The SIGTERM flush is synchronous, on the signal source's queue. Before the control API serves (while the
 /// state loads) a stop exits at once with status 0: nothing was accepted yet and the file on disk is whole. From
-/// the moment it serves until ``run(_:)`` has the running daemon, a stop is held and handled as soon as it has.
+/// the moment it serves until ``run(_:)`` has the running daemon, a stop or a reload is held and handled as soon as
+/// it has; a reload before it serves is ignored (there is no configuration to re-read yet).
 package final class DaemonLifecycle: Sendable {
     enum Phase: Sendable {
         /// Loading; a stop exits at once.
         case loading
-        /// Serving, but the running daemon is not handed over yet; a stop waits here.
-        case serving(pendingStop: Int32?)
+        /// Serving (READY=1 may have been sent), but the running daemon is not handed over yet; a stop and a reload
+        /// wait here, and are handled in the order stop after reload once it is.
+        case serving(pendingStop: Int32?, pendingReload: Bool)
         /// Running: stops flush, reloads apply.
         case running(RunningDaemon)
         /// Stopped with this status; later events change nothing.
@@ -72,6 +74,19 @@ package final class DaemonLifecycle: Sendable {
         dispatchPrecondition(condition: .onQueue(queue))
         switch event {
         case .reload:
+            let running = phase.withLock { phase -> RunningDaemon? in
+                switch phase {
+                case .running(let running):
+                    return running
+                case .serving(let stop, _):
+                    // Serving since READY=1 but not handed over yet: `systemctl reload` right after the start
+                    // must not be lost.
+                    phase = .serving(pendingStop: stop, pendingReload: true)
+                    return nil
+                case .loading, .stopped:
+                    return nil
+                }
+            }
             guard let running else { return }
             // The one bridge from the signal queue to async code: reading the configuration is async
             // (swift-configuration's file provider). Blocking this queue for it is what keeps a TERM that
@@ -86,8 +101,8 @@ package final class DaemonLifecycle: Sendable {
             let action = phase.withLock { phase -> StopAction in
                 switch phase {
                 case .loading: return .exitAtOnce
-                case .serving:
-                    phase = .serving(pendingStop: signal)
+                case .serving(_, let reload):
+                    phase = .serving(pendingStop: signal, pendingReload: reload)
                     return .hold
                 case .running(let running): return .flush(running)
                 case .stopped: return .nothing
@@ -125,13 +140,14 @@ package final class DaemonLifecycle: Sendable {
             started(nil)
             return error.exitCode
         }
-        let pending = phase.withLock { phase -> Int32? in
-            guard case .serving(let pending) = phase else { return nil }
+        let (pendingStop, pendingReload) = phase.withLock { phase -> (Int32?, Bool) in
+            guard case .serving(let stop, let reload) = phase else { return (nil, false) }
             phase = .running(running)
-            return pending
+            return (stop, reload)
         }
         started(running)
-        if let pending { queue.async { self.handle(.stop(signal: pending)) } }
+        if pendingReload { queue.async { self.handle(.reload) } }
+        if let pendingStop { queue.async { self.handle(.stop(signal: pendingStop)) } }
         let status = await stopped()
         await running.shutDown()
         // The state is flushed and closed. Freeing a large workspace record by record takes longer than the
@@ -142,7 +158,7 @@ package final class DaemonLifecycle: Sendable {
     }
 
     private func beganServing() {
-        phase.withLock { $0 = .serving(pendingStop: nil) }
+        phase.withLock { $0 = .serving(pendingStop: nil, pendingReload: false) }
     }
 
     /// Returns the running daemon once ``run(_:)`` has it, or `nil` when it did not start.

@@ -16,6 +16,8 @@ import WorkspaceDaemon
 final class InProcessDaemon: Sendable {
     let directory: String
     let notifier = RecordingNotifier()
+    /// What the daemon sends to: ``notifier``, with the hook of ``afterFirstReady(_:)``.
+    private let hooked: ReadyHookNotifier
     let fileSystem = FaultInjectingFileSystem()
     let scheduler = ManualPersistenceScheduler()
     let queue = DispatchQueue(label: "test.lifecycle")
@@ -38,6 +40,7 @@ final class InProcessDaemon: Sendable {
                 "stateDirectory": .string(directory + "/state"), "controlSocket": .string(directory + "/c.sock"),
             ])
         let configuration = try await ConfigurationLoader.load(sources)
+        hooked = ReadyHookNotifier(recorder: notifier)
         let logs = self.logs
         let level = LogLevelControl(configuration.logLevel)
         let logger = Logger(label: "test") { _ in
@@ -46,7 +49,7 @@ final class InProcessDaemon: Sendable {
         daemon = Daemon(
             configuration: configuration, sources: sources,
             environment: DaemonEnvironment(
-                notifier: notifier, logger: logger, logLevel: level, fileSystem: fileSystem, scheduler: scheduler,
+                notifier: hooked, logger: logger, logLevel: level, fileSystem: fileSystem, scheduler: scheduler,
                 transport: .inMemory, watchdog: { nil }))
         let exits = self.exits
         lifecycle = DaemonLifecycle(queue: queue, exitNow: { status in exits.record(status) })
@@ -54,6 +57,12 @@ final class InProcessDaemon: Sendable {
 
     deinit {
         try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    /// Runs `hook` once, on the thread that sends it, right after the first READY=1 is recorded: while the daemon
+    /// serves but before ``DaemonLifecycle/run(_:)`` has the running daemon.
+    func afterFirstReady(_ hook: @escaping @Sendable () -> Void) {
+        hooked.setHook(hook)
     }
 
     /// Hands `event` to the lifecycle on its queue, as the signal source would, and returns once it was handled.
@@ -81,6 +90,31 @@ final class InProcessDaemon: Sendable {
     func onDisk() -> [String: Any]? {
         guard let data = FileManager.default.contents(atPath: statePath) else { return nil }
         return (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+    }
+}
+
+/// A notifier that records into a ``RecordingNotifier`` and runs a hook once after the first `READY=1`.
+final class ReadyHookNotifier: ServiceNotifier {
+    let recorder: RecordingNotifier
+    private let hook = Mutex<(@Sendable () -> Void)?>(nil)
+
+    init(recorder: RecordingNotifier) {
+        self.recorder = recorder
+    }
+
+    /// Sets the hook the next `READY=1` runs.
+    func setHook(_ hook: @escaping @Sendable () -> Void) {
+        self.hook.withLock { $0 = hook }
+    }
+
+    func send(_ fields: [NotifyField]) throws(NotifyError) {
+        try recorder.send(fields)
+        guard fields.contains(.ready) else { return }
+        let hook = self.hook.withLock { hook in
+            defer { hook = nil }
+            return hook
+        }
+        hook?()
     }
 }
 

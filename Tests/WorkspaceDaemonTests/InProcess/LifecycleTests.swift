@@ -106,6 +106,24 @@ struct LifecycleTests {
         #expect(await run.value == .success)
     }
 
+    /// A reload between READY=1 and the lifecycle's handover of the running daemon (`systemctl reload` right
+    /// after the start, or a SIGHUP on a loaded machine) is held and applied once the lifecycle has it, as a stop
+    /// is, not dropped.
+    @Test func aReloadRightAfterReadyIsHeldNotLost() async throws {
+        let world = try await InProcessDaemon()
+        try Data(#"{"legacyStatePath": "", "logLevel": "debug"}"#.utf8)
+            .write(to: URL(fileURLWithPath: world.configPath))
+        world.afterFirstReady { [queue = world.queue, lifecycle = world.lifecycle] in
+            queue.sync { lifecycle.handle(.reload) }
+        }
+        let run = Task { await world.lifecycle.run(world.daemon) }
+        _ = try #require(await world.lifecycle.whenRunning())
+        #expect(await eventually { world.datagrams.contains { $0.contains("configuration reloaded at") } })
+        #expect(world.daemon.configuration.logLevel == .debug)
+        await world.signal(.stop(signal: SIGTERM))
+        #expect(await run.value == .success)
+    }
+
     @Test func eventsAreHandledOneAtATimeInOrderSoAReloadNeverRacesAStop() async throws {
         let world = try await InProcessDaemon()
         let run = Task { await world.lifecycle.run(world.daemon) }
