@@ -71,28 +71,6 @@ package final class NotifyListener {
     }
 }
 
-/// A `sockaddr_un` for a filesystem path.
-package struct UnixAddress {
-    private var storage = sockaddr_un()
-
-    /// The address of `path` (truncated to fit `sun_path`).
-    package init(path: String) {
-        storage.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &storage.sun_path) { bytes in
-            for (index, byte) in path.utf8.prefix(bytes.count - 1).enumerated() { bytes[index] = byte }
-        }
-    }
-
-    /// Calls `body` with the address as a `sockaddr` and its length.
-    package mutating func withSockaddr<R>(_ body: (UnsafePointer<sockaddr>, socklen_t) -> R) -> R {
-        withUnsafePointer(to: &storage) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                body($0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-    }
-}
-
 /// A failure of the test support itself (a socket call, a spawn).
 package struct TestSupportError: Error, CustomStringConvertible {
     /// What failed.

@@ -14,14 +14,8 @@ package final class ResettingListener: Sendable {
     package init(path: String) throws {
         let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw TestSupportError(description: "socket: errno \(errno)") }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: path.utf8) }
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
+        var address = UnixAddress(path: path)
+        let bound = address.withSockaddr { bind(descriptor, $0, $1) }
         guard bound == 0, listen(descriptor, 4) == 0 else {
             let code = errno
             close(descriptor)

@@ -54,8 +54,11 @@ package final class TestDaemon {
         try writeConfig(config)
     }
 
+    /// Removes the directory, unless `WSD_KEEP_TEST_ROOTS` is set in the test's environment: then it stays, with the
+    /// daemon's logs and state, for a look after a failure.
     deinit {
         process = nil
+        guard getenv("WSD_KEEP_TEST_ROOTS") == nil else { return }
         try? FileManager.default.removeItem(atPath: root)
     }
 

@@ -41,19 +41,9 @@ struct ScrubProcessTests {
         daemon.send(SIGTERM)
         #expect(await daemon.waitForExit() == 0)
 
-        // A changed byte in the backup's JSON, written as a new file (the backup shares its inode with the
-        // history's first snapshot), and one in a history segment.
-        var bytes = try Data(contentsOf: URL(fileURLWithPath: backup))
-        let brace = try #require(bytes.firstIndex(of: UInt8(ascii: "{")))
-        bytes[brace] = UInt8(ascii: "[")
-        try bytes.write(to: URL(fileURLWithPath: backup), options: .atomic)
-        let directory = harness.stateDirectory + "/workspace.json.history"
-        let segment = try #require(
-            try FileManager.default.contentsOfDirectory(atPath: directory).sorted().first { $0.hasPrefix("journal.") })
-        let segmentPath = directory + "/" + segment
-        var segmentBytes = try Data(contentsOf: URL(fileURLWithPath: segmentPath))
-        segmentBytes[segmentBytes.count - 2] ^= 0x20
-        try segmentBytes.write(to: URL(fileURLWithPath: segmentPath))
+        let (segmentPath, segmentBytes) = try damageBackupAndSegment(
+            backup: backup, stateDirectory: harness.stateDirectory)
+        let backupBytes = try Data(contentsOf: URL(fileURLWithPath: backup))
 
         daemon = try await history.start(harness, output: "damaged.log")
         // And the state file edited by hand while the daemon runs: a letter of a favorite's name changed, saved as
@@ -84,7 +74,7 @@ struct ScrubProcessTests {
         #expect(shown.output.contains("DAMAGED \(backup): "), "\(shown.output)")
         // Nothing was rewritten, moved or deleted.
         #expect(try Data(contentsOf: URL(fileURLWithPath: harness.statePath)) == state)
-        #expect(try Data(contentsOf: URL(fileURLWithPath: backup)) == bytes)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: backup)) == backupBytes)
         #expect(try Data(contentsOf: URL(fileURLWithPath: segmentPath)) == segmentBytes)
         daemon.send(SIGTERM)
         #expect(await daemon.waitForExit() == 0)
@@ -112,4 +102,23 @@ struct ScrubProcessTests {
         daemon.send(SIGTERM)
         #expect(await daemon.waitForExit() == 0)
     }
+}
+
+/// Changes a byte of the backup's JSON, so that it no longer loads, written as a new file (the backup shares its
+/// inode with the history's first snapshot: both are links to the file the start found, and a byte rotting in place
+/// would damage both names), and one near the end of the oldest history segment. Returns the segment's path and
+/// its damaged bytes.
+func damageBackupAndSegment(backup: String, stateDirectory: String) throws -> (path: String, bytes: Data) {
+    var bytes = try Data(contentsOf: URL(fileURLWithPath: backup))
+    let brace = try #require(bytes.firstIndex(of: UInt8(ascii: "{")))
+    bytes[brace] = UInt8(ascii: "[")
+    try bytes.write(to: URL(fileURLWithPath: backup), options: .atomic)
+    let directory = stateDirectory + "/workspace.json.history"
+    let segment = try #require(
+        try FileManager.default.contentsOfDirectory(atPath: directory).sorted().first { $0.hasPrefix("journal.") })
+    let segmentPath = directory + "/" + segment
+    var segmentBytes = try Data(contentsOf: URL(fileURLWithPath: segmentPath))
+    segmentBytes[segmentBytes.count - 2] ^= 0x20
+    try segmentBytes.write(to: URL(fileURLWithPath: segmentPath))
+    return (segmentPath, segmentBytes)
 }

@@ -28,32 +28,22 @@ struct VerifyToolTests {
         #expect(clean.output.contains("every SHA-256 and change checked"), "\(clean.output)")
         #expect(clean.output.contains("every file is whole (7 checked)"), "\(clean.output)")
 
-        // A changed byte in the backup's JSON: it no longer loads. Written as a new file: the backup shares its
-        // inode with the history's first snapshot (both are links to the file the start found), and a byte rotting
-        // in place would damage both names.
-        var bytes = try Data(contentsOf: URL(fileURLWithPath: backup))
-        let brace = try #require(bytes.firstIndex(of: UInt8(ascii: "{")))
-        bytes[brace] = UInt8(ascii: "[")
-        try bytes.write(to: URL(fileURLWithPath: backup), options: .atomic)
-        // And one in a history segment.
-        let directory = harness.stateDirectory + "/workspace.json.history"
-        let segment = try #require(
-            try FileManager.default.contentsOfDirectory(atPath: directory).sorted().first { $0.hasPrefix("journal.") })
-        var segmentBytes = try Data(contentsOf: URL(fileURLWithPath: directory + "/" + segment))
-        segmentBytes[segmentBytes.count - 2] ^= 0x20
-        try segmentBytes.write(to: URL(fileURLWithPath: directory + "/" + segment))
+        // A changed byte in the backup's JSON (it no longer loads) and one in a history segment.
+        let (segmentPath, segmentBytes) = try damageBackupAndSegment(
+            backup: backup, stateDirectory: harness.stateDirectory)
+        let backupBytes = try Data(contentsOf: URL(fileURLWithPath: backup))
         let stateBefore = try Data(contentsOf: URL(fileURLWithPath: harness.statePath))
 
         let damaged = try await harness.runTool(["verify", "--state-directory", harness.stateDirectory])
         #expect(damaged.status == 65, "\(damaged.output)")
         #expect(damaged.output.contains("DAMAGED \(backup): "), "\(damaged.output)")
-        #expect(damaged.output.contains("DAMAGED \(directory)/\(segment): "), "\(damaged.output)")
+        #expect(damaged.output.contains("DAMAGED \(segmentPath): "), "\(damaged.output)")
         #expect(damaged.output.contains("ok \(harness.statePath)"), "the state file itself is whole: \(damaged.output)")
         // The state file, the backup and the history's five files (two snapshots, two segments, the manifest).
         #expect(damaged.output.contains("2 of 7 file(s) damaged"), "\(damaged.output)")
         // Nothing was rewritten, moved or deleted.
-        #expect(try Data(contentsOf: URL(fileURLWithPath: backup)) == bytes)
-        #expect(try Data(contentsOf: URL(fileURLWithPath: directory + "/" + segment)) == segmentBytes)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: backup)) == backupBytes)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: segmentPath)) == segmentBytes)
         #expect(try Data(contentsOf: URL(fileURLWithPath: harness.statePath)) == stateBefore)
     }
 

@@ -4,24 +4,12 @@ import TestSupport
 
 /// Unix socket helpers written directly against Glibc, independent of the code under test.
 enum RawSocket {
-    /// A `sockaddr_un` for the path.
-    static func address(_ path: String) -> sockaddr_un {
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: path.utf8) }
-        return address
-    }
-
     /// A stream socket bound at the path; listening when asked. Returns the descriptor.
     static func bound(_ path: String, listening: Bool) throws -> Int32 {
         let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw POSIXError(.EIO) }
-        var address = address(path)
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
+        var address = UnixAddress(path: path)
+        let result = address.withSockaddr { bind(descriptor, $0, $1) }
         guard result == 0, !listening || listen(descriptor, 16) == 0 else {
             close(descriptor)
             throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
@@ -37,20 +25,7 @@ final class RawConnection: @unchecked Sendable {
     private var buffer: [UInt8] = []
 
     init(path: String) throws {
-        descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        var timeout = timeval(tv_sec: 20, tv_usec: 0)
-        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = RawSocket.address(path)
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        guard result == 0 else {
-            let code = errno
-            close(descriptor)
-            throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
-        }
+        descriptor = try UnixSocket.connect(path, receiveTimeout: 20)
     }
 
     deinit { close(descriptor) }

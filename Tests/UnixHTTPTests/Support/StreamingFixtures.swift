@@ -102,20 +102,7 @@ final class StallingConnection: @unchecked Sendable {
     private let descriptor: Int32
 
     init(path: String) throws {
-        descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        var timeout = timeval(tv_sec: 20, tv_usec: 0)
-        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = RawSocket.address(path)
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        guard result == 0 else {
-            let code = errno
-            close(descriptor)
-            throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
-        }
+        descriptor = try UnixSocket.connect(path, receiveTimeout: 20)
     }
 
     deinit { close(descriptor) }
