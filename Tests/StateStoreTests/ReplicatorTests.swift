@@ -237,6 +237,56 @@ import Testing
         #expect(titles == source.expected[reached])
     }
 
+    /// An upload the store kept though its answer was lost (the connection cut mid-answer): the replicator ships
+    /// the segment again from that offset, longer. The replica then holds two pieces at one offset, and the restore
+    /// joins the longer one's bytes instead of stopping at the shorter one's end.
+    @Test func aPieceShippedAgainLongerIsJoinedPastTheShorterOne() throws {
+        var source = try Source(segmentBytes: 1 << 20)
+        defer { source.remove() }
+        try source.work(from: 1, count: 10, flushEvery: 1000)
+        source.replicator.sync()
+        func pieces() throws -> [String] {
+            try FileManager.default.subpathsOfDirectory(atPath: source.replica.path).filter {
+                $0.split(separator: "/").count == 3
+            }.sorted()
+        }
+        let short = try #require(try pieces().first)
+        #expect(try pieces().count == 1)
+        // Out of the replica while a replicator that never learned of it (the answer it waited for was lost)
+        // ships the segment again, then back.
+        let aside = source.directory.file("short-piece")
+        try FileManager.default.moveItem(atPath: source.replica.path + "/" + short, toPath: aside)
+        try source.work(from: 11, count: 5, flushEvery: 1000)
+        Self.replicator(source.directory, source.target).sync()
+        try FileManager.default.moveItem(atPath: aside, toPath: source.replica.path + "/" + short)
+        let both = try pieces()
+        #expect(both.count == 2, "\(both)")
+        let offsets = Set(both.map { ($0 as NSString).lastPathComponent.split(separator: ".")[0] })
+        #expect(offsets.count == 1, "two pieces at one offset: \(both)")
+
+        let (report, titles, restored) = try Self.restoreAndOpen(source.target)
+        defer { restored.remove() }
+        #expect(report.revision == source.state.status.revision, "\(report)")
+        #expect(report.stoppedEarly == nil, "\(report)")
+        #expect(titles == source.expected[source.state.status.revision])
+        // A replicator that lists the replica afresh ships from the longer piece's end.
+        let longEnd = both.map { ($0 as NSString).lastPathComponent.split(separator: ".")[1] }.max()!
+        try source.work(from: 16, count: 3, flushEvery: 1000)
+        Self.replicator(source.directory, source.target).sync()
+        let third = try #require(try pieces().first { !both.contains($0) })
+        #expect((third as NSString).lastPathComponent.split(separator: ".")[0] == longEnd, "\(third)")
+        // The first replicator, which knows only the short piece, ships from its end: a piece that starts inside
+        // the longer one.
+        try source.work(from: 19, count: 3, flushEvery: 1000)
+        source.replicator.sync()
+        #expect(try pieces().count == 4)
+        let (later, laterTitles, laterRestored) = try Self.restoreAndOpen(source.target)
+        defer { laterRestored.remove() }
+        #expect(later.revision == source.state.status.revision, "\(later)")
+        #expect(later.stoppedEarly == nil, "\(later)")
+        #expect(laterTitles == source.expected[source.state.status.revision])
+    }
+
     /// A crash starts a new lineage whose first segment continues the old one without a snapshot: the restore
     /// follows it back to the old lineage's snapshot, at the newest revision and at one before the crash.
     @Test func aLineageAfterACrashIsFollowedBack() throws {

@@ -121,7 +121,9 @@ struct ReplicaReader {
                 continue
             }
         }
-        for key in pieces.keys { pieces[key]!.sort { $0.offset < $1.offset } }
+        // By offset, and of pieces at one offset the longest first: a piece the store kept though its upload seemed
+        // to fail is shipped again from the same offset, longer.
+        for key in pieces.keys { pieces[key]!.sort { ($0.offset, $1.end) < ($1.offset, $0.end) } }
     }
 
     private mutating func readManifest() throws(ReplicaRestoreError) -> ReplicaManifest {
@@ -184,15 +186,27 @@ struct ReplicaReader {
     private mutating func segmentBytes(_ key: ReplicatorSegmentKey) throws(ReplicaRestoreError) -> (Data, String?) {
         var bytes = Data()
         for piece in pieces[key] ?? [] {
-            if piece.offset < bytes.count { continue }  // An overlapping copy of bytes already joined.
-            guard piece.offset == bytes.count else {
+            if piece.end <= bytes.count { continue }  // Bytes already joined.
+            guard piece.offset <= bytes.count else {
                 return (bytes, "\(key.lineage)/journal.\(key.base) has no piece at offset \(bytes.count)")
             }
+            let data: Data
             if piece.offset == 0, let first = firstPieces[key] {
-                bytes.append(first)
+                data = first
             } else {
-                bytes.append(try read(piece.name, sha256: piece.sha256))
+                data = try read(piece.name, sha256: piece.sha256)
             }
+            // A piece that starts inside the bytes joined (shipped again, from an earlier offset, after an upload
+            // whose answer was lost) holds the same bytes there, as a segment only grows; only what follows is new.
+            let shared = bytes.count - piece.offset
+            guard data.count > shared, data.prefix(shared) == bytes.suffix(shared) else {
+                return (
+                    bytes,
+                    "\(key.lineage)/journal.\(key.base): the piece at offset \(piece.offset) differs from the bytes "
+                        + "before \(bytes.count)"
+                )
+            }
+            bytes.append(data.dropFirst(shared))
         }
         return (bytes, nil)
     }

@@ -77,9 +77,11 @@ extension Replicator {
                 snapshots.insert(ReplicatorSegmentKey(lineage: lineage, base: revision))
             case .piece(let lineage, let base, let offset, let end, let sha256):
                 let key = ReplicatorSegmentKey(lineage: lineage, base: base)
-                // Pieces follow one another from offset 0: the segment reaches as far as they do without a gap.
+                // Pieces follow one another from offset 0: the segment reaches as far as they do without a gap. A
+                // piece shipped again from an earlier offset (after an upload whose answer was lost) overlaps the
+                // one before it and may reach further.
                 let reached = segments[key]?.end ?? 0
-                if offset == reached {
+                if offset <= reached, end > reached {
                     segments[key] = ReplicatorShippedPiece(offset: offset, end: end, sha256: sha256)
                 }
             case nil:
