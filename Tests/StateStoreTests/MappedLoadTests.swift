@@ -55,6 +55,45 @@ struct MappedLoadTests {
         return codec
     }
 
+    @Test func aLargeHistorySegmentIsMappedWithEveryPagePresent() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let bytes = Self.notebook(notes: 200)
+        try directory.write("segment", bytes)
+        let path = directory.file("segment")
+        let mapped = try #require(try PosixFileSystem().mappedBytes(at: path, from: bytes.count))
+        // Every page is in before a byte is read (MAP_POPULATE): a replay then takes no fault per page.
+        let address = mapped.withUnsafeBytes { Int(bitPattern: $0.baseAddress) }
+        #expect(try Self.residentBytes(ofMappingAt: address) >= bytes.count & ~4095)
+        #expect(mapped == bytes)
+        let read = try #require(try PosixFileSystem().mappedBytes(at: path, from: bytes.count + 1))
+        #expect(read == bytes)
+        #expect(throws: MappingNotFound.self) {
+            try Self.residentBytes(ofMappingAt: read.withUnsafeBytes { Int(bitPattern: $0.baseAddress) })
+        }
+        #expect(try PosixFileSystem().mappedBytes(at: directory.file("missing"), from: 1) == nil)
+    }
+
+    @Test func aReadOfThePastReplaysMappedSegments() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let scheduler = ManualPersistenceScheduler()
+        var fileSystem = PosixFileSystem()
+        fileSystem.mapsSegmentsFrom = 1
+        let state = try openJournaled(
+            try notebookFile(directory, fileSystem: fileSystem), scheduler: scheduler,
+            journal: JournalConfiguration(maximumByteCount: 1024), history: HistoryTests.history)
+        try state.saveSynchronously()
+        var expected: [UInt64: [String]] = [0: []]
+        expected.merge(try HistoryTests().work(state, scheduler: scheduler, from: 1, count: 40)) { $1 }
+        #expect(try historyNames(directory).filter { $0.hasPrefix("journal.") }.count > 1)
+        for revision in 0...state.status.revision {
+            #expect(
+                HistoryTests().titles(try state.model(atRevision: revision)) == expected[revision],
+                "revision \(revision)")
+        }
+    }
+
     @Test func aSmallFileIsReadAndALargeOneMapped() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

@@ -33,16 +33,31 @@ extension PosixFileSystem {
     /// save replaces the file by rename, which leaves the mapped one whole, but a file another process truncates
     /// in place while it is mapped raises `SIGBUS` where the read touches a page past the new end.
     package func loadBytes(at path: String) throws(FileSystemError) -> LoadBytes? {
+        try map(at: path, from: mapsFilesFrom, populating: false)
+    }
+
+    /// The whole file to read in place at once, such as a history segment a read of the past replays: mapped
+    /// read-only, with every page mapped by the call (`MAP_POPULATE`), when it holds at least `threshold` bytes;
+    /// read with ``readFile(at:)`` otherwise. nil when there is no such file.
+    ///
+    /// A read copies the file from the page cache into fresh heap pages, each of which faults when it is first
+    /// written: at 16 MiB of segments, 6 ms of a read of the past's 74 ms of CPU, where the mapping costs one call
+    /// per file. The mapped file must not be cut short while it is mapped (see ``loadBytes(at:)``).
+    package func mappedBytes(at path: String, from threshold: Int) throws(FileSystemError) -> Data? {
+        try map(at: path, from: threshold, populating: true)?.data
+    }
+
+    private func map(at path: String, from threshold: Int, populating: Bool) throws(FileSystemError) -> LoadBytes? {
         try withFileOpenForReading(at: path) { descriptor, size throws(FileSystemError) in
-            let mapping =
-                size >= max(mapsFilesFrom, 1) ? mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0) : nil
+            let flags = MAP_PRIVATE | (populating ? MAP_POPULATE : 0)
+            let mapping = size >= max(threshold, 1) ? mmap(nil, size, PROT_READ, flags, descriptor, 0) : nil
             guard let mapping, mapping != MAP_FAILED else {
                 // Small, or not mappable (a pipe, a file system without mmap): read, as readFile(at:) does.
                 return LoadBytes(read: try read(descriptor, size: size, path: path))
             }
             // The mapping stays valid once the descriptor is closed. Read-ahead for a front-to-back read, and
             // pages behind the read dropped sooner.
-            _ = madvise(mapping, size, MADV_SEQUENTIAL)
+            if !populating { _ = madvise(mapping, size, MADV_SEQUENTIAL) }
             let data = Data(bytesNoCopy: mapping, count: size, deallocator: .custom { munmap($0, $1) })
             return LoadBytes(mapped: data, at: Int(bitPattern: mapping))
         }

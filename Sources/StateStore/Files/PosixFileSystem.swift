@@ -5,6 +5,9 @@ import Glibc
 public struct PosixFileSystem: FileSystem {
     /// The size from which a load maps the state file instead of reading it (``loadBytes(at:)``).
     package var mapsFilesFrom = 1 << 20
+    /// The size from which a read of the past maps a history segment instead of reading it (``mappedBytes(at:from:)``):
+    /// below it, a read costs less than a mapping's calls.
+    package var mapsSegmentsFrom = 64 << 10
 
     /// The real file system.
     public init() {}

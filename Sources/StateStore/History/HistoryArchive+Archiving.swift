@@ -96,7 +96,7 @@ extension HistoryArchive {
     /// the history already holds, is removed instead).
     private func archiveSegment(_ source: String, date: Date, _ archive: inout ArchiveState) throws -> Bool {
         guard let data = try fileSystem.readFile(at: source) else { return false }
-        let segment = HistorySegment(path: source, bytes: [UInt8](data))
+        let segment = HistorySegment(path: source, bytes: data)
         let summary = segment.summary
         guard let header = segment.header, summary.changeCount > 0 else {
             try fileSystem.unlink(source)

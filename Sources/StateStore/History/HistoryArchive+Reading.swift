@@ -19,7 +19,7 @@ extension HistoryArchive {
         .sorted { $0.0 < $1.0 }
         .compactMap { _, name in
             let path = stateDirectory + "/" + name
-            guard let bytes = try? fileSystem.readBytes(at: path) else { return nil }
+            guard let bytes = try? fileSystem.readFile(at: path) else { return nil }
             return HistorySegment(path: path, bytes: bytes, headerOnly: headerOnly)
         }
     }
@@ -100,11 +100,16 @@ extension HistoryArchive {
     }
 
     /// A segment of the history, read and scanned, checked against the manifest by its size only: a walk checks
-    /// each record's CRC-32C as it reads it. Read straight into the array the scan reads.
+    /// each record's CRC-32C as it reads it. Mapped from the file by the real file system when it is large
+    /// (``PosixFileSystem/mappedBytes(at:from:)``): a history segment is never written in place once moved in.
     func readSegment(_ record: HistoryFileRecord) -> FileRead<HistorySegment> {
-        let bytes: [UInt8]?
+        let bytes: Data?
         do {
-            bytes = try fileSystem.readBytes(at: path(record.name))
+            if let posix = fileSystem as? PosixFileSystem {
+                bytes = try posix.mappedBytes(at: path(record.name), from: posix.mapsSegmentsFrom)
+            } else {
+                bytes = try fileSystem.readFile(at: path(record.name))
+            }
         } catch {
             return .failure(FileReadFailure(reason: "\(error)", isDamage: false))
         }

@@ -51,7 +51,7 @@ extension HistoryArchive {
             return mismatch(data.count, of: record, checksum: "SHA-256")
         }
         guard record.kind == .segment else { return nil }
-        let segment = HistorySegment(path: path, bytes: [UInt8](data))
+        let segment = HistorySegment(path: path, bytes: data)
         guard segment.header != nil else { return "its first record is not a journal header this release reads" }
         if let damage = segment.scan.damage, !isCrashTail(damage) {
             return "\(damage) at byte \(segment.scan.validLength)"

@@ -133,7 +133,7 @@ final class HistoryArchive: Sendable {
         case .segment(let base, let lineage):
             guard let bytes = try? fileSystem.readFile(at: path(name)) else { return nil }
             let sha = SHA256Digest.hex(bytes)
-            let segment = HistorySegment(path: path(name), bytes: [UInt8](bytes))
+            let segment = HistorySegment(path: path(name), bytes: bytes)
             let summary = segment.summary
             return HistoryFileRecord(
                 name: name, kind: .segment, lineage: segment.header?.lineage.rawValue ?? lineage,

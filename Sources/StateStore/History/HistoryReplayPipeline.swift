@@ -89,7 +89,8 @@ final class HistoryReplayPipeline<Change: StateChange>: @unchecked Sendable {
         pipeline.baseIsDecoded()
         let preparationFailure = pipeline.prepared()
         if let failure = pipeline.baseFailure { throw failure }
-        var model = try base.get()
+        // Consumed: a model still shared with the result would be copied whole by the first change applied.
+        var model = try (consume base).get()
         if let preparationFailure { throw preparationFailure }
         for (index, chunk) in pipeline.chunks.enumerated() {
             let changes = try pipeline.take(index).get()
@@ -252,7 +253,7 @@ final class HistoryReplayPipeline<Change: StateChange>: @unchecked Sendable {
             guard refusedCount > 0 else { return .success(changes) }
             for (index, location) in zip(changes.indices, chunk.locations) where changes[index] == nil {
                 do {
-                    changes[index] = try reader.read(segment.bytes[location.change])
+                    changes[index] = try reader.read(segment.slice(location.change))
                 } catch {
                     return .failure(
                         .damaged(

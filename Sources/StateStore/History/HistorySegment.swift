@@ -5,7 +5,9 @@ import Foundation
 struct HistorySegment: Sendable {
     /// Where the bytes were read from.
     var path: String
-    var bytes: [UInt8]
+    /// The file's bytes: mapped from it (``HistoryArchive/readSegment(_:)``) or read; the ranges of ``scan`` and
+    /// ``ChangeLocation`` count from their first.
+    var bytes: Data
     var scan: JournalFraming.Scan
     var header: JournalSegmentFormat.Header?
     /// Whether ``scan`` covers every record; `false` when only the header was read (`headerOnly`).
@@ -13,12 +15,20 @@ struct HistorySegment: Sendable {
 
     /// The segment of `bytes`, scanned whole, or with `headerOnly` up to its header: a read of the past scans the
     /// rest on a helper thread (``fullyScanned()``) while the snapshot decodes.
-    init(path: String, bytes: [UInt8], headerOnly: Bool = false) {
+    init(path: String, bytes: Data, headerOnly: Bool = false) {
         self.path = path
         self.bytes = bytes
-        self.scan = JournalFraming.scan(bytes, recordLimit: headerOnly ? 1 : .max)
-        self.header = scan.payloads.first.flatMap { JournalSegmentFormat.Header(payload: bytes[$0]) }
+        let scan = bytes.withUnsafeBytes { JournalFraming.scan($0, recordLimit: headerOnly ? 1 : .max) }
+        self.scan = scan
+        self.header = scan.payloads.first.flatMap { range in
+            bytes.withUnsafeBytes { JournalSegmentFormat.Header(payload: ArraySlice($0[range])) }
+        }
         self.isFullyScanned = !headerOnly || (scan.damage == nil && scan.validLength == bytes.count)
+    }
+
+    /// A copy of the bytes at `range`.
+    func slice(_ range: Range<Int>) -> ArraySlice<UInt8> {
+        bytes.withUnsafeBytes { ArraySlice($0[range]) }
     }
 
     /// The segment with every record scanned.
@@ -68,11 +78,11 @@ struct HistorySegment: Sendable {
             if let previous, previous.0 == range {
                 marker = previous.1
             } else {
-                marker = JournalSegmentFormat.Marker(revision: 0, bytes: bytes[range])
+                marker = JournalSegmentFormat.Marker(revision: 0, bytes: slice(range))
                 previous = (range, marker)
             }
         }
-        return Record(path: path, revision: location.revision, marker: marker, change: bytes[location.change])
+        return Record(path: path, revision: location.revision, marker: marker, change: slice(location.change))
     }
 
     /// What the manifest records of the segment: its last change's revision and the times of its first and last
@@ -83,16 +93,18 @@ struct HistorySegment: Sendable {
         var newest: Date?
         var count = 0
         var marker: JournalSegmentFormat.Marker?
-        for range in scan.payloads.dropFirst() {
-            guard let (revision, change) = JournalSegmentFormat.splitChange(bytes[range]) else { continue }
-            if revision == 0 {
-                marker = JournalSegmentFormat.Marker(revision: revision, bytes: change) ?? marker
-                continue
+        bytes.withUnsafeBytes { raw in
+            for range in scan.payloads.dropFirst() {
+                guard let (revision, change) = JournalSegmentFormat.splitChange(at: range, of: raw) else { continue }
+                if revision == 0 {
+                    marker = JournalSegmentFormat.Marker(revision: revision, bytes: ArraySlice(raw[change])) ?? marker
+                    continue
+                }
+                count += 1
+                last = revision
+                if first == nil { first = marker?.date }
+                newest = marker?.date ?? newest
             }
-            count += 1
-            last = revision
-            if first == nil { first = marker?.date }
-            newest = marker?.date ?? newest
         }
         return (last, first, newest, count)
     }

@@ -73,6 +73,11 @@ package enum JournalFraming {
     /// With `recordLimit`, stops after that many records (without damage; ``Scan/validLength`` is then where they
     /// end).
     package static func scan(_ bytes: [UInt8], recordLimit: Int = .max) -> Scan {
+        bytes.withUnsafeBytes { scan($0, recordLimit: recordLimit) }
+    }
+
+    /// ``scan(_:recordLimit:)`` of the bytes at `bytes`: a file mapped into memory is scanned in place.
+    package static func scan(_ bytes: UnsafeRawBufferPointer, recordLimit: Int = .max) -> Scan {
         var scan = Scan()
         var offset = 0
         while offset < bytes.count, scan.payloads.count < recordLimit {
@@ -80,7 +85,7 @@ package enum JournalFraming {
                 scan.record(.truncated(needed: frameLength, available: bytes.count - offset), at: offset)
                 break
             }
-            let length = readLittleEndian(bytes, at: offset)
+            let length = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
             guard length >= 1, Int(length) <= maximumPayloadLength else {
                 scan.record(.invalidLength(length), at: offset)
                 break
@@ -91,8 +96,11 @@ package enum JournalFraming {
                 break
             }
             let payload = (offset + frameLength)..<end
-            let expected = CRC32C.checksum(bytes[payload], continuing: CRC32C.checksum(bytes[offset..<(offset + 4)]))
-            guard readLittleEndian(bytes, at: offset + 4) == expected else {
+            let expected = CRC32C.checksum(
+                UnsafeRawBufferPointer(rebasing: bytes[payload]),
+                continuing: CRC32C.checksum(UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + 4)])))
+            guard UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self)) == expected
+            else {
                 scan.record(.checksumMismatch, at: offset)
                 break
             }
@@ -105,9 +113,5 @@ package enum JournalFraming {
 
     private static func littleEndianBytes(_ value: UInt32) -> [UInt8] {
         (0..<4).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) }
-    }
-
-    private static func readLittleEndian(_ bytes: [UInt8], at offset: Int) -> UInt32 {
-        (0..<4).reduce(UInt32(0)) { value, index in value | UInt32(bytes[offset + index]) << (8 * index) }
     }
 }
