@@ -51,15 +51,26 @@ public struct StateCodec<Model: Codable & Sendable>: Sendable {
         try decode(data, salvaging: salvaging, mappedAt: nil)
     }
 
+    /// When a decode runs the schema's repairs (``StateSchema``'s `repair`).
+    package enum RepairPolicy: Sendable {
+        /// After every decode, as a load does: a file may hold what the repairs fix.
+        case always
+        /// Only after a migration: for the bytes of a save of the current version, which wrote a model the store
+        /// held, one the repairs had already passed. A read of the past decodes such a snapshot as the model was,
+        /// without a pass over every record that can change nothing.
+        case whenMigrated
+    }
+
     /// ``decode(_:salvaging:)``; with `mappedAt`, the address of a private read-only mapping of the file
     /// (``PosixFileSystem/loadBytes(at:)``), the direct read of bytes at that address gives back the pages it has
-    /// passed, so that the file's bytes and the model it becomes are not resident at once.
+    /// passed, so that the file's bytes and the model it becomes are not resident at once. `repairs` says when the
+    /// schema's repairs run (always, by default).
     package func decode(
-        _ data: Data, salvaging: Bool, mappedAt: Int?
+        _ data: Data, salvaging: Bool, mappedAt: Int?, repairs: RepairPolicy = .always
     ) throws(StateDecodingError) -> DecodedState<Model> {
         let strictFailure: DecodeFailure
         do {
-            return try decode(data, context: LoadContext(schema: schema), mappedAt: mappedAt)
+            return try decode(data, context: LoadContext(schema: schema), mappedAt: mappedAt, repairs: repairs)
         } catch {
             strictFailure = error
         }
@@ -69,7 +80,7 @@ public struct StateCodec<Model: Codable & Sendable>: Sendable {
         let context = LoadContext(schema: schema, salvaging: true, duplicateKeys: strictFailure.duplicateKeys)
         var decoded: DecodedState<Model>
         do {
-            decoded = try decode(data, context: context)
+            decoded = try decode(data, context: context, repairs: repairs)
         } catch {
             throw .corrupt(reason: reason + "; salvage failed: \(error.error)")
         }
@@ -101,7 +112,7 @@ public struct StateCodec<Model: Codable & Sendable>: Sendable {
     /// `Codable` when it has none or the direct read refuses the bytes, so that every error, salvage and policy is
     /// the `Codable` path's.
     private func decode(
-        _ data: Data, context: LoadContext, mappedAt: Int? = nil
+        _ data: Data, context: LoadContext, mappedAt: Int? = nil, repairs: RepairPolicy = .always
     ) throws(DecodeFailure) -> DecodedState<Model> {
         let clock = ContinuousClock()
         let decodeStart = clock.now
@@ -189,10 +200,12 @@ public struct StateCodec<Model: Codable & Sendable>: Sendable {
 
         let repairStart = clock.now
         var log = RepairLog()
-        do {
-            try schema.repairModel(&model, &log)
-        } catch {
-            throw DecodeFailure(error: .corrupt(reason: "validation failed: \(error)"))
+        if repairs == .always || !steps.isEmpty {
+            do {
+                try schema.repairModel(&model, &log)
+            } catch {
+                throw DecodeFailure(error: .corrupt(reason: "validation failed: \(error)"))
+            }
         }
         var decoded = DecodedState(
             model: model,

@@ -246,9 +246,10 @@ public final class StateFile<Model: Codable & Sendable>: Sendable {
     /// (``StateCodec/decode(_:salvaging:)``) instead of thrown as corrupt when anything can be kept.
     ///
     /// With `mappedAt` (the address of `bytes` when they map the file), the direct read gives back the pages it
-    /// has passed.
+    /// has passed. `repairs` says when the schema's repairs run (``StateCodec/RepairPolicy``).
     func decodeStored(
-        _ bytes: Data, path: String, salvaging: Bool = false, mappedAt: Int? = nil
+        _ bytes: Data, path: String, salvaging: Bool = false, mappedAt: Int? = nil,
+        repairs: StateCodec<Model>.RepairPolicy = .always
     ) throws(StateStoreError)
         -> DecodedState<Model>
     {
@@ -269,7 +270,7 @@ public final class StateFile<Model: Codable & Sendable>: Sendable {
             )
         }
         do {
-            var decoded = try codec.decode(plaintext, salvaging: salvaging, mappedAt: mappedAt)
+            var decoded = try codec.decode(plaintext, salvaging: salvaging, mappedAt: mappedAt, repairs: repairs)
             decoded.contentChecksum = checksum
             return decoded
         } catch {

@@ -27,7 +27,7 @@ extension HistoryArchive {
                                 name: name, kind: .snapshot, lineage: lineage, relabels: nil, startsLineage: false,
                                 firstRevision: savedRevision, lastRevision: savedRevision, firstTime: date,
                                 lastTime: date, archivedTime: date, bytes: fingerprint.bytes,
-                                sha256: fingerprint.sha256, crc32c: fingerprint.crc32c))
+                                sha256: fingerprint.sha256, crc32c: fingerprint.crc32c, decodesAsHeld: true))
                         linked = true
                     }
                 } catch let error as FileSystemError where error.errno == EEXIST {
@@ -227,8 +227,11 @@ extension HistoryArchive {
 
     /// Keeps the state file of `revision`, as a start found it, as a snapshot when the state's history (in
     /// `chainLineage`) has none of that revision: the changes after it can then be read back whatever a crash took
-    /// from the history before it (segments never synced, whose changes the file holds).
-    func keepStartingSnapshot(stateFile: String, revision: UInt64, storedLineage: String, chainLineage: String) {
+    /// from the history before it (segments never synced, whose changes the file holds). `decodesAsHeld`: the load
+    /// of the file migrated, salvaged and repaired nothing (``HistoryFileRecord/decodesAsHeld``).
+    func keepStartingSnapshot(
+        stateFile: String, revision: UInt64, storedLineage: String, chainLineage: String, decodesAsHeld: Bool
+    ) {
         state.withLock { archive in
             let chain = Self.chain(
                 of: chainLineage, links: Self.links(archive.manifest.files, live: archive.liveLinks))
@@ -242,7 +245,8 @@ extension HistoryArchive {
             do {
                 try fileSystem.link(stateFile, to: path(name))
                 try fileSystem.fsyncDirectory(directory)
-                guard let record = describe(name, archivedTime: date) else { return }
+                guard var record = describe(name, archivedTime: date) else { return }
+                if decodesAsHeld { record.decodesAsHeld = true }
                 archive.manifest.files.append(record)
                 Self.sort(&archive.manifest.files)
                 try writeManifest(archive.manifest)
@@ -273,7 +277,7 @@ extension HistoryArchive {
                         name: name, kind: .snapshot, lineage: lineage, relabels: nil, startsLineage: false,
                         firstRevision: revision, lastRevision: revision, firstTime: date, lastTime: date,
                         archivedTime: date, bytes: bytes.count, sha256: SHA256Digest.hex(bytes),
-                        crc32c: CRC32C.checksum(bytes)))
+                        crc32c: CRC32C.checksum(bytes), decodesAsHeld: true))
                 Self.sort(&archive.manifest.files)
                 try writeManifest(archive.manifest)
             } catch {

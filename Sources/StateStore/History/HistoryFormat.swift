@@ -102,6 +102,14 @@ package struct HistoryFileRecord: Codable, Equatable, Sendable {
     /// first release with history): what a read of the past compares before it trusts the snapshot, at the
     /// processor's CRC speed, far above SHA-256's. A bit flipped on disk changes it as surely as the SHA-256.
     package var crc32c: UInt32?
+    /// For a snapshot: `true` when it decodes, without the schema's repairs, to the model the store held at its
+    /// revision: a save wrote it from the model the store held (the state file linked right after a save, or the
+    /// initial state written as a save writes it), or a start kept the file it loaded and that load migrated,
+    /// salvaged and repaired nothing. A read of the past then skips the repairs (``StateCodec/RepairPolicy``), a
+    /// pass over every record that could only make the read differ from the state it had. Absent for any other
+    /// snapshot (one a load repaired, one adopted from the directory) and in older manifests: a read repairs
+    /// those as a load does.
+    package var decodesAsHeld: Bool?
 
     /// The newest time it holds: its last change's, or when it was archived.
     var newestTime: Date { lastTime ?? archivedTime }

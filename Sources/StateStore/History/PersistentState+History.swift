@@ -40,7 +40,10 @@ extension PersistentState {
                 let loaded = try history.readSnapshot(base, checking: false)
                 let path = history.path(base.name)
                 do {
-                    return try file.decodeStored(loaded.data, path: path, mappedAt: loaded.mappedAt).model
+                    return try file.decodeStored(
+                        loaded.data, path: path, mappedAt: loaded.mappedAt,
+                        repairs: base.decodesAsHeld == true ? .whenMigrated : .always
+                    ).model
                 } catch {
                     throw .damaged(path: path, reason: "\(error)")
                 }
@@ -163,9 +166,11 @@ extension PersistentState {
         if outcome.continuesFile, loaded.report.source == .file {
             // A file an older release wrote stores no lineage: its state is where the state's own lineage begins.
             let stored = loaded.report.storedLineage ?? file.lineage
+            let report = loaded.report
             archive.keepStartingSnapshot(
-                stateFile: file.path, revision: loaded.report.revision, storedLineage: stored.rawValue,
-                chainLineage: file.lineage.rawValue)
+                stateFile: file.path, revision: report.revision, storedLineage: stored.rawValue,
+                chainLineage: file.lineage.rawValue,
+                decodesAsHeld: report.repairs.isEmpty && !report.migrated && report.salvage == nil)
         }
         return archive
     }
