@@ -39,11 +39,17 @@ final class HistoryReplayPipeline<Change: StateChange>: @unchecked Sendable {
     private let loadSegments: @Sendable () throws(HistoryError) -> [(segment: HistorySegment, limit: UInt64?)]
     private let from: UInt64
     private let through: UInt64
-    // Under `condition`'s lock. `set` (read and scanned), `chunks` and `baseFailure` are written once, before
-    // `preparation` is `done`, and only read after.
+    // Under `condition`'s lock. `set` (read and scanned), `chunks`, `chunkCount`, `places` and `baseFailure` are
+    // written once, before `preparation` is `done`, and only read after, but for `set` and `chunks`, which the
+    // thread that decodes the last chunk lets go (``decodedOne()``).
     private let condition = NSCondition()
     private var set = HistoryReadSet(segments: [])
     private var chunks: [Chunk] = []
+    private var chunkCount = 0
+    /// Each chunk's segment's path and first record's revision (its records' are consecutive), for the errors of
+    /// the applying, which goes on after `set` and `chunks` are let go.
+    private var places: [(path: String, firstRevision: UInt64)] = []
+    private var decodedCount = 0
     private var baseFailure: HistoryError?
     private var preparation = Preparation.pending
     /// Whether the caller has decoded the snapshot: the helpers decode no chunk before.
@@ -92,15 +98,15 @@ final class HistoryReplayPipeline<Change: StateChange>: @unchecked Sendable {
         // Consumed: a model still shared with the result would be copied whole by the first change applied.
         var model = try (consume base).get()
         if let preparationFailure { throw preparationFailure }
-        for (index, chunk) in pipeline.chunks.enumerated() {
+        for index in 0..<pipeline.chunkCount {
             let changes = try pipeline.take(index).get()
             // In place, whatever `validatesBeforeMutating` says: a change that fails ends the read, and the model is
             // dropped with it (a copy per change would copy the model's arrays every time).
             if let failure = Change.applyInPlace(changes, to: &model) {
-                let location = chunk.locations[chunk.locations.startIndex + failure.position]
+                let place = pipeline.places[index]
                 throw .damaged(
-                    path: pipeline.set.segments[chunk.segment].segment.path,
-                    reason: "the change of revision \(location.revision) does not apply: "
+                    path: place.path,
+                    reason: "the change of revision \(place.firstRevision + UInt64(failure.position)) does not apply: "
                         + (failure.error.map { "\($0)" } ?? "it was not read"))
             }
         }
@@ -170,6 +176,8 @@ final class HistoryReplayPipeline<Change: StateChange>: @unchecked Sendable {
                 switch result {
                 case .success(let made):
                     chunks = made
+                    chunkCount = made.count
+                    places = made.map { (scanned.segments[$0.segment].segment.path, $0.locations.first?.revision ?? 0) }
                     decoded = Array(repeating: nil, count: made.count)
                     preparation = .done(nil)
                 case .failure(let failure):
@@ -185,7 +193,7 @@ final class HistoryReplayPipeline<Change: StateChange>: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         while !baseDecoded && !stopped { condition.wait() }
-        guard !stopped, nextUnclaimed < chunks.count else { return nil }
+        guard !stopped, nextUnclaimed < chunkCount else { return nil }
         nextUnclaimed += 1
         return nextUnclaimed - 1
     }
@@ -194,8 +202,23 @@ final class HistoryReplayPipeline<Change: StateChange>: @unchecked Sendable {
     private func deliver(_ index: Int, _ result: Result<[Change?], HistoryError>) {
         condition.lock()
         if !stopped { decoded[index] = result }
+        let inputs = decodedOne()
         condition.broadcast()
         condition.unlock()
+        withExtendedLifetime(inputs) {}
+    }
+
+    /// Counts a chunk decoded, under the lock; after the last, takes `set` and `chunks` for the caller to let go
+    /// once it has unlocked. The segments' mappings and the records' places then go on the thread that decoded the
+    /// last chunk, a helper's as a rule, while the caller applies the last chunks, rather than after them.
+    private func decodedOne() -> (HistoryReadSet, [Chunk])? {
+        decodedCount += 1
+        guard decodedCount == chunkCount else { return nil }
+        defer {
+            set = HistoryReadSet(segments: [])
+            chunks = []
+        }
+        return (set, chunks)
     }
 
     /// Lets the helpers decode chunks: the caller has decoded the snapshot (or failed to).
@@ -212,8 +235,9 @@ final class HistoryReplayPipeline<Change: StateChange>: @unchecked Sendable {
     /// helpers to decode every chunk while it idles between applies.
     private func take(_ index: Int) -> Result<[Change?], HistoryError> {
         condition.lock()
+        var inputs: (HistoryReadSet, [Chunk])?
         while decoded[index] == nil {
-            if nextUnclaimed < chunks.count {
+            if nextUnclaimed < chunkCount {
                 // Chunks are claimed in order and every one before `index` was taken, so the next unclaimed one
                 // is `index` itself or a later one.
                 let claimed = nextUnclaimed
@@ -222,6 +246,7 @@ final class HistoryReplayPipeline<Change: StateChange>: @unchecked Sendable {
                 let result = decode(chunks[claimed])
                 condition.lock()
                 decoded[claimed] = result
+                inputs = decodedOne()
             } else {
                 condition.wait()
             }
@@ -229,6 +254,7 @@ final class HistoryReplayPipeline<Change: StateChange>: @unchecked Sendable {
         let result = decoded[index]!
         decoded[index] = nil
         condition.unlock()
+        withExtendedLifetime(inputs) {}
         return result
     }
 
