@@ -18,6 +18,19 @@ package enum CRC32C {
         wsd_crc32c(crc, bytes.baseAddress, bytes.count)
     }
 
+    /// The position in `payloads` of the first journal record of `bytes` whose frame's checksum does not match its
+    /// length and payload (``JournalFraming``), or `payloads.count` when every one matches. `payloads` are the
+    /// records' payload ranges, each right after its 8 bytes of frame. With the instruction, three records at a
+    /// time: a record's checksum waits on the instruction's latency, three independent ones fill it.
+    package static func firstBadRecord(in bytes: UnsafeRawBufferPointer, payloads: [Range<Int>]) -> Int {
+        // A range is two integers, its bounds in order (`Range` is frozen), which the C function reads as pairs.
+        precondition(MemoryLayout<Range<Int>>.stride == 2 * MemoryLayout<Int64>.stride && Int.bitWidth == 64)
+        guard let base = bytes.baseAddress, !payloads.isEmpty else { return 0 }
+        return payloads.withUnsafeBytes { pairs in
+            Int(wsd_crc32c_first_bad_record(base, pairs.bindMemory(to: Int64.self).baseAddress, pairs.count / 16))
+        }
+    }
+
     /// Whether ``checksum(_:continuing:)`` uses the processor's instruction rather than a table.
     package static var usesInstruction: Bool { wsd_crc32c_is_hardware() != 0 }
 
