@@ -42,7 +42,8 @@ struct HistorySegment: Sendable {
         var path: String
         var revision: UInt64
         var marker: JournalSegmentFormat.Marker?
-        var change: ArraySlice<UInt8>
+        /// The change's bytes: a slice of the segment's, which shares them (no copy).
+        var change: Data
     }
 
     /// Where a change record is in ``bytes``: its revision, its change's bytes, and the payload of the last marker
@@ -82,7 +83,8 @@ struct HistorySegment: Sendable {
                 previous = (range, marker)
             }
         }
-        return Record(path: path, revision: location.revision, marker: marker, change: slice(location.change))
+        let change = (bytes.startIndex + location.change.lowerBound)..<(bytes.startIndex + location.change.upperBound)
+        return Record(path: path, revision: location.revision, marker: marker, change: bytes[change])
     }
 
     /// What the manifest records of the segment: its last change's revision and the times of its first and last

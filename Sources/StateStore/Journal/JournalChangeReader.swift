@@ -46,10 +46,10 @@ struct JournalChangeReader<Change: Decodable & SendableMetatype>: @unchecked Sen
             self.reader = reader
         }
 
-        /// The change `bytes` hold.
+        /// The change `bytes` hold (an array's slice, or a history segment's, which may map its file).
         ///
         /// - Throws: `JSONDecoder`'s error when neither reader reads them.
-        mutating func read(_ bytes: ArraySlice<UInt8>) throws -> Change {
+        mutating func read(_ bytes: some ContiguousBytes) throws -> Change {
             if let direct = reader.direct {
                 let read = bytes.withUnsafeBytes { raw -> Change? in
                     if scratch == nil {
@@ -61,7 +61,7 @@ struct JournalChangeReader<Change: Decodable & SendableMetatype>: @unchecked Sen
                 }
                 if let read { return read }
             }
-            return try JSONDecoder().decode(Change.self, from: Data(bytes))
+            return try JSONDecoder().decode(Change.self, from: bytes as? Data ?? bytes.withUnsafeBytes { Data($0) })
         }
     }
 
