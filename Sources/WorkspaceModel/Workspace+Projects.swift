@@ -24,7 +24,13 @@ extension Workspace {
     ///
     /// - Throws: ``WorkspaceError/notFound(kind:id:)`` or ``WorkspaceError/invalid(field:reason:)``.
     public mutating func renameProject(_ id: WorkspaceID, to name: String) throws(WorkspaceError) {
-        let index = try projectIndex(id)
+        try renameProject(at: try projectIndex(id), to: name)
+    }
+
+    /// Renames the project at `index` (a valid position).
+    ///
+    /// - Throws: ``WorkspaceError/invalid(field:reason:)``.
+    mutating func renameProject(at index: Int, to name: String) throws(WorkspaceError) {
         try Validation.name(name, field: "name")
         projects[index].name = name
     }
@@ -33,7 +39,13 @@ extension Workspace {
     ///
     /// - Throws: ``WorkspaceError/notFound(kind:id:)`` or ``WorkspaceError/invalid(field:reason:)``.
     public mutating func setLayout(_ layout: Layout, ofProject id: WorkspaceID) throws(WorkspaceError) {
-        let index = try projectIndex(id)
+        try setLayout(layout, ofProjectAt: try projectIndex(id))
+    }
+
+    /// Sets the layout of the project at `index` (a valid position) to a layout this release knows.
+    ///
+    /// - Throws: ``WorkspaceError/invalid(field:reason:)``.
+    mutating func setLayout(_ layout: Layout, ofProjectAt index: Int) throws(WorkspaceError) {
         try Validation.known(layout, field: "layout")
         projects[index].layout = layout
     }

@@ -48,14 +48,23 @@ public enum WorkspaceChange: Codable, Sendable, Equatable {
     /// - Throws: ``WorkspaceError``; the workspace may then be partly changed only for a change made of several
     ///   steps (``validatesBeforeMutating`` is `false`), which callers apply to a copy.
     public func apply(to workspace: inout Workspace) throws(WorkspaceError) {
+        var positions = ProjectPositions()
+        try apply(to: &workspace, positions: &positions)
+    }
+
+    /// ``apply(to:)``, finding the project an update names through `positions`, which the changes that add, remove
+    /// or replace projects make forget what it holds.
+    func apply(to workspace: inout Workspace, positions: inout ProjectPositions) throws(WorkspaceError) {
         switch self {
         case .createProject(let id, let name, let layout):
+            positions.forget()
             try workspace.createProject(name: name, layout: layout, id: id)
         case .updateProject(let id, let name, let layout):
-            if let name { try workspace.renameProject(id, to: name) }
-            if let layout { try workspace.setLayout(layout, ofProject: id) }
-            if name == nil, layout == nil { _ = try workspace.projectIndex(id) }
+            let index = try positions.index(of: id, in: workspace.projects)
+            if let name { try workspace.renameProject(at: index, to: name) }
+            if let layout { try workspace.setLayout(layout, ofProjectAt: index) }
         case .deleteProject(let id):
+            positions.forget()
             try workspace.deleteProject(id)
         case .setActiveProject(let id):
             try workspace.setActiveProject(id)
@@ -81,8 +90,10 @@ public enum WorkspaceChange: Codable, Sendable, Equatable {
             if let alias { try workspace.setOwnerAlias(alias) }
             if let email { try workspace.setOwnerEmail(email) }
         case .restoreWorkspace(let past):
+            positions.forget()
             workspace = past
         case .restoreProject(let project, let index):
+            positions.forget()
             try workspace.restoreProject(project, at: index)
         }
     }
@@ -95,6 +106,32 @@ public enum WorkspaceChange: Codable, Sendable, Equatable {
         case .updatePane(_, let folder, let viewMode): folder == nil || viewMode == nil
         case .updateOwner(let alias, let email): alias == nil || email == nil
         default: true
+        }
+    }
+}
+
+extension WorkspaceChange {
+    /// Applies `changes`, which it takes, to `workspace` in place, in order: the position of the first that is `nil`
+    /// or does not apply, with its error (`nil` for a missing change), or `nil` when all did. What a start's replay
+    /// of the change journal and a read of the past run (StateStore's `StateChange.applyInPlace`, which this is for
+    /// the workspace): the projects the updates name are found through one ``ProjectPositions`` for them all, so
+    /// that a replay of many updates in a large workspace does not scan its projects for each.
+    public static func applyInPlace(
+        _ changes: consuming [WorkspaceChange?], to workspace: inout Workspace
+    ) -> (position: Int, error: WorkspaceError?)? {
+        // Each change is moved out of the array it owns, not copied: a copy costs its strings' reference counts.
+        var changes = changes
+        var positions = ProjectPositions()
+        return changes.withUnsafeMutableBufferPointer { buffer in
+            for position in buffer.indices {
+                guard let change = buffer[position].take() else { return (position, nil) }
+                do throws(WorkspaceError) {
+                    try change.apply(to: &workspace, positions: &positions)
+                } catch {
+                    return (position, error)
+                }
+            }
+            return nil
         }
     }
 }

@@ -40,7 +40,9 @@ public protocol StateChange<Model>: Codable, Sendable {
     ///
     /// A read of the past applies hundreds of thousands of changes. The default implementation is inlinable, so
     /// that the conforming module compiles the loop for its own types: run by the store's generic code, the loop
-    /// spent two fifths of a read looking up the metadata of `Optional<Self>`. Conformances keep the default.
+    /// spent two fifths of a read looking up the metadata of `Optional<Self>`. A conformance keeps the default, or
+    /// gives its own loop (in its own module, with the same signature) to carry what its changes can share across
+    /// a run of them, as the workspace's changes share a table of where its projects are.
     static func applyInPlace(_ changes: consuming [Self?], to model: inout Model) -> (position: Int, error: Failure?)?
 
     /// The bytes the change journal records for the change: its `encode(to:)` through `JSONEncoder` with sorted
