@@ -10,21 +10,14 @@ extension HistoryArchive {
         var failed = 0
         for record in records {
             let reason: String?
+            let path = path(record.name)
             if record.kind == .snapshot {
                 // A snapshot is a whole state file: hashed a piece at a time, never held whole.
-                let read = state.withLock { archive -> FileFingerprint?? in
-                    guard archive.manifest.files.contains(record) else { return .none }
-                    return .some((try? fingerprint(of: path(record.name))) ?? nil)
-                }
-                guard case .some(let fingerprint) = read else { continue }  // pruned meanwhile
+                guard let fingerprint = whileKept(record, { try? fingerprint(of: path) }) else { continue }
                 reason = Self.problem(of: record, fingerprint)
             } else {
-                let read = state.withLock { archive -> Data?? in
-                    guard archive.manifest.files.contains(record) else { return .none }
-                    return .some(try? fileSystem.readFile(at: path(record.name)))
-                }
-                guard case .some(let data) = read else { continue }  // pruned meanwhile
-                reason = Self.problem(of: record, data, path: path(record.name))
+                guard let data = whileKept(record, { try? fileSystem.readFile(at: path) }) else { continue }
+                reason = Self.problem(of: record, data, path: path)
             }
             state.withLock { archive in
                 guard archive.manifest.files.contains(record) else { return }
@@ -33,6 +26,12 @@ extension HistoryArchive {
             if reason != nil { failed += 1 }
         }
         return failed
+    }
+
+    /// What `read` gives, under the lock, while the manifest holds `record`; `nil` when pruning took it meanwhile
+    /// (`read`'s own `nil` is then `.some(nil)`: a file that cannot be read).
+    private func whileKept<Read>(_ record: HistoryFileRecord, _ read: () -> Read) -> Read? {
+        state.withLock { archive in archive.manifest.files.contains(record) ? read() : nil }
     }
 
     /// What is wrong with a snapshot, given the fingerprint of its bytes (`nil`: it cannot be read), or `nil`.
