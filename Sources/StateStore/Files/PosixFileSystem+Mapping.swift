@@ -63,3 +63,20 @@ extension PosixFileSystem {
         }
     }
 }
+
+extension FileSystem {
+    /// The whole file for a load (``LoadBytes``): mapped by the real file system when it is large
+    /// (``PosixFileSystem/loadBytes(at:)``), read by any other; nil when there is no such file.
+    package func bytesForLoad(at path: String) throws(FileSystemError) -> LoadBytes? {
+        if let posix = self as? PosixFileSystem { return try posix.loadBytes(at: path) }
+        return try readFile(at: path).map { LoadBytes(read: $0) }
+    }
+
+    /// The whole file to read in place at once, such as a history segment: mapped with every page by the real file
+    /// system when it is large (``PosixFileSystem/mappedBytes(at:from:)``, from its `mapsSegmentsFrom`), read by any
+    /// other; nil when there is no such file.
+    package func bytesInPlace(at path: String) throws(FileSystemError) -> Data? {
+        if let posix = self as? PosixFileSystem { return try posix.mappedBytes(at: path, from: posix.mapsSegmentsFrom) }
+        return try readFile(at: path)
+    }
+}

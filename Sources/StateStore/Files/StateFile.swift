@@ -139,8 +139,7 @@ public final class StateFile<Model: Codable & Sendable>: Sendable {
         let readStart = load.clock.now
         defer { load.report.timings.read = load.clock.now - readStart }
         do {
-            if let posix = fileSystem as? PosixFileSystem { return try posix.loadBytes(at: path) }
-            return try fileSystem.readFile(at: path).map { LoadBytes(read: $0) }
+            return try fileSystem.bytesForLoad(at: path)
         } catch {
             throw .readFailed(error)
         }

@@ -72,11 +72,7 @@ extension HistoryArchive {
     func readSnapshot(_ record: HistoryFileRecord, checking: Bool = true) throws(HistoryError) -> LoadBytes {
         let loaded: LoadBytes?
         do {
-            if let posix = fileSystem as? PosixFileSystem {
-                loaded = try posix.loadBytes(at: path(record.name))
-            } else {
-                loaded = try fileSystem.readFile(at: path(record.name)).map { LoadBytes(read: $0) }
-            }
+            loaded = try fileSystem.bytesForLoad(at: path(record.name))
         } catch {
             throw .damaged(path: path(record.name), reason: "\(error)")
         }

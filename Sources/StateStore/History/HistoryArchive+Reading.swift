@@ -105,11 +105,7 @@ extension HistoryArchive {
     func readSegment(_ record: HistoryFileRecord) -> FileRead<HistorySegment> {
         let bytes: Data?
         do {
-            if let posix = fileSystem as? PosixFileSystem {
-                bytes = try posix.mappedBytes(at: path(record.name), from: posix.mapsSegmentsFrom)
-            } else {
-                bytes = try fileSystem.readFile(at: path(record.name))
-            }
+            bytes = try fileSystem.bytesInPlace(at: path(record.name))
         } catch {
             return .failure(FileReadFailure(reason: "\(error)", isDamage: false))
         }
