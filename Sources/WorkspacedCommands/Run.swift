@@ -15,6 +15,12 @@ struct Run: SeamedCommand {
     @OptionGroup var options: ConfigOptions
 
     func run(seams: WorkspacedSeams) async throws {
+        try await Self.run(sources: options.sources(), seams: seams)
+    }
+
+    /// Runs the daemon on the configuration `sources` give until it stops, and exits with its status; also called
+    /// directly when ``RunCommandLine`` read the command line.
+    static func run(sources: ConfigurationSources, seams: WorkspacedSeams) async throws {
         // First, before anything can take time: until these exist a SIGTERM would kill the process unflushed.
         // (Before these, the load-time handlers of CEarlySignals made a SIGTERM a clean exit.)
         // Until the lifecycle's handler is set, a SIGTERM or SIGINT exits at once with status 0 (nothing was
@@ -26,7 +32,6 @@ struct Run: SeamedCommand {
         let logger = Logger(label: "workspaced")
         logger.debug("early signal handlers were installed: \(workspaced_early_signals_installed() != 0)")
         let notifier = LibsystemdNotifier()
-        let sources = options.sources()
         let configuration: DaemonConfiguration
         do {
             configuration = try await ConfigurationLoader.load(sources)

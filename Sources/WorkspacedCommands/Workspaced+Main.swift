@@ -1,10 +1,21 @@
 import ArgumentParser
 import Foundation
+import WorkspaceDaemon
 
 extension Workspaced {
     /// Parses the process's arguments and runs the command they name, a ``SeamedCommand`` with `seams`; on an
-    /// error, prints it and exits as argument-parser's `main` does (64 for a bad command line).
+    /// error, prints it and exits as argument-parser's `main` does (64 for a bad command line). `run`'s usual
+    /// command line (``RunCommandLine``) goes straight to ``Run``, without argument-parser.
     package static func main(seams: WorkspacedSeams) async {
+        if let commandLine = RunCommandLine(arguments: CommandLine.arguments.dropFirst()) {
+            do {
+                try await Run.run(
+                    sources: commandLine.sources(environment: ProcessInfo.processInfo.environment), seams: seams)
+            } catch {
+                exit(withError: error)
+            }
+            return
+        }
         do {
             var command = try await asyncParseAsRoot()
             if let seamed = command as? any SeamedCommand {

@@ -119,6 +119,24 @@ struct DaemonProcessTests {
         #expect(flag.output.contains("backupsKept"))
     }
 
+    /// `run`'s usual command line skips argument-parser (RunCommandLine); anything else still reaches it: a mistake
+    /// is its usage error (64) naming the flag, never a start on a half-read command line, and a command line it
+    /// accepts (a flag given twice: the last counts) starts the daemon as before.
+    @Test func whatRunCommandLineDeclinesTheArgumentParserReads() async throws {
+        let harness = try TestDaemon()
+        let unknown = try harness.start(["--backups-kpet", "3"], output: "unknown.log")
+        #expect(await unknown.waitForExit() == 64)
+        #expect(unknown.output.contains("--backups-kpet"), "\(unknown.output)")
+        let missing = try harness.start(["--log-level"], output: "missing.log")
+        #expect(await missing.waitForExit() == 64)
+        #expect(missing.output.contains("--log-level"), "\(missing.output)")
+        #expect(!FileManager.default.fileExists(atPath: harness.stateDirectory + "/workspace.json"), "never started")
+        let twice = try await harness.startUntilReadyOrExit(
+            ["--state-directory", harness.stateDirectory], output: "twice.log")
+        #expect(twice.ready, "exit \(String(describing: twice.exit)): \(twice.process.output)")
+        #expect(await harness.stop() == 0)
+    }
+
     /// A key of a newer release (or a typo) must not stop this one, a rollback least of all: the daemon starts and
     /// says so in the journal, STATUS= and /v1/status; `check-config` stays strict.
     @Test func anUnknownConfigKeyIsAWarningNotARefusal() async throws {
