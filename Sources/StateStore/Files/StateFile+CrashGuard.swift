@@ -105,7 +105,7 @@ extension StateFile {
     private func readLoadAttempts() -> LoadAttemptRecord? {
         guard let data = (try? fileSystem.readFile(at: loadAttemptPath)) ?? nil else { return nil }
         let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
+        decoder.dateDecodingStrategy = .custom(WholeSecondDates.decode)
         // A record that does not read counts as none: the guard then starts counting again.
         return try? decoder.decode(LoadAttemptRecord.self, from: data)
     }
@@ -125,7 +125,7 @@ extension StateFile {
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        encoder.dateEncodingStrategy = .iso8601
+        encoder.dateEncodingStrategy = .custom(WholeSecondDates.encode)
         let data: Data
         do {
             data = try encoder.encode(record)
