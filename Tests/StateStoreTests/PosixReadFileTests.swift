@@ -109,6 +109,18 @@ struct PosixReadFileTests {
         }
         #expect(statusCount == status.count)
         #expect(String(decoding: status, as: UTF8.self).contains("\nVmRSS:"))
+        // fstat says 0 bytes: the buffer is sized for a small file, and the reads go on to the end all the same.
+        var large: [UInt8] = []
+        let largeCount = try PosixFileSystem().readPieces(at: "/proc/self/status", pieceSize: 1 << 20) {
+            large.append(contentsOf: $0)
+        }
+        #expect(largeCount == large.count && large.count > 1_000)
+        #expect(String(decoding: large, as: UTF8.self).contains("\nVmRSS:"))
+        var whole: [[UInt8]] = []
+        _ = try PosixFileSystem().readPieces(at: directory.file("state.json"), pieceSize: 1 << 20) {
+            whole.append(Array($0))
+        }
+        #expect(whole.count == 1 && Data(whole[0]) == bytes, "a file smaller than a piece is one piece")
         #expect(try PosixFileSystem().readPieces(at: "/nonexistent/state.json", pieceSize: 64) { _ in } == nil)
     }
 }
