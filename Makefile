@@ -7,7 +7,12 @@ SWIFT        ?= swift
 BUILD_FLAGS  ?=
 # The release binaries carry Swift's runtime (--static-swift-stdlib): installed or packaged they need only Debian's
 # own libraries (libc6, libstdc++6, libgcc-s1, libsystemd0), not the toolchain under /opt/swift.
-RELEASE_FLAGS ?= -c release --static-swift-stdlib
+# They reach a concrete type's metadata through its accessor function instead of demangling the type's name at run
+# time: a name's first use made the runtime check each generic requirement by scanning the binary's 10,000 protocol
+# conformance records, and a start met hundreds of such names. Exec → READY=1 on an empty workspace, 60 starts
+# interleaved with the build without the flag: median 11.65 → 10.68 ms; the binary is 0.4 MB smaller.
+RELEASE_FLAGS ?= -c release --static-swift-stdlib \
+  -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors
 # Everything `make test` runs besides swift itself: the build (libsystemd-dev, pkg-config, binutils, git for the
 # package mirror), the tests (strace, curl, socat, util-linux, mount, systemd), the API fuzzing (python3 with
 # venv), the system tests (python3, man-db and groff-base for the man page scenario, dpkg-dev for `make deb`),
