@@ -73,7 +73,7 @@ extension PersistentState {
         }
         self.init(
             file: file, model: model, revision: outcome.replay.revision, journal: journal,
-            changeTypeName: String(describing: Change.self), replay: outcome.replay, configuration: configuration,
+            changeTypeName: { String(describing: Change.self) }, replay: outcome.replay, configuration: configuration,
             scheduler: scheduler, observer: observer, history: history,
             historyReplayer: history == nil ? nil : Self.replayer(Change.self))
         if needsSnapshot {
@@ -123,7 +123,7 @@ extension PersistentState {
         let outcome: ApplyOutcome<Value, Model> = state.withLock { engine in
             guard !engine.status.isClosed else { return .refused }
             if let journal = engine.journal, journal.changeType != ObjectIdentifier(Change.self) {
-                return .failed(PersistenceError.notJournaled(path: file.path, changeType: journalChangeTypeName))
+                return .failed(PersistenceError.notJournaled(path: file.path, changeType: journalChangeTypeName()))
             }
             if let expecting, !expecting(engine.status.revision) {
                 return .failed(PersistenceError.revisionMismatch(path: file.path, current: engine.status.revision))
