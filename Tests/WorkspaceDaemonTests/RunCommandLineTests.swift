@@ -4,7 +4,7 @@ import WorkspaceDaemon
 /// ``RunCommandLine`` reads `run`'s usual command line exactly and leaves everything else to argument-parser.
 @Suite("run's command line without argument-parser")
 struct RunCommandLineTests {
-    /// Every key with a flag: the flag and a value, as the overrides ``ConfigOptions`` makes.
+    /// Every key with a flag: the flag and a value, as the overrides `workspaced`'s `ConfigOptions` makes.
     @Test("every flag of the key table sets its key, in both forms")
     func everyFlag() throws {
         let flagged = ConfigurationKey.all.filter { $0.flag != nil }
