@@ -1,13 +1,14 @@
 /// A set of id fingerprints of a known count, for the repair's check for a repeated id: open addressing over
 /// 64-bit fingerprints of the ids' 128-bit values, placed by multiplying (Fibonacci hashing), with no `Hasher`
-/// and no growth, 8 bytes a slot: a load holds it beside the whole model, so it keeps a fingerprint, not the
-/// whole 16-byte id and a flag.
+/// and no growth. A slot keeps 32 bits of the fingerprint (its tag), 4 bytes: a load holds the table beside the
+/// whole model at its largest (a 50 MB workspace's 230,000 tabs: 2 MiB, where whole fingerprints took 4 MiB).
 ///
-/// A fingerprint seen twice is not proof: two ids may share one (by chance, about one load in 10⁸ at 400,000
-/// ids, or when chosen to), and ids chosen to crowd one place make a probe run long. In both cases the table
-/// answers "not sure" (`false`), and the caller compares the ids themselves (it sorts them).
+/// A tag seen twice is not proof: two ids may share a fingerprint (by chance, or when chosen to), two fingerprints
+/// that meet in one probe run may share a tag (each comparison one chance in 2³², about one load in 4,000 at
+/// 400,000 ids), and ids chosen to crowd one place make a probe run long. In each case the table answers "not
+/// sure" (`false`), and the caller compares the ids themselves (it sorts them).
 struct IDTable {
-    private var slots: [UInt64]
+    private var slots: [UInt32]
     private let shift: UInt64
 
     /// A table for up to `capacity` ids, at most half full.
@@ -28,27 +29,39 @@ struct IDTable {
     /// The multiplier of Fibonacci hashing (2⁶⁴ divided by the golden ratio).
     static let multiplier: UInt64 = 0x9E37_79B9_7F4A_7C15
 
-    /// The id's fingerprint: its low half, mixed with its high half multiplied; never 0 (an empty slot).
+    /// The id's fingerprint: its low half, mixed with its high half multiplied.
     static func fingerprint(_ id: WorkspaceID) -> UInt64 {
         let value = withUnsafeBytes(of: id.uuid.uuid) { $0.loadUnaligned(as: UInt128.self) }
-        let fingerprint = UInt64(truncatingIfNeeded: value) ^ (UInt64(truncatingIfNeeded: value >> 64) &* multiplier)
-        return fingerprint == 0 ? 1 : fingerprint
+        return UInt64(truncatingIfNeeded: value) ^ (UInt64(truncatingIfNeeded: value >> 64) &* multiplier)
     }
 
-    /// Adds `id`'s fingerprint: true when no id added before had it; false when one had (the same id, or
-    /// another with the same fingerprint) or the probe ran past ``probeLimit``.
+    /// The multiplier of a tag: another odd constant, so that a tag and a place mix a fingerprint differently.
+    static let tagMultiplier: UInt64 = 0xC2B2_AE3D_27D4_EB4F
+
+    /// What a slot keeps of a fingerprint: the top 32 bits of it times ``tagMultiplier``; never 0 (an empty
+    /// slot). Every bit of the fingerprint reaches them: ids that differ only in a few bytes (sequential ones)
+    /// have fingerprints that differ only in a few bits, and a tag of fixed bits would be the same for all.
+    static func tag(_ fingerprint: UInt64) -> UInt32 {
+        let tag = UInt32(truncatingIfNeeded: (fingerprint &* tagMultiplier) >> 32)
+        return tag == 0 ? 1 : tag
+    }
+
+    /// Adds `id`'s fingerprint: true when no id added before had its tag in the probe run; false when one had
+    /// (the same id, another with the same fingerprint, or a tag shared by chance) or the probe ran past
+    /// ``probeLimit``.
     mutating func insert(_ id: WorkspaceID) -> Bool {
         let fingerprint = Self.fingerprint(id)
         var index = Int((fingerprint &* Self.multiplier) >> shift)
+        let tag = Self.tag(fingerprint)
         let mask = slots.count - 1
         var probes = 0
         while slots[index] != 0 {
-            if slots[index] == fingerprint { return false }
+            if slots[index] == tag { return false }
             probes += 1
             if probes > Self.probeLimit { return false }
             index = (index + 1) & mask
         }
-        slots[index] = fingerprint
+        slots[index] = tag
         return true
     }
 }

@@ -10,8 +10,12 @@ struct IDTableTests {
     /// The `number`th of ids that all have one fingerprint (``IDTable/fingerprint(_:)``: the low half XOR the
     /// high half times the multiplier), distinct ids that the table cannot tell apart.
     static func colliding(_ number: UInt64) -> WorkspaceID {
-        let high = number
-        let low = 0x5EED ^ (high &* IDTable.multiplier)
+        withFingerprint(0x5EED, high: number)
+    }
+
+    /// An id whose fingerprint is `fingerprint`, with `high` as its high half.
+    static func withFingerprint(_ fingerprint: UInt64, high: UInt64 = 1) -> WorkspaceID {
+        let low = fingerprint ^ (high &* IDTable.multiplier)
         var bytes = [UInt8](repeating: 0, count: 16)
         withUnsafeBytes(of: low) { half in
             for index in 0..<8 { bytes[index] = half[index] }
@@ -38,6 +42,32 @@ struct IDTableTests {
         var colliding = IDTable(capacity: 8)
         #expect(colliding.insert(Self.colliding(1)) == true)
         #expect(colliding.insert(Self.colliding(2)) == false, "a shared fingerprint was taken for a new id")
+    }
+
+    @Test func aTagSharedInOneProbeRunIsNotSure() {
+        // Two fingerprints with the same tag placed in the same slot of a 16-slot table (its top 4 bits of
+        // fingerprint × multiplier): the table cannot tell them apart and must say so. Adding a multiple of the
+        // tag multiplier's inverse changes the fingerprint times the tag multiplier by that multiple: the top 32
+        // bits stay.
+        var inverse = IDTable.tagMultiplier
+        for _ in 0..<5 { inverse = inverse &* (2 &- IDTable.tagMultiplier &* inverse) }
+        let first: UInt64 = 0x1234_5678_0000_5EED
+        let place = { (fingerprint: UInt64) in (fingerprint &* IDTable.multiplier) >> 60 }
+        let second = (1...4096).lazy.map { first &+ inverse &* UInt64($0) }.first {
+            place($0) == place(first) && IDTable.tag($0) == IDTable.tag(first)
+        }
+        guard let second else {
+            Issue.record("no fingerprint shares the tag and the place")
+            return
+        }
+        #expect(first != second)
+        var table = IDTable(capacity: 8)
+        #expect(table.insert(Self.withFingerprint(first)) == true)
+        #expect(table.insert(Self.withFingerprint(second)) == false, "a shared tag was taken for a new id")
+        // Sequential ids differ only in their last bytes, and so their fingerprints only in their top bits: their
+        // tags still differ.
+        let sequential = (1...1_000).map { IDTable.tag(IDTable.fingerprint(sequentialID($0))) }
+        #expect(Set(sequential).count == sequential.count)
     }
 
     @Test func aLongProbeGivesUp() {
