@@ -55,6 +55,11 @@ struct WorkspaceIDTests {
         }
     }
 
+    @Test func anIdHoldsItsUUIDAndOneReference() {
+        // Every record holds one: 24 bytes, where a UUID beside an optional String took 32.
+        #expect(MemoryLayout<WorkspaceID>.size == MemoryLayout<UUID>.size + MemoryLayout<AnyObject?>.size)
+    }
+
     @Test func newIdsAreLowerCaseAndDistinct() {
         let first = WorkspaceID()
         #expect(first.text == first.text.lowercased())
