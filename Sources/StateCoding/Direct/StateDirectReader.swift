@@ -56,6 +56,8 @@ public struct StateDirectReader {
     var splitsLeft = 4
     /// How many arrays were read in two parts (the second part's read used).
     package internal(set) var arraysReadInParts = 0
+    /// The strings read lately (``readString()``); nil until a string long enough to share is read.
+    @usableFromInline var recentStrings: SharedStrings?
 
     /// A reader of `bytes`, a whole JSON document, that reads dates as `dateCoding` says and, at the root,
     /// captures the envelope's `envelopeKeys` (a store load) instead of keeping them as unknown fields.
