@@ -53,6 +53,9 @@ extension StateDirectReader {
                 second.stop()
                 continue
             }
+            // Room for exactly both parts: appending grows by doubling, which would leave up to half the
+            // array's bytes (the bulk of the model, for a workspace's projects) allocated and unused.
+            elements.reserveCapacity(elements.count + read.elements.count)
             elements.append(contentsOf: read.elements)
             for (field, count) in read.fieldsDefaulted { fieldsDefaulted[field, default: 0] += count }
             for (field, count) in read.unknownKeysKept { unknownKeysKept[field, default: 0] += count }
