@@ -11,6 +11,19 @@ extension JSONPullReader {
         return string(of: text)
     }
 
+    /// Reads a string value as `readString()` does, except that one without an escape of more than 15 bytes is
+    /// looked up in `shared` (made on the first such string): an equal string read lately shares its storage.
+    @usableFromInline
+    package mutating func readString(sharing shared: inout SharedStrings?) throws(JSONReadError) -> String {
+        _ = try expectValue(.string)
+        let text = try checkedString(from: index)
+        index = text.end + 1
+        guard !text.hasEscape, text.end - text.start > SharedStrings.smallLimit else { return string(of: text) }
+        let strings = shared ?? SharedStrings()
+        shared = strings
+        return strings.string(of: UnsafeRawBufferPointer(rebasing: bytes[text.start..<text.end]))
+    }
+
     /// Reads a string value, checked as `readString()` checks it, without making a `String` of one that holds no
     /// escape: then its bytes in the document (valid UTF-8) and no text; else no bytes and its text.
     @usableFromInline

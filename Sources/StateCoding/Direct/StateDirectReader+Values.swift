@@ -4,25 +4,11 @@ import StateJSON
 // The reads a conformance of a value type calls: each converts and checks as `JSONDecoder` does for that type.
 
 extension StateDirectReader {
-    /// Reads a string. One of more than 15 bytes without an escape that equals one read just before shares its
-    /// storage (``SharedStrings``).
+    /// Reads a string. One of more than 15 bytes without an escape that equals one read shortly before shares its
+    /// storage (a table of the strings read lately, made on the first such string).
     @inlinable
     public mutating func readString() throws -> String {
-        let read = try json.readStringBytes()
-        guard let bytes = read.bytes else { return read.text ?? "" }
-        guard bytes.count > SharedStrings.smallLimit else { return String(decoding: bytes, as: UTF8.self) }
-        return sharedStrings.string(of: bytes)
-    }
-
-    /// The strings this read made lately, made on the first long string.
-    @usableFromInline
-    var sharedStrings: SharedStrings {
-        mutating get {
-            if let strings = recentStrings { return strings }
-            let strings = SharedStrings()
-            recentStrings = strings
-            return strings
-        }
+        try json.readString(sharing: &recentStrings)
     }
 
     /// Reads a string and hands its UTF-8 to `body`: the bytes in the document when the string holds no escape

@@ -8,7 +8,7 @@ import Glibc
 /// bytes eight at a time and compares them with one string. Sharing is invisible to the model: `String` is a
 /// value, and a string changed later copies its storage first.
 @usableFromInline
-final class SharedStrings {
+package final class SharedStrings {
     /// The table's slots: 256, 4 KiB; the strings of a few records read in a row.
     private var slots: [String]
     /// 64 less the bits of a slot's index.
@@ -16,6 +16,7 @@ final class SharedStrings {
     /// A string this short lives inside the `String` value and allocates nothing: never looked up.
     @usableFromInline static let smallLimit = 15
 
+    /// An empty table.
     @usableFromInline
     init() {
         slots = Array(repeating: "", count: 1 << (64 - Self.shift))
