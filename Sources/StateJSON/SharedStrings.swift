@@ -14,17 +14,15 @@ package final class SharedStrings {
     /// 64 less the bits of a slot's index.
     private static let shift: UInt64 = 64 - 8
     /// A string this short lives inside the `String` value and allocates nothing: never looked up.
-    @usableFromInline static let smallLimit = 15
+    static let smallLimit = 15
 
     /// An empty table.
-    @usableFromInline
     init() {
         slots = Array(repeating: "", count: 1 << (64 - Self.shift))
     }
 
     /// The string of `bytes` (valid UTF-8, more than ``smallLimit`` bytes): the one in its slot when it has
     /// these bytes, else a new one, kept in the slot.
-    @usableFromInline
     func string(of bytes: UnsafeRawBufferPointer) -> String {
         let slot = Int(Self.hash(bytes) >> Self.shift)
         let kept = slots[slot].utf8.withContiguousStorageIfAvailable { stored in
