@@ -40,9 +40,10 @@ extension HistoryArchive {
             do {
                 if moved || linked { try fileSystem.fsyncDirectory(directory) }
                 pruned = prune(now: date, chain: chain, &archive)
-                if linked || pruned != nil {
+                if linked || pruned != nil || archive.manifestBehind {
                     Self.sort(&archive.manifest.files)
                     try writeManifest(archive.manifest)
+                    archive.manifestBehind = false
                 }
             } catch {
                 failure = "cannot record the history in \(directory): \(error)"
@@ -249,7 +250,9 @@ extension HistoryArchive {
                 if decodesAsHeld { record.decodesAsHeld = true }
                 archive.manifest.files.append(record)
                 Self.sort(&archive.manifest.files)
-                try writeManifest(archive.manifest)
+                // The link is durable and a start adopts a snapshot its manifest lacks, so the manifest's own
+                // durable write (a syncfs(2) and two fsyncs) waits: ``writeManifestIfBehind()``, after the start.
+                archive.manifestBehind = true
             } catch {
                 archive.failure = "cannot keep \(stateFile) as \(path(name)): \(error)"
             }
@@ -280,8 +283,25 @@ extension HistoryArchive {
                         crc32c: CRC32C.checksum(bytes), decodesAsHeld: true))
                 Self.sort(&archive.manifest.files)
                 try writeManifest(archive.manifest)
+                archive.manifestBehind = false
             } catch {
                 archive.failure = "cannot write \(path(name)): \(error)"
+            }
+        }
+    }
+
+    /// Writes the manifest when it lacks the record of a snapshot a start kept (``keepStartingSnapshot``); a
+    /// no-op otherwise. Called on the save queue once the start is over and when the state is closed, so that the
+    /// next start reads the snapshot's record instead of hashing the whole file to adopt it. A failure is left
+    /// for the next write (or that adoption) to make up.
+    func writeManifestIfBehind() {
+        state.withLock { archive in
+            guard archive.manifestBehind, archive.failure == nil else { return }
+            do {
+                try writeManifest(archive.manifest)
+                archive.manifestBehind = false
+            } catch {
+                // Not a failure of the history: every file is durable, only its record is not written yet.
             }
         }
     }

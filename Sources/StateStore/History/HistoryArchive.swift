@@ -37,6 +37,9 @@ final class HistoryArchive: Sendable {
         /// one ends. A crash before leaves them in the directory, where the next start adopts them again and the
         /// next pruning removes them.
         var unlinkAfterPastReads: Set<String> = []
+        /// The manifest on disk lacks a record the start added (its starting snapshot): the next write of the
+        /// manifest, or ``HistoryArchive/writeManifestIfBehind()``, writes it.
+        var manifestBehind = false
     }
 
     init(

@@ -83,6 +83,10 @@ extension PersistentState {
             startJournalInPlace(fileRevision: loaded.report.revision)
             scheduleSnapshotOfReplayedChanges()
         }
+        if let history {
+            // The record of the snapshot the start kept, written off the start's path (see keepStartingSnapshot).
+            saveQueue.async { history.writeManifestIfBehind() }
+        }
     }
 
     /// Arms the snapshot of the changes the start replayed, as a change would (``saveDeadline(_:)``): without it,

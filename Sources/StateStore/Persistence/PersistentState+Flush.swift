@@ -69,7 +69,8 @@ extension PersistentState {
     ///
     /// Once every revision is durable it records the clean stop in the lock file
     /// (``StateFile/recordCleanStop(revision:)``), so that the next load continues this ``lineage``; after a
-    /// failed flush or a crash the next load starts a new one.
+    /// failed flush or a crash the next load starts a new one. With history, it also writes the manifest's record
+    /// of the snapshot the start kept if that has not been written yet.
     public func close() throws(PersistenceError) {
         let pending = state.withLock { engine -> (any PersistenceTimer)? in
             engine.status.isClosed = true
@@ -78,6 +79,7 @@ extension PersistentState {
         }
         pending?.cancel()
         try flushSynchronously()
+        history?.writeManifestIfBehind()
         let status = self.status
         guard !status.isDirty else { return }
         do {
