@@ -332,6 +332,56 @@ struct ConfigurationTests {
         #expect(ConfigurationKey.saveDebounce.environmentVariable == "WORKSPACED_SAVE_DEBOUNCE_MILLISECONDS")
         #expect(ConfigurationKey.stateDirectory.environmentVariable == "WORKSPACED_STATE_DIRECTORY")
         #expect(ConfigurationKey.corruptFilePolicy.environmentVariable == "WORKSPACED_CORRUPT_FILE_POLICY")
+        // Every key's variable, against the spelling by Characters that the byte-wise one replaced.
+        for key in ConfigurationKey.all {
+            var expected = "WORKSPACED"
+            for component in key.name.split(separator: ".") {
+                expected += "_"
+                var previousWasLower = false
+                for character in component {
+                    if character.isUppercase && previousWasLower { expected += "_" }
+                    expected += character.uppercased()
+                    previousWasLower = character.isLowercase
+                }
+            }
+            #expect(key.environmentVariable == expected, "\(key.name)")
+        }
+    }
+
+    /// Several unknown keys, nested and repeated, are each reported once, in the order of the keys sorted at
+    /// each level, whatever their order in the file.
+    @Test func unknownKeysAreReportedOnceInSortedOrder() async throws {
+        let path = try writeConfig(
+            #"{"zeta": 1, "save": {"later": [1, 2], "debounce": 5}, "api": {"b": {}, "a": null}, "zeta": 2}"#)
+        let loaded = try await ConfigurationLoader.load(ConfigurationSources(configFile: path, environment: [:]))
+        #expect(loaded.ignoredKeys.map(\.key) == ["api.a", "api.b", "save.debounce", "save.later", "zeta"])
+        #expect(loaded.ignoredKeys.allSatisfy { $0.source == path })
+    }
+
+    /// A file with a byte order mark and a trailing comma (which JSONSerialization, swift-configuration's parser,
+    /// takes) loads, its unknown key reported, as before the keys were read without Foundation.
+    @Test func aByteOrderMarkAndATrailingCommaAreTaken() async throws {
+        for text in ["\u{FEFF}{\"backupsKept\": 3, \"typo\": 1}", "{\"backupsKept\": 3, \"typo\": 1,}"] {
+            let path = try writeConfig(text)
+            let loaded = try await ConfigurationLoader.load(ConfigurationSources(configFile: path, environment: [:]))
+            #expect(loaded.backupsKept == 3)
+            #expect(loaded.ignoredKeys.map(\.key) == ["typo"], "\(text)")
+        }
+    }
+
+    @Test func aTopLevelThatIsNotAnObjectIsRefused() async throws {
+        let path = try writeConfig("[1, 2]")
+        await #expect(
+            throws: ConfigurationError.unreadableFile(path: path, reason: "the top level is not a JSON object")
+        ) {
+            try await ConfigurationLoader.load(ConfigurationSources(configFile: path, environment: [:]))
+        }
+        for text in ["\"text\"", "12"] {
+            let fragment = try writeConfig(text)
+            await #expect(throws: ConfigurationError.self) {
+                try await ConfigurationLoader.load(ConfigurationSources(configFile: fragment, environment: [:]))
+            }
+        }
     }
 
     /// `metrics.listen`: an IP and a port; a non-loopback address only with `metrics.allowRemote`.

@@ -83,18 +83,23 @@ package struct ConfigurationKey: Sendable, Hashable {
 
     /// The environment variable that overrides it: `WORKSPACED_` and the name in upper snake case
     /// (`save.debounceMilliseconds` → `WORKSPACED_SAVE_DEBOUNCE_MILLISECONDS`).
+    ///
+    /// The names are ASCII, so their letters are told apart and upper-cased as bytes: `Character.isUppercase` and
+    /// `uppercased()` search Unicode's property tables, 0.3 ms of every start for the keys' names.
     package var environmentVariable: String {
-        var result = "WORKSPACED"
-        for component in name.split(separator: ".") {
-            result += "_"
+        var result = Array("WORKSPACED".utf8)
+        for component in name.utf8.split(separator: UInt8(ascii: ".")) {
+            result.append(UInt8(ascii: "_"))
             var previousWasLower = false
-            for character in component {
-                if character.isUppercase && previousWasLower { result += "_" }
-                result += character.uppercased()
-                previousWasLower = character.isLowercase
+            for byte in component {
+                let isLower = (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                let isUpper = (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                if isUpper && previousWasLower { result.append(UInt8(ascii: "_")) }
+                result.append(isLower ? byte - 0x20 : byte)
+                previousWasLower = isLower
             }
         }
-        return result
+        return String(decoding: result, as: UTF8.self)
     }
 
     /// The state directory.

@@ -222,51 +222,6 @@ package enum ConfigurationLoader {
                 + "to \"\" to turn the import off")
     }
 
-    /// The file's keys, flattened to dotted names, that are not known keys; a known object key (`save`) holding
-    /// anything but an object is refused.
-    private static func unknownFileKeys(_ path: String) throws(ConfigurationError) -> [IgnoredConfigurationKey] {
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw .unreadableFile(path: path, reason: error.localizedDescription)
-        }
-        let object: Any
-        do {
-            object = try JSONSerialization.jsonObject(with: data)
-        } catch {
-            throw .unreadableFile(path: path, reason: invalidJSON(data, error: error))
-        }
-        guard let root = object as? [String: Any] else {
-            throw .unreadableFile(path: path, reason: "the top level is not a JSON object")
-        }
-        let known = Set(ConfigurationKey.all.map(\.name))
-        let prefixes = Set(
-            known.flatMap { name in
-                let parts = name.split(separator: ".")
-                return parts.indices.dropLast().map { parts[...$0].joined(separator: ".") }
-            })
-        var unknown: [IgnoredConfigurationKey] = []
-        func visit(_ object: [String: Any], prefix: String) throws(ConfigurationError) {
-            for (key, value) in object.sorted(by: { $0.key < $1.key }) {
-                let name = prefix.isEmpty ? key : prefix + "." + key
-                if known.contains(name) { continue }
-                if prefixes.contains(name), let nested = value as? [String: Any] {
-                    try visit(nested, prefix: name)
-                } else if prefixes.contains(name) {
-                    throw .wrongType(key: name, expected: "an object", source: path)
-                } else {
-                    unknown.append(
-                        IgnoredConfigurationKey(
-                            key: name, source: path,
-                            suggestion: IgnoredConfigurationKey.closest(to: name, among: known.sorted())))
-                }
-            }
-        }
-        try visit(root, prefix: "")
-        return unknown
-    }
-
     /// Why `data` is not JSON, at the line and column of its first defect (what the state file's checks name too):
     /// `not valid JSON at line 3, column 5: expected ',' or '}' after an object member`. Foundation's own error, which
     /// names no place, only when the scanner finds no defect.
