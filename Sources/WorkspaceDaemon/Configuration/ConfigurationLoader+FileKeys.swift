@@ -53,11 +53,7 @@ extension ConfigurationLoader {
         guard let root = object as? [String: Any] else {
             throw .unreadableFile(path: path, reason: "the top level is not a JSON object")
         }
-        let prefixes = Set(
-            known.flatMap { name in
-                let parts = name.split(separator: ".")
-                return parts.indices.dropLast().map { parts[...$0].joined(separator: ".") }
-            })
+        let prefixes = ConfigurationFileKeys.objectKeys(of: known)
         var unknown: [IgnoredConfigurationKey] = []
         func visit(_ object: [String: Any], prefix: String) throws(ConfigurationError) {
             for (key, value) in object.sorted(by: { $0.key < $1.key }) {
@@ -96,11 +92,7 @@ struct ConfigurationFileKeys {
 
     /// Walks the JSON document in `bytes` against the `known` dotted names.
     init(_ bytes: UnsafeRawBufferPointer, known: Set<String>) throws {
-        let prefixes = Set(
-            known.flatMap { name in
-                let parts = name.split(separator: ".")
-                return parts.indices.dropLast().map { parts[...$0].joined(separator: ".") }
-            })
+        let prefixes = Self.objectKeys(of: known)
         var reader = JSONPullReader(bytes: bytes)
         guard try reader.peekKind() == .object else { throw Failure.topLevelNotAnObject }
         var unknownPaths: Set<[String]> = []
@@ -129,5 +121,20 @@ struct ConfigurationFileKeys {
         let walkOrder = { (left: [String], right: [String]) in left.lexicographicallyPrecedes(right) }
         unknown = unknownPaths.sorted(by: walkOrder).map { $0.joined(separator: ".") }
         notObjects = notObjectPaths.sorted(by: walkOrder).map { $0.joined(separator: ".") }
+    }
+
+    /// The dotted names that hold other keys (`save` of `save.debounceMilliseconds`): each name's text before each
+    /// of its dots. (Cut from the name itself: joining its split parts back goes through a generic `joined` whose
+    /// first use looked up conformances, 0.26 ms of a start.)
+    static func objectKeys(of names: Set<String>) -> Set<String> {
+        var prefixes: Set<String> = []
+        for name in names {
+            var rest = name[...]
+            while let dot = rest.firstIndex(of: ".") {
+                prefixes.insert(String(name[..<dot]))
+                rest = name[name.index(after: dot)...]
+            }
+        }
+        return prefixes
     }
 }
