@@ -123,14 +123,18 @@ extension StateFile {
             }
             return
         }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        encoder.dateEncodingStrategy = .custom(WholeSecondDates.encode)
         let data: Data
-        do {
-            data = try encoder.encode(record)
-        } catch {
-            throw .loadRecordFailed(path: loadAttemptPath, description: "\(error)")
+        if let plain = record.plainJSON {
+            data = plain
+        } else {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            encoder.dateEncodingStrategy = .custom(WholeSecondDates.encode)
+            do {
+                data = try encoder.encode(record)
+            } catch {
+                throw .loadRecordFailed(path: loadAttemptPath, description: "\(error)")
+            }
         }
         do {
             try writer.write(data, to: loadAttemptPath, temporaryPrefix: DurableWriter.temporaryPrefix(for: path))
