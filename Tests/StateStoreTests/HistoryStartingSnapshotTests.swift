@@ -1,8 +1,9 @@
 import Foundation
-import StateStore
 import StateStoreSample
 import StateStoreTesting
 import Testing
+
+@testable import StateStore
 
 /// A start keeps the state file it loaded as the history's snapshot of that revision: the link is made durable on
 /// the start's path, the manifest's record of it after the start.
@@ -44,6 +45,32 @@ import Testing
         let manifest = try String(
             contentsOfFile: directory.file("notebook.json.history/manifest.json"), encoding: .utf8)
         #expect(manifest.contains(prefix), "\(manifest)")
+    }
+
+    /// The late record is written without a syncfs(2) first (the snapshot is a link of a durable file): one
+    /// held the archive's lock while it flushed the whole file system, and a stop right after the start waited.
+    @Test func theRecordIsWrittenWithoutSyncingTheFileSystemFirst() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let prefix = "snapshot.\(try firstRun(directory))."
+        let history = directory.file("notebook.json.history")
+        let fileSystem = FaultInjectingFileSystem()
+        let file = try notebookFile(directory, fileSystem: fileSystem)
+        defer { file.unlock() }
+        let state = try PersistentState(
+            file: file, loaded: try file.load(), journaling: NoteChange.self, history: HistoryTests.history,
+            scheduler: ManualPersistenceScheduler())
+        state.saveQueue.sync {}  // the write queued after the start has run
+        let calls = fileSystem.calls
+        let link = try #require(calls.firstIndex { $0.operation == .link && $0.path.contains(prefix) })
+        let rename = try #require(
+            calls[link...].firstIndex { $0.operation == .rename && $0.path.hasSuffix("/manifest.json") })
+        // Between the snapshot's link and the manifest that records it, the history's directory is synced once:
+        // after the link. A syncfs(2) before the manifest is recorded as a second sync of that directory.
+        let syncs = calls[link..<rename].filter { $0.operation == .fsyncDirectory && $0.path == history }
+        #expect(syncs.count == 1, "\(calls[link...rename].map { "\($0.operation) \($0.path)" })")
+        try state.close()
+        #expect(try String(contentsOfFile: history + "/manifest.json", encoding: .utf8).contains(prefix))
     }
 
     @Test func aCrashBeforeTheManifestLeavesTheSnapshotForTheNextStartToAdopt() throws {

@@ -21,6 +21,9 @@ final class HistoryArchive: Sendable {
     /// What a reader (a replicator) has not copied yet, which pruning keeps up to the hold's maximum.
     let hold: HistoryHold?
     let state: Mutex<ArchiveState>
+    /// ``ArchiveState/manifestBehind``, readable without the lock: a stop checks it without waiting for a
+    /// verification that hashes a snapshot under the lock.
+    let manifestBehind = Atomic<Bool>(false)
 
     struct ArchiveState {
         var manifest = HistoryManifest()
@@ -40,6 +43,9 @@ final class HistoryArchive: Sendable {
         /// The manifest on disk lacks a record the start added (its starting snapshot): the next write of the
         /// manifest, or ``HistoryArchive/writeManifestIfBehind()``, writes it.
         var manifestBehind = false
+        /// The open's rewrite of the manifest failed: records it adopted may name bytes not yet on the device, so
+        /// ``HistoryArchive/writeManifestIfBehind()`` syncs the file system first after all.
+        var adoptedUnwritten = false
     }
 
     init(
@@ -115,7 +121,13 @@ final class HistoryArchive: Sendable {
                 }
             }
             Self.sort(&archive.manifest.files)
-            if changed, !readOnly { try? writeManifest(archive.manifest) }
+            if changed, !readOnly {
+                do {
+                    try writeManifest(archive.manifest)
+                } catch {
+                    archive.adoptedUnwritten = true
+                }
+            }
         }
     }
 
@@ -162,8 +174,8 @@ final class HistoryArchive: Sendable {
     /// Durably replaces the manifest, after a `syncfs(2)`: the segments moved since the last manifest were not
     /// synced one by one (a save moves one), and the manifest must not record a checksum of bytes the device may
     /// not hold. Until it is written, a start adopts them from what the device kept, as after a crash.
-    func writeManifest(_ manifest: HistoryManifest) throws {
-        try fileSystem.syncFileSystem(containing: directory)
+    func writeManifest(_ manifest: HistoryManifest, syncingFileSystem: Bool = true) throws {
+        if syncingFileSystem { try fileSystem.syncFileSystem(containing: directory) }
         let data = try Self.encoder.encode(manifest)
         try DurableWriter(fileSystem: fileSystem, mode: fileMode).write(
             data, to: path(HistoryFormat.manifestName))
