@@ -303,9 +303,8 @@ extension HistoryArchive {
     /// Until the next archiving (which writes the manifest itself and clears ``ArchiveState/manifestBehind``),
     /// the only record the manifest on disk lacks is that snapshot's, a link of the state file, whose bytes the
     /// save, restore or import that wrote it made durable: so no syncfs(2) first, unless the open's own rewrite
-    /// failed. (A syncfs here flushed every dirty
-    /// page of the file system while holding the archive's lock, and a clean stop right after a start waited
-    /// for it: 44 ms for SIGTERM → exit at 50 MB instead of 11.)
+    /// failed. (A syncfs here flushed every dirty page of the file system while holding the archive's lock, and a
+    /// clean stop right after a start waited for it: 44 ms for SIGTERM → exit at 50 MB instead of 11.)
     func writeManifestIfBehind() {
         guard manifestBehind.load(ordering: .acquiring) else { return }
         state.withLock { archive in
