@@ -40,12 +40,9 @@ extension HistoryArchive {
             do {
                 if moved || linked { try fileSystem.fsyncDirectory(directory) }
                 pruned = prune(now: date, chain: chain, &archive)
-                if linked || pruned != nil || archive.manifestBehind {
+                if linked || pruned != nil || manifestBehind.load(ordering: .acquiring) {
                     Self.sort(&archive.manifest.files)
-                    try writeManifest(archive.manifest)
-                    archive.manifestBehind = false
-                    manifestBehind.store(false, ordering: .releasing)
-                    archive.adoptedUnwritten = false
+                    try writeManifest(&archive)
                 }
             } catch {
                 failure = "cannot record the history in \(directory): \(error)"
@@ -254,7 +251,6 @@ extension HistoryArchive {
                 Self.sort(&archive.manifest.files)
                 // The link is durable and a start adopts a snapshot its manifest lacks, so the manifest's own
                 // durable write waits: ``writeManifestIfBehind()``, after the start.
-                archive.manifestBehind = true
                 manifestBehind.store(true, ordering: .releasing)
             } catch {
                 archive.failure = "cannot keep \(stateFile) as \(path(name)): \(error)"
@@ -285,10 +281,7 @@ extension HistoryArchive {
                         archivedTime: date, bytes: bytes.count, sha256: SHA256Digest.hex(bytes),
                         crc32c: CRC32C.checksum(bytes), decodesAsHeld: true))
                 Self.sort(&archive.manifest.files)
-                try writeManifest(archive.manifest)
-                archive.manifestBehind = false
-                manifestBehind.store(false, ordering: .releasing)
-                archive.adoptedUnwritten = false
+                try writeManifest(&archive)
             } catch {
                 archive.failure = "cannot write \(path(name)): \(error)"
             }
@@ -300,7 +293,7 @@ extension HistoryArchive {
     /// next start reads the snapshot's record instead of hashing the whole file to adopt it. A failure is left
     /// for the next write (or that adoption) to make up.
     ///
-    /// Until the next archiving (which writes the manifest itself and clears ``ArchiveState/manifestBehind``),
+    /// Until the next archiving (which writes the manifest itself and clears ``manifestBehind``),
     /// the only record the manifest on disk lacks is that snapshot's, a link of the state file, whose bytes the
     /// save, restore or import that wrote it made durable: so no syncfs(2) first, unless the open's own rewrite
     /// failed. (A syncfs here flushed every dirty page of the file system while holding the archive's lock, and a
@@ -308,12 +301,9 @@ extension HistoryArchive {
     func writeManifestIfBehind() {
         guard manifestBehind.load(ordering: .acquiring) else { return }
         state.withLock { archive in
-            guard archive.manifestBehind, archive.failure == nil else { return }
+            guard manifestBehind.load(ordering: .acquiring), archive.failure == nil else { return }
             do {
-                try writeManifest(archive.manifest, syncingFileSystem: archive.adoptedUnwritten)
-                archive.manifestBehind = false
-                manifestBehind.store(false, ordering: .releasing)
-                archive.adoptedUnwritten = false
+                try writeManifest(&archive, syncingFileSystem: archive.adoptedUnwritten)
             } catch {
                 // Not a failure of the history: every file is durable, only its record is not written yet.
             }

@@ -21,8 +21,9 @@ final class HistoryArchive: Sendable {
     /// What a reader (a replicator) has not copied yet, which pruning keeps up to the hold's maximum.
     let hold: HistoryHold?
     let state: Mutex<ArchiveState>
-    /// ``ArchiveState/manifestBehind``, readable without the lock: a stop checks it without waiting for a
-    /// verification that hashes a snapshot under the lock.
+    /// The manifest on disk lacks a record the start added (its starting snapshot): the next write of the
+    /// manifest, or ``writeManifestIfBehind()``, writes it. Changed under the lock; read without it too, so that
+    /// a stop checks it without waiting for a verification that hashes a snapshot under the lock.
     let manifestBehind = Atomic<Bool>(false)
 
     struct ArchiveState {
@@ -40,9 +41,6 @@ final class HistoryArchive: Sendable {
         /// one ends. A crash before leaves them in the directory, where the next start adopts them again and the
         /// next pruning removes them.
         var unlinkAfterPastReads: Set<String> = []
-        /// The manifest on disk lacks a record the start added (its starting snapshot): the next write of the
-        /// manifest, or ``HistoryArchive/writeManifestIfBehind()``, writes it.
-        var manifestBehind = false
         /// The open's rewrite of the manifest failed: records it adopted may name bytes not yet on the device, so
         /// ``HistoryArchive/writeManifestIfBehind()`` syncs the file system first after all.
         var adoptedUnwritten = false
@@ -123,7 +121,7 @@ final class HistoryArchive: Sendable {
             Self.sort(&archive.manifest.files)
             if changed, !readOnly {
                 do {
-                    try writeManifest(archive.manifest)
+                    try writeManifest(&archive)
                 } catch {
                     archive.adoptedUnwritten = true
                 }
@@ -174,11 +172,14 @@ final class HistoryArchive: Sendable {
     /// Durably replaces the manifest, after a `syncfs(2)`: the segments moved since the last manifest were not
     /// synced one by one (a save moves one), and the manifest must not record a checksum of bytes the device may
     /// not hold. Until it is written, a start adopts them from what the device kept, as after a crash.
-    func writeManifest(_ manifest: HistoryManifest, syncingFileSystem: Bool = true) throws {
+    /// Once written, the manifest holds every record: it is no longer behind, nor missing what the open adopted.
+    func writeManifest(_ archive: inout ArchiveState, syncingFileSystem: Bool = true) throws {
         if syncingFileSystem { try fileSystem.syncFileSystem(containing: directory) }
-        let data = try Self.encoder.encode(manifest)
+        let data = try Self.encoder.encode(archive.manifest)
         try DurableWriter(fileSystem: fileSystem, mode: fileMode).write(
             data, to: path(HistoryFormat.manifestName))
+        manifestBehind.store(false, ordering: .releasing)
+        archive.adoptedUnwritten = false
     }
 
     /// Files in order: by first revision, snapshots before the segments that continue them.
