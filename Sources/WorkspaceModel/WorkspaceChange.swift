@@ -119,9 +119,22 @@ extension WorkspaceChange {
     public static func applyInPlace(
         _ changes: consuming [WorkspaceChange?], to workspace: inout Workspace
     ) -> (position: Int, error: WorkspaceError?)? {
+        var memo: Any?
+        return applyInPlace(changes, to: &workspace, memo: &memo)
+    }
+
+    /// ``applyInPlace(_:to:)`` for one run of a replay that applies several to the same workspace: the
+    /// ``ProjectPositions`` the run before left in `memo` go on, so that a replay applied in chunks builds its table
+    /// of positions once, not once per chunk (each chunk's scans until then cost as much as the table).
+    public static func applyInPlace(
+        _ changes: consuming [WorkspaceChange?], to workspace: inout Workspace, memo: inout Any?
+    ) -> (position: Int, error: WorkspaceError?)? {
         // Each change is moved out of the array it owns, not copied: a copy costs its strings' reference counts.
         var changes = changes
-        var positions = ProjectPositions()
+        var positions = memo as? ProjectPositions ?? ProjectPositions()
+        // Dropped from the memo while in use, so that the table is not shared (a copy) when it is changed.
+        memo = nil
+        defer { memo = positions }
         return changes.withUnsafeMutableBufferPointer { buffer in
             for position in buffer.indices {
                 guard let change = buffer[position].take() else { return (position, nil) }

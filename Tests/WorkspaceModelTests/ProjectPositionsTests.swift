@@ -86,5 +86,37 @@ import Testing
             applied.prefix(4000) + [.updateProject(id: missing, name: "x", layout: nil)], to: &failing)
         #expect(failure?.position == 4000)
         #expect(failure?.error == .notFound(kind: .project, id: missing))
+        // In chunks of 97 with a memo, as a replay applies them: the same workspace, and each chunk after the
+        // table was built finds it in the memo (a new one would scan again).
+        var chunked = start
+        var memo: Any?
+        for offset in stride(from: 0, to: applied.count, by: 97) {
+            let chunk = applied[offset..<min(offset + 97, applied.count)].map { Optional($0) }
+            #expect(WorkspaceChange.applyInPlace(chunk, to: &chunked, memo: &memo) == nil)
+        }
+        #expect(chunked == alone)
+        #expect(memo is ProjectPositions)
+    }
+
+    /// The positions a run left in the memo go on in the next run: the table built in the first is used, not built
+    /// again, while a run without the memo starts scanning.
+    @Test func theMemoCarriesTheTableToTheNextRun() throws {
+        var workspace = Self.workspace(projects: 300)
+        let renames = (0..<400).map {
+            WorkspaceChange?.some(.updateProject(id: sequentialID(299), name: "r\($0)", layout: nil))
+        }
+        var memo: Any?
+        #expect(WorkspaceChange.applyInPlace(renames, to: &workspace, memo: &memo) == nil)
+        let kept = try #require(memo as? ProjectPositions)
+        #expect(kept.holdsTable)
+        let one = [WorkspaceChange?.some(.updateProject(id: sequentialID(5), name: "next", layout: nil))]
+        #expect(WorkspaceChange.applyInPlace(one, to: &workspace, memo: &memo) == nil)
+        #expect((memo as? ProjectPositions)?.holdsTable == true)
+        #expect(workspace.projects[5].name == "next")
+        #expect(workspace.projects[299].name == "r399")
+        // A project added drops the table: the memo then holds positions without one.
+        let added = [WorkspaceChange?.some(.createProject(id: sequentialID(300), name: "new", layout: .split))]
+        #expect(WorkspaceChange.applyInPlace(added, to: &workspace, memo: &memo) == nil)
+        #expect((memo as? ProjectPositions)?.holdsTable == false)
     }
 }

@@ -98,11 +98,13 @@ final class HistoryReplayPipeline<Change: StateChange>: @unchecked Sendable {
         // Consumed: a model still shared with the result would be copied whole by the first change applied.
         var model = try (consume base).get()
         if let preparationFailure { throw preparationFailure }
+        // What one chunk's applying leaves for the next (the workspace's table of where its projects are).
+        var memo: Any?
         for index in 0..<pipeline.chunkCount {
             let changes = try pipeline.take(index).get()
             // In place, whatever `validatesBeforeMutating` says: a change that fails ends the read, and the model is
             // dropped with it (a copy per change would copy the model's arrays every time).
-            if let failure = Change.applyInPlace(changes, to: &model) {
+            if let failure = Change.applyInPlace(changes, to: &model, memo: &memo) {
                 let place = pipeline.places[index]
                 throw .damaged(
                     path: place.path,

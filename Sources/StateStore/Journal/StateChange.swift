@@ -45,6 +45,15 @@ public protocol StateChange<Model>: Codable, Sendable {
     /// a run of them, as the workspace's changes share a table of where its projects are.
     static func applyInPlace(_ changes: consuming [Self?], to model: inout Model) -> (position: Int, error: Failure?)?
 
+    /// ``applyInPlace(_:to:)`` for one of the runs a replay applies one after the other to the same model (a start's
+    /// replay and a read of the past apply their records in chunks, decoded on other threads meanwhile): `memo` is
+    /// what the run before left in it (`nil` before the first), and what this run leaves is handed to the next. A
+    /// conformance that keeps a table of where its records are, as the workspace's changes do, keeps it there, so
+    /// that each chunk does not build it again. By default `memo` is not used.
+    static func applyInPlace(
+        _ changes: consuming [Self?], to model: inout Model, memo: inout Any?
+    ) -> (position: Int, error: Failure?)?
+
     /// The bytes the change journal records for the change: its `encode(to:)` through `JSONEncoder` with sorted
     /// keys and unescaped slashes (dates as `JSONEncoder`'s default, seconds since 2001). A change that is also
     /// `StateDirectEncodable` (StateCoding) writes the same bytes with its direct writer, as a save writes a model,
@@ -76,6 +85,14 @@ extension StateChange {
             }
             return nil
         }
+    }
+
+    /// ``applyInPlace(_:to:)``, without a memo (see the requirement).
+    @inlinable
+    public static func applyInPlace(
+        _ changes: consuming [Self?], to model: inout Model, memo: inout Any?
+    ) -> (position: Int, error: Failure?)? {
+        applyInPlace(changes, to: &model)
     }
 }
 
