@@ -252,6 +252,43 @@ import Testing
         #expect(try [UInt8](Data(contentsOf: URL(fileURLWithPath: aside))) == forged)
     }
 
+    /// A segment of thousands of records is decoded in chunks on other threads while the start applies them: all of
+    /// them replay in order, and a change that does not apply in a late chunk stops the replay at its revision,
+    /// with the model of the records before it, as a replay record by record stops.
+    @Test func aLongSegmentReplaysInChunksAndStopsWhereAChangeDoesNotApply() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let file = try notebookFile(directory)
+        let state = try openJournaled(file)
+        try state.saveSynchronously()
+        let count = 3000
+        for index in 1...count { try state.apply(NoteChange.add(id: "n\(index)", title: "note \(index)")) }
+        file.unlock()
+        let segment = try #require(try journalNames(directory).first)
+        let bytes = try [UInt8](directory.read(segment))
+        let notebook = try directory.read("notebook.json")
+        let whole = try openJournaled(try notebookFile(directory))
+        #expect(whole.journalReplay?.recordsReplayed == count)
+        #expect(whole.read { $0.notes.map(\.id) } == (1...count).map { "n\($0)" })
+        try whole.close()
+        // Record 2,500 forged to remove a note that does not exist; the records after it are whole.
+        let scan = JournalFraming.scan(bytes)
+        var forged = Array(bytes[..<(scan.payloads[2500].lowerBound - JournalFraming.frameLength)])
+        let change = try JSONEncoder().encode(NoteChange.remove(id: "missing"))
+        forged += JournalFraming.frame(JournalSegmentFormat.changePayload(revision: 2500, change: [UInt8](change)))
+        forged += bytes[scan.payloads[2501].lowerBound - JournalFraming.frameLength..<bytes.count]
+        let copy = try TemporaryDirectory()
+        defer { copy.remove() }
+        try copy.write("notebook.json", notebook)
+        try copy.write(segment, Data(forged))
+        let reopened = try openJournaled(try notebookFile(copy))
+        let replay = try #require(reopened.journalReplay)
+        #expect(replay.recordsReplayed == 2499)
+        #expect(replay.stopReason?.contains("revision 2500 does not apply") == true)
+        #expect(reopened.read { $0.notes.map(\.id) } == (1...2499).map { "n\($0)" })
+        #expect(reopened.status.revision == 2499)
+    }
+
     @Test func aDamagedRecordBeforeTheEndStopsTheReplay() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

@@ -1,7 +1,7 @@
 import Foundation
 
-/// A journal segment's bytes read for the history: its header, and its change records with the marker before
-/// each.
+/// A journal segment's bytes read for a replay (a start's, or a read of the past in the history): its header, and
+/// its change records with the marker before each.
 struct HistorySegment: Sendable {
     /// Where the bytes were read from.
     var path: String

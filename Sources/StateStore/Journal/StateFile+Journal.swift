@@ -77,33 +77,35 @@ extension StateFile {
         let clock = ContinuousClock()
         let start = clock.now
         var replay = JournalReplay(snapshotRevision: report.revision)
-        var segments: [(segment: FoundSegment, bytes: [UInt8])] = []
+        var segments: [(found: FoundSegment, segment: HistorySegment)] = []
         var replayed: [FoundSegment] = []
         // Every segment's header names the lineage it relabels, also one that holds no change yet: a snapshot taken
         // at a start's replayed revision, before any change, keeps that segment as the current one, and a crash
         // before the snapshot's compaction leaves the older lineages' segments beside it.
-        var headers: [[UInt8]] = []
-        for segment in try journalSegments(removingLeftovers: keepingAside) {
-            let bytes: [UInt8]
+        var headers: [JournalSegmentFormat.Header] = []
+        for found in try journalSegments(removingLeftovers: keepingAside) {
+            let bytes: Data
             do {
-                bytes = try fileSystem.readBytes(at: segment.path) ?? []
+                bytes = try fileSystem.readFile(at: found.path) ?? Data()
             } catch {
-                throw .journalFailed(path: segment.path, reason: "cannot read the segment", underlying: error)
+                throw .journalFailed(path: found.path, reason: "cannot read the segment", underlying: error)
             }
-            headers.append(bytes)
+            // Scanned once (every frame's CRC-32C), for the header, the check below and the replay.
+            let segment = HistorySegment(path: found.path, bytes: bytes)
+            if let header = segment.header { headers.append(header) }
             // A segment without a change (a header, or a header a crash cut short) loses nothing wherever it is:
             // it is removed with the others once the state is saved.
-            if Self.holdsNoChange(bytes) {
-                replayed.append(segment)
+            if Self.holdsNoChange(segment) {
+                replayed.append(found)
             } else {
-                segments.append((segment, bytes))
+                segments.append((found, segment))
             }
         }
         var notReplayed: [(FoundSegment, String)] = []
         let continuesFile = replayRefusal(report)
         var lineage = report.storedLineage
         let ancestors = Self.ancestorLineages(of: lineage, in: headers)
-        for (index, (segment, bytes)) in segments.enumerated() {
+        for (index, (segment, read)) in segments.enumerated() {
             if let refusal = continuesFile {
                 notReplayed.append((segment, refusal))
                 continue
@@ -113,10 +115,9 @@ extension StateFile {
                 continue
             }
             replay.segmentsRead += 1
-            replay.byteCount += bytes.count
+            replay.byteCount += read.bytes.count
             let verdict = replaySegment(
-                Change.self, bytes, segment: segment, lineage: &lineage, ancestors: ancestors, onto: &model,
-                replay: &replay)
+                Change.self, read, lineage: &lineage, ancestors: ancestors, onto: &model, replay: &replay)
             switch verdict {
             case .used:
                 replayed.append(segment)
@@ -126,9 +127,9 @@ extension StateFile {
             case .damagedTail(let damage, let offset, let byteCount):
                 // The records after the damage were never synced when a later segment continues without them
                 // (its base is a snapshot that holds them), or when this is the last one: a crash tore them.
-                let next = segments.indices.contains(index + 1) ? segments[index + 1].segment : nil
+                let next = segments.indices.contains(index + 1) ? segments[index + 1].found : nil
                 let continued = next.map { $0.baseRevision <= replay.revision } ?? true
-                if continued, Self.isTornTail(damage, bytes[offset...]) {
+                if continued, Self.isTornTail(damage, read.bytes[offset...]) {
                     replay.tornTailByteCount += byteCount
                     replayed.append(segment)
                 } else if continued, next != nil {
@@ -179,20 +180,21 @@ extension StateFile {
 
     /// Replays one segment's records.
     private func replaySegment<Change: StateChange>(
-        _ changeType: Change.Type, _ bytes: [UInt8], segment: FoundSegment, lineage: inout Lineage?,
+        _ changeType: Change.Type, _ segment: HistorySegment, lineage: inout Lineage?,
         ancestors: [Lineage: UInt64], onto model: inout Model, replay: inout JournalReplay
     ) -> SegmentVerdict where Change.Model == Model {
-        let scan = JournalFraming.scan(bytes)
-        guard let headerRange = scan.payloads.first else {
+        let scan = segment.scan
+        let byteCount = segment.bytes.count
+        guard !scan.payloads.isEmpty else {
             // A segment whose header a crash cut short holds no change.
-            if let damage = scan.damage { return .damagedTail(damage, offset: 0, byteCount: bytes.count) }
+            if let damage = scan.damage { return .damagedTail(damage, offset: 0, byteCount: byteCount) }
             return .used
         }
-        guard let header = JournalSegmentFormat.Header(payload: bytes[headerRange]) else {
+        guard let header = segment.header else {
             return .stopped("the segment's first record is not a journal header this release reads")
         }
         if header.lineage != lineage, let relabeledAt = ancestors[header.lineage], relabeledAt <= replay.revision,
-            Self.lastRevision(bytes, scan) <= relabeledAt
+            Self.lastRevision(segment) <= relabeledAt
         {
             // History of a lineage the state's own continued (a crash's segments, not yet removed when the
             // snapshot that holds them was written): every change in it is in the state.
@@ -215,10 +217,10 @@ extension StateFile {
                 "the segment continues revision \(header.baseRevision), after the state's \(replay.revision): "
                     + "the changes between are missing")
         }
-        if Self.replayCleanly(Change.self, bytes, scan, onto: &model, replay: &replay) { return .used }
+        if Self.replayCleanly(Change.self, segment, onto: &model, replay: &replay) { return .used }
         var reader = JournalChangeReader<Change>.Session(JournalChangeReader())
         for range in scan.payloads.dropFirst() {
-            guard let (revision, changeBytes) = JournalSegmentFormat.splitChange(bytes[range]) else {
+            guard let (revision, changeBytes) = JournalSegmentFormat.splitChange(segment.slice(range)) else {
                 return .stopped(
                     "a record at byte \(range.lowerBound - JournalFraming.frameLength) is too short to be a change")
             }
@@ -254,18 +256,16 @@ extension StateFile {
             replay.revision = revision
         }
         if let damage = scan.damage {
-            return .damagedTail(damage, offset: scan.validLength, byteCount: bytes.count - scan.validLength)
+            return .damagedTail(damage, offset: scan.validLength, byteCount: byteCount - scan.validLength)
         }
         return .used
     }
 
     /// The lineages `lineage` continued, each with the revision where a segment relabeled it into a lineage that
     /// leads to `lineage` (its history up to there is that of `lineage`).
-    private static func ancestorLineages(of lineage: Lineage?, in segments: [[UInt8]]) -> [Lineage: UInt64] {
-        let headers = segments.compactMap { bytes -> JournalSegmentFormat.Header? in
-            guard let first = JournalFraming.scan(bytes).payloads.first else { return nil }
-            return JournalSegmentFormat.Header(payload: bytes[first])
-        }
+    private static func ancestorLineages(
+        of lineage: Lineage?, in headers: [JournalSegmentFormat.Header]
+    ) -> [Lineage: UInt64] {
         var ancestors: [Lineage: UInt64] = [:]
         var known: Set<Lineage> = lineage.map { [$0] } ?? []
         var grew = true
@@ -282,24 +282,28 @@ extension StateFile {
     }
 
     /// The revision of a segment's last whole change record (its base when it has none).
-    private static func lastRevision(_ bytes: [UInt8], _ scan: JournalFraming.Scan) -> UInt64 {
-        for range in scan.payloads.dropFirst().reversed() {
-            if let (revision, _) = JournalSegmentFormat.splitChange(bytes[range]), revision > 0 { return revision }
+    private static func lastRevision(_ segment: HistorySegment) -> UInt64 {
+        segment.bytes.withUnsafeBytes { raw in
+            for range in segment.scan.payloads.dropFirst().reversed() {
+                if let (revision, _) = JournalSegmentFormat.splitChange(at: range, of: raw), revision > 0 {
+                    return revision
+                }
+            }
+            return 0
         }
-        return 0
     }
 
     /// Whether a segment's bytes hold no change record: nothing, or its header, whole or cut short.
-    private static func holdsNoChange(_ bytes: [UInt8]) -> Bool {
-        let scan = JournalFraming.scan(bytes)
+    private static func holdsNoChange(_ segment: HistorySegment) -> Bool {
+        let scan = segment.scan
         guard scan.payloads.count <= 1 else { return false }
         guard let damage = scan.damage else { return true }
-        return scan.payloads.isEmpty && isTornTail(damage, bytes[...])
+        return scan.payloads.isEmpty && isTornTail(damage, segment.bytes[...])
     }
 
     /// Whether damage at the end of a segment is what a crash during an append leaves: a record cut short, or the
     /// zeros of blocks allocated but never written.
-    private static func isTornTail(_ damage: JournalFraming.Damage, _ tail: ArraySlice<UInt8>) -> Bool {
+    private static func isTornTail(_ damage: JournalFraming.Damage, _ tail: some Collection<UInt8>) -> Bool {
         switch damage {
         case .truncated: true
         case .invalidLength(0): tail.allSatisfy { $0 == 0 }
