@@ -172,6 +172,51 @@ import Testing
         #expect(state.status.savesPerformed > saves, "the manual clock never fired: only the bound can save")
     }
 
+    @Test func theBoundFollowsTheStatesSizeBetweenItsFloorAndItsMaximum() {
+        let configuration = JournalConfiguration()
+        #expect(configuration.bound(stateByteCount: 0) == 6 << 20)
+        #expect(configuration.bound(stateByteCount: 10_000_000) == 6 << 20)
+        #expect(configuration.bound(stateByteCount: 20_000_000) == 10_000_000)
+        #expect(configuration.bound(stateByteCount: 50_000_000) == 16 << 20)
+        #expect(configuration.bound(stateByteCount: .max) == 16 << 20)
+        // A floor above the maximum gives the maximum; no fraction gives the floor; an infinite one the maximum.
+        #expect(JournalConfiguration(maximumByteCount: 400).bound(stateByteCount: 100) == 400)
+        #expect(JournalConfiguration(maximumStateFraction: 0).bound(stateByteCount: 50_000_000) == 6 << 20)
+        #expect(JournalConfiguration(maximumStateFraction: .infinity).bound(stateByteCount: 1) == 16 << 20)
+    }
+
+    /// A journal past its fraction of the state file's bytes takes a snapshot though its byte maximum is far, and
+    /// the snapshot's size sets the next bound: a larger state lets a longer journal wait for the debounce.
+    @Test func aJournalPastItsShareOfTheStateTakesASnapshot() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let file = try notebookFile(directory)
+        let journal = JournalConfiguration(maximumByteCount: 1 << 20, maximumStateFraction: 1, minimumByteCount: 0)
+        let first = try openJournaled(file, journal: journal)
+        // A state file of about 3 KB, then reopened so that the bound starts from the loaded file's size.
+        for index in 1...30 { try first.apply(NoteChange.add(id: "n\(index)", title: "a title of some length")) }
+        try first.close()
+        let size = try directory.read("notebook.json").count
+        let state = try openJournaled(file, journal: journal)
+        let saves = state.status.savesPerformed
+        // Renames up to just under the file's size: nothing is due, the manual clock never fires.
+        var index = 0
+        while (state.journalStatus?.byteCount ?? 0) + 120 < size {
+            index += 1
+            try state.apply(NoteChange.rename(id: "n1", title: "title \(index)"))
+        }
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(state.status.savesPerformed == saves)
+        // Past it, a snapshot at once.
+        while (state.journalStatus?.byteCount ?? 0) < size {
+            index += 1
+            try state.apply(NoteChange.rename(id: "n1", title: "title \(index)"))
+        }
+        _ = await eventually { state.status.savesPerformed != saves }
+        #expect(state.status.savesPerformed == saves + 1, "the manual clock never fired: only the bound can save")
+        try state.close()
+    }
+
     /// The bytes of a journal of three changes after revision 0, for tests that damage it.
     private func journalOfThreeChanges(_ directory: TemporaryDirectory) throws -> (segment: String, bytes: [UInt8]) {
         let file = try notebookFile(directory)

@@ -81,18 +81,19 @@ struct JSONStoreRun {
         }
     }
 
-    /// Seconds for a start after a crash that left a full change journal (``JournalConfiguration``'s default
-    /// bound, 16 MiB, of renames): load the file and replay the journal, as the daemon starts. Making the journal
-    /// and the crash (the lock released, nothing flushed) are not timed. Returns the seconds and the changes
-    /// replayed.
+    /// Seconds for a start after a crash that left a full change journal (renames up to ``JournalConfiguration``'s
+    /// default bound for the file's size: ``journalBound(fileBytes:)``): load the file and replay the journal, as
+    /// the daemon starts. Making the journal and the crash (the lock released, nothing flushed) are not timed.
+    /// Returns the seconds and the changes replayed.
     func readyAfterCrash(projectID: String) throws -> (seconds: Double, replayed: Int) {
         guard let id = WorkspaceID(projectID) else { throw BenchError("\(projectID) is not an id") }
-        let bound = JournalConfiguration().maximumByteCount
+        let fileBytes = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        let bound = Self.journalBound(fileBytes: fileBytes)
         do {
             let file = try open()
             let state = try PersistentState(
                 file: file, loaded: try file.load(), journaling: WorkspaceChange.self,
-                journal: JournalConfiguration(maximumByteCount: .max),
+                journal: JournalConfiguration(maximumByteCount: .max, maximumStateFraction: .infinity),
                 configuration: PersistenceConfiguration(debounce: .seconds(3600), maximumDelay: .seconds(3600)))
             var index = 0
             while (state.journalStatus?.byteCount ?? .max) < bound {
@@ -110,6 +111,12 @@ struct JSONStoreRun {
         }
         withExtendedLifetime(kept) {}
         return (seconds, replayed)
+    }
+
+    /// The journal's bound for a state file of `fileBytes` under the default configuration, which the daemon runs:
+    /// past it, a snapshot is taken, so a crash leaves at most that much to replay.
+    static func journalBound(fileBytes: Int) -> Int {
+        JournalConfiguration().bound(stateByteCount: fileBytes)
     }
 
     /// The file loaded and owned by a journaled `PersistentState` (snapshots a minute apart, so none is taken

@@ -48,8 +48,8 @@ struct PeerBenchmark {
         /// Seconds for ``PeerBenchmark/clients`` clients to make ``PeerBenchmark/changesPerClient`` durable changes
         /// each, concurrently (the JSON file through its journal). `nil` in results from before it.
         var concurrentChangesSeconds: Double?
-        /// Seconds to be ready after a crash that left a full change journal (16 MiB): the load and the replay
-        /// (SQLite: the load). `nil` in results from before it.
+        /// Seconds to be ready after a crash that left a full change journal (``Row/crashJournalBytes``): the load
+        /// and the replay (SQLite: the load). `nil` in results from before it.
         var readyAfterCrashSeconds: Double?
         /// The highest of the three measurements' peak resident memory (each a process of its own; a save's and
         /// a change's include the load before them, as they would in a program).
@@ -66,6 +66,9 @@ struct PeerBenchmark {
         var records: Int
         var json: Figures
         var sqlite: Figures
+        /// The journal a crash leaves when full, the default bound for the file's size, which the ready after a
+        /// crash replays (16 MiB at every size before the bound followed the state's). `nil` in results from before.
+        var crashJournalBytes: Int?
     }
 
     let sizes: [Int]
@@ -134,7 +137,8 @@ struct PeerBenchmark {
             megabytes: megabytes, fileBytes: files.v4.count, sqliteBytes: SQLiteWorkspace.bytesOnDisk(sqliteMaster),
             projects: model.projects.count,
             records: model.projects.count + panes + tabs + model.favorites.count + 1,
-            json: figures(.json), sqlite: figures(.sqlite))
+            json: figures(.json), sqlite: figures(.sqlite),
+            crashJournalBytes: JSONStoreRun.journalBound(fileBytes: files.v4.count))
     }
 
     /// Creates the database at `path` holding `model`, closes it, and checks that it reads back as `model`.
@@ -152,7 +156,7 @@ struct PeerBenchmark {
     static let header =
         "size   JSON file   SQLite     records   load JSON / SQLite     save JSON / SQLite     "
         + "change JSON / SQLite   journaled JSON / SQLite   16 clients x 20 JSON / SQLite   "
-        + "ready after a crash (16 MiB journal)   peak RSS JSON / SQLite"
+        + "ready after a crash (full journal)   peak RSS JSON / SQLite"
 
     static func line(_ row: Row) -> String {
         func ms(_ seconds: Double) -> String { String(format: "%8.1f ms", seconds * 1000) }
@@ -164,6 +168,7 @@ struct PeerBenchmark {
             + "  \(ms(row.json.journaledChangeSeconds ?? 0)) \(ms(row.sqlite.journaledChangeSeconds ?? 0))"
             + "  \(ms(row.json.concurrentChangesSeconds ?? 0)) \(ms(row.sqlite.concurrentChangesSeconds ?? 0))"
             + "  \(ms(row.json.readyAfterCrashSeconds ?? 0))"
+            + String(format: " (%.1f MiB)", Double(row.crashJournalBytes ?? 0) / 1_048_576)
             + "  \(mb(row.json.peakBytes)) \(mb(row.sqlite.peakBytes))"
     }
 }

@@ -172,7 +172,8 @@ struct ReplicaBenchmark {
         let stateFile = StateFile(path: path, schema: try WorkspaceSchema.make())
         let state = try PersistentState(
             file: stateFile, loaded: try stateFile.load(), journaling: WorkspaceChange.self,
-            journal: JournalConfiguration(maximumByteCount: 64 << 20), history: HistoryConfiguration(),
+            journal: JournalConfiguration(maximumByteCount: 64 << 20, maximumStateFraction: .infinity),
+            history: HistoryConfiguration(),
             configuration: PersistenceConfiguration(debounce: .seconds(3600), maximumDelay: .seconds(3600)))
         try state.saveSynchronously()
         return (stateFile, state)

@@ -94,7 +94,7 @@ struct StartReplayTiming {
         let stateFile = StateFile(path: directory + "/workspace.json", schema: try WorkspaceSchema.make())
         let state = try PersistentState(
             file: stateFile, loaded: try stateFile.load(), journaling: WorkspaceChange.self,
-            journal: JournalConfiguration(maximumByteCount: .max),
+            journal: JournalConfiguration(maximumByteCount: .max, maximumStateFraction: .infinity),
             configuration: PersistenceConfiguration(debounce: .seconds(3600), maximumDelay: .seconds(3600)))
         let ids = state.read { Array($0.projects.prefix(100).map(\.id)) }
         var index = 0

@@ -53,18 +53,28 @@ struct JournalEngineState: Sendable {
     /// The last marker written to the current segment; `nil` at the start of a segment.
     var lastMarker: JournalSegmentFormat.Marker?
 
-    init(changeType: ObjectIdentifier, configuration: JournalConfiguration, revision: UInt64) {
+    /// The state file's bytes (the loaded file's, then the last snapshot's): with ``configuration``, they set
+    /// ``bound``.
+    var stateByteCount: Int {
+        didSet { bound = configuration.bound(stateByteCount: stateByteCount) }
+    }
+    /// The size past which a snapshot is taken at once (``JournalConfiguration/bound(stateByteCount:)``).
+    private(set) var bound: Int
+
+    init(changeType: ObjectIdentifier, configuration: JournalConfiguration, revision: UInt64, stateByteCount: Int) {
         self.changeType = changeType
         self.configuration = configuration
         self.appendedRevision = revision
         self.syncedRevision = revision
+        self.stateByteCount = stateByteCount
+        self.bound = configuration.bound(stateByteCount: stateByteCount)
     }
 
     /// Bytes of every segment still kept.
     var byteCount: Int { segments.reduce(0) { $0 + $1.byteCount } }
 
-    /// Whether appending more would pass the configured bound: a snapshot is then taken at once.
-    var isFull: Bool { byteCount >= configuration.maximumByteCount }
+    /// Whether appending more would pass the bound: a snapshot is then taken at once.
+    var isFull: Bool { byteCount >= bound }
 
     /// The status for ``PersistenceStatus/journal``.
     var status: JournalStatus {

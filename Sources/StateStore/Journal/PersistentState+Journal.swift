@@ -32,7 +32,7 @@ extension PersistentState {
     ///   - file: The file the state was loaded from and is saved to.
     ///   - loaded: What `file.load()` returned.
     ///   - changeType: The changes the journal records.
-    ///   - journalConfiguration: The journal's size bound.
+    ///   - journalConfiguration: The journal's size bounds: a snapshot is taken at once past them.
     ///   - historyConfiguration: How much history to keep (``HistoryConfiguration``); off by default.
     ///   - historyHold: Keeps history files a reader (a ``Replicator``) has not copied yet from pruning, up to its
     ///     maximum (``HistoryHold``); `nil` prunes by `historyConfiguration` alone.
@@ -56,7 +56,7 @@ extension PersistentState {
         let outcome = try file.replayJournal(Change.self, onto: &model, report: loaded.report)
         var journal = JournalEngineState(
             changeType: ObjectIdentifier(Change.self), configuration: journalConfiguration,
-            revision: outcome.replay.revision)
+            revision: outcome.replay.revision, stateByteCount: loaded.report.byteCount)
         journal.leftFromStart = outcome.replayedSegments.map(\.path)
         if outcome.continuesFile, outcome.lineage != file.lineage { journal.relabels = .some(outcome.lineage) }
         let needsSnapshot = !outcome.continuesFile

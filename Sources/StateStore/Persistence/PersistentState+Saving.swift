@@ -111,6 +111,7 @@ extension PersistentState {
             }
             engine.status.durableRevision = max(engine.status.durableRevision, job.revision)
             journalSnapshotSaved(job.revision, in: &engine)
+            engine.journal?.stateByteCount = byteCount
             if job.rewrites { engine.status.fileNeedsRewrite = false }
             engine.status.savesPerformed += 1
             engine.status.lastSaveDate = date
