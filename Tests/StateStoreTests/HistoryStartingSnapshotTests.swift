@@ -41,6 +41,7 @@ import Testing
         #expect(try historyNames(directory).contains { $0.hasPrefix(prefix) })
 
         fileSystem.clearFaults()
+        state.saveQueue.sync {}  // the description queued after the start has run (its manifest write failed)
         try state.close()
         let manifest = try String(
             contentsOfFile: directory.file("notebook.json.history/manifest.json"), encoding: .utf8)
@@ -71,6 +72,77 @@ import Testing
         #expect(syncs.count == 1, "\(calls[link...rename].map { "\($0.operation) \($0.path)" })")
         try state.close()
         #expect(try String(contentsOfFile: history + "/manifest.json", encoding: .utf8).contains(prefix))
+    }
+
+    /// The start records the snapshot with its size and no checksums, and hashes it after: the record then has
+    /// the file's checksums, and a read of the past that comes first computes them itself.
+    @Test func theChecksumsAreComputedAfterTheStartOrByTheFirstRead() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let revision = try firstRun(directory)
+        let file = try notebookFile(directory)
+        defer { file.unlock() }
+        let loaded = try file.load()
+        let state = try PersistentState(
+            file: file, loaded: loaded, journaling: NoteChange.self, history: HistoryTests.history,
+            scheduler: ManualPersistenceScheduler())
+        let archive = try #require(state.history)
+        let kept = try #require(try historyNames(directory).first { $0.hasPrefix("snapshot.\(revision).") })
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: archive.path(kept)))
+        state.saveQueue.sync {}
+        let described = try #require(archive.state.withLock { $0.manifest.files.first { $0.name == kept } })
+        #expect(archive.state.withLock { $0.undescribed } == nil)
+        #expect(described.sha256 == SHA256Digest.hex(bytes) && described.bytes == bytes.count)
+        #expect(described.crc32c == CRC32C.checksum(bytes))
+
+        // Made undescribed again, as a read right after a start finds it: the read computes the checksums.
+        archive.state.withLock { archive in
+            let index = archive.manifest.files.firstIndex { $0.name == kept }!
+            archive.manifest.files[index].sha256 = ""
+            archive.manifest.files[index].crc32c = nil
+            archive.undescribed = kept
+        }
+        try state.apply(NoteChange.add(id: "n4", title: "after the start"))
+        let past = try state.model(atRevision: revision)
+        #expect(past.notes.map(\.id) == ["n1", "n2", "n3"])
+        #expect(archive.state.withLock { $0.manifest.files.first { $0.name == kept } } == described)
+        try state.close()
+    }
+
+    /// A stop before the checksums are computed writes no record of the snapshot (nor hashes it), and the
+    /// description that comes after the stop writes nothing: the next start adopts the file, as after a crash.
+    @Test func aStopBeforeTheDescriptionLeavesTheSnapshotToTheNextStart() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let revision = try firstRun(directory)
+        let prefix = "snapshot.\(revision)."
+        do {
+            let fileSystem = FaultInjectingFileSystem()
+            let file = try notebookFile(directory, fileSystem: fileSystem)
+            defer { file.unlock() }
+            let loaded = try file.load()
+            // The description's manifest write fails, so the manifest on disk still lacks the snapshot.
+            fileSystem.inject(.rename, errno: EIO, repeating: true)
+            let state = try PersistentState(
+                file: file, loaded: loaded, journaling: NoteChange.self, history: HistoryTests.history,
+                scheduler: ManualPersistenceScheduler())
+            state.saveQueue.sync {}
+            fileSystem.clearFaults()
+            let archive = try #require(state.history)
+            let kept = try #require(try historyNames(directory).first { $0.hasPrefix(prefix) })
+            // Undescribed again, as a stop right after the start finds it.
+            archive.state.withLock { $0.undescribed = kept }
+            try state.close()
+            #expect(archive.state.withLock { $0.undescribed } == kept, "the stop did not hash it")
+            archive.describeStartingSnapshot()
+        }
+        let manifest = try String(
+            contentsOfFile: directory.file("notebook.json.history/manifest.json"), encoding: .utf8)
+        #expect(!manifest.contains(prefix))
+        let reopened = try openJournaled(try notebookFile(directory), history: HistoryTests.history)
+        let status = try #require(reopened.historyStatus)
+        #expect(status.damaged.isEmpty && status.snapshotCount == 2, "\(status)")
+        try reopened.close()
     }
 
     @Test func aCrashBeforeTheManifestLeavesTheSnapshotForTheNextStartToAdopt() throws {

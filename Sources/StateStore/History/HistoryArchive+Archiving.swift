@@ -245,9 +245,12 @@ extension HistoryArchive {
             do {
                 try fileSystem.link(stateFile, to: path(name))
                 try fileSystem.fsyncDirectory(directory)
-                guard var record = describe(name, archivedTime: date) else { return }
+                // Its checksums wait: hashing the whole file is the start's longest step after the load
+                // (``describeStartingSnapshot()``, after the start).
+                guard var record = describe(name, archivedTime: date, hashing: false) else { return }
                 if decodesAsHeld { record.decodesAsHeld = true }
                 archive.manifest.files.append(record)
+                archive.undescribed = name
                 Self.sort(&archive.manifest.files)
                 // The link is durable and a start adopts a snapshot its manifest lacks, so the manifest's own
                 // durable write waits: ``writeManifestIfBehind()``, after the start.
@@ -289,9 +292,10 @@ extension HistoryArchive {
     }
 
     /// Writes the manifest when it lacks the record of a snapshot a start kept (``keepStartingSnapshot``); a
-    /// no-op otherwise. Called on the save queue once the start is over and when the state is closed, so that the
-    /// next start reads the snapshot's record instead of hashing the whole file to adopt it. A failure is left
-    /// for the next write (or that adoption) to make up.
+    /// no-op otherwise, and after ``close()``. Called on the save queue once the start is over, when the
+    /// snapshot's checksums are filled in (``describeStartingSnapshot()``), so that the next start reads the
+    /// snapshot's record instead of hashing the whole file to adopt it. A failure is left for the next write,
+    /// ``close()``'s, or that adoption to make up.
     ///
     /// Until the next archiving (which writes the manifest itself and clears ``manifestBehind``),
     /// the only record the manifest on disk lacks is that snapshot's, a link of the state file, whose bytes the
@@ -301,12 +305,58 @@ extension HistoryArchive {
     func writeManifestIfBehind() {
         guard manifestBehind.load(ordering: .acquiring) else { return }
         state.withLock { archive in
-            guard manifestBehind.load(ordering: .acquiring), archive.failure == nil else { return }
+            guard manifestBehind.load(ordering: .acquiring), archive.failure == nil, !archive.closed else { return }
             do {
                 try writeManifest(&archive, syncingFileSystem: archive.adoptedUnwritten)
             } catch {
                 // Not a failure of the history: every file is durable, only its record is not written yet.
             }
+        }
+    }
+
+    /// Fills in the checksums of the snapshot the start kept (``ArchiveState/undescribed``), hashing it outside the
+    /// lock, then writes the manifest: run on the save queue after the start. Anything that needed the record
+    /// whole meanwhile filled it in itself; after ``close()``, nothing is written.
+    func describeStartingSnapshot() {
+        guard let name = state.withLock({ $0.undescribed }) else { return }
+        let record = describe(name, archivedTime: Date())
+        state.withLock { archive in
+            guard archive.undescribed == name, !archive.closed else { return }
+            Self.fill(name, with: record, &archive)
+        }
+        writeManifestIfBehind()
+    }
+
+    /// ``describeStartingSnapshot()``'s work under the lock, hashing here: for a manifest write or a read of the
+    /// files that comes first.
+    func describeUndescribed(_ archive: inout ArchiveState) {
+        guard let name = archive.undescribed else { return }
+        Self.fill(name, with: describe(name, archivedTime: Date()), &archive)
+    }
+
+    /// Gives the undescribed record `name` the checksums of `described` (its other fields stay the start's), or
+    /// drops it when its file could not be read, as a start that could not describe it kept no record.
+    private static func fill(_ name: String, with described: HistoryFileRecord?, _ archive: inout ArchiveState) {
+        archive.undescribed = nil
+        guard let index = archive.manifest.files.firstIndex(where: { $0.name == name }) else { return }
+        guard let described else {
+            archive.manifest.files.remove(at: index)
+            return
+        }
+        archive.manifest.files[index].bytes = described.bytes
+        archive.manifest.files[index].sha256 = described.sha256
+        archive.manifest.files[index].crc32c = described.crc32c
+    }
+
+    /// Stops the archive's work for a stopping state: writes the manifest if it is behind and its records are
+    /// whole. A starting snapshot not described yet is left to the next start, which adopts it from its bytes as
+    /// after a crash: a stop right after a start does not hash the state file.
+    func close() {
+        state.withLock { archive in
+            defer { archive.closed = true }
+            guard manifestBehind.load(ordering: .acquiring), archive.failure == nil, archive.undescribed == nil
+            else { return }
+            try? writeManifest(&archive, syncingFileSystem: archive.adoptedUnwritten)
         }
     }
 }

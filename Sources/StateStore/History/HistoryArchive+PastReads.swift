@@ -27,6 +27,8 @@ extension HistoryArchive {
     /// begins.
     func beginPastRead(lineage: String, atOrBefore target: UInt64) -> HistoryPastReadPlan {
         state.withLock { archive in
+            // The reads check each file against its record's checksums.
+            describeUndescribed(&archive)
             archive.pastReads += 1
             let (live, chain, files) = scope(of: lineage, liveHeadersOnly: true, archive)
             var plan = HistoryPastReadPlan(oldestRevision: Self.oldestReachable(files, chain: chain))

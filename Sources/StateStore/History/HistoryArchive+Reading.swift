@@ -47,6 +47,8 @@ extension HistoryArchive {
     ///   manifest recorded.
     func gather(lineage: String, after: UInt64 = 0) throws(HistoryError) -> HistoryReadSet {
         try state.withLock { archive throws(HistoryError) -> HistoryReadSet in
+            // The reads check each file against its record's checksums.
+            describeUndescribed(&archive)
             let (live, chain, files) = scope(of: lineage, liveHeadersOnly: false, archive)
             var set = HistoryReadSet(segments: [], oldestRevision: Self.oldestReachable(files, chain: chain))
             for record in files where record.kind == .segment && record.lastRevision > after {

@@ -44,6 +44,13 @@ final class HistoryArchive: Sendable {
         /// The open's rewrite of the manifest failed: records it adopted may name bytes not yet on the device, so
         /// ``HistoryArchive/writeManifestIfBehind()`` syncs the file system first after all.
         var adoptedUnwritten = false
+        /// The snapshot the start kept, whose record holds its size and times but not yet its checksums: hashing
+        /// the state file on the start's path cost a 50 MB start 37 ms. ``HistoryArchive/describeStartingSnapshot()``
+        /// fills them in after the start; a manifest write or a read of the files before it does so itself
+        /// (``HistoryArchive/describeUndescribed(_:)``), and verification passes over it.
+        var undescribed: String?
+        /// The state stopped (``HistoryArchive/close()``): the description after the start writes nothing more.
+        var closed = false
     }
 
     init(
@@ -129,20 +136,23 @@ final class HistoryArchive: Sendable {
         }
     }
 
-    /// The record of a file in the directory, read from its bytes; `nil` when it cannot be read.
-    func describe(_ name: String, archivedTime: Date) -> HistoryFileRecord? {
+    /// The record of a file in the directory, read from its bytes; `nil` when it cannot be read. Without `hashing`,
+    /// a snapshot's record holds its size and time, not its checksums (``ArchiveState/undescribed``).
+    func describe(_ name: String, archivedTime: Date, hashing: Bool = true) -> HistoryFileRecord? {
         guard let kind = HistoryFormat.parse(name) else { return nil }
         switch kind {
         case .snapshot(let revision, let lineage):
             // A snapshot is a whole state file: hashed a piece at a time, so that a start that keeps the file it
-            // loaded does not hold it a second time beside the model.
-            guard let fingerprint = try? fingerprint(of: path(name)) else { return nil }
-            let time = (try? fileSystem.attributes(of: path(name)))??.modificationDate ?? archivedTime
+            // loaded does not hold it a second time beside the model. Without `hashing`, its size and time only.
+            let attributes = (try? fileSystem.attributes(of: path(name))) ?? nil
+            let fingerprint = hashing ? try? fingerprint(of: path(name)) : nil
+            guard let bytes = hashing ? fingerprint?.bytes : attributes?.size else { return nil }
+            let time = attributes?.modificationDate ?? archivedTime
             return HistoryFileRecord(
                 name: name, kind: .snapshot, lineage: lineage, relabels: nil, startsLineage: false,
                 firstRevision: revision, lastRevision: revision, firstTime: time, lastTime: time,
-                archivedTime: archivedTime, bytes: fingerprint.bytes, sha256: fingerprint.sha256,
-                crc32c: fingerprint.crc32c)
+                archivedTime: archivedTime, bytes: bytes, sha256: fingerprint?.sha256 ?? "",
+                crc32c: fingerprint?.crc32c)
         case .segment(let base, let lineage):
             guard let bytes = try? fileSystem.readFile(at: path(name)) else { return nil }
             let sha = SHA256Digest.hex(bytes)
@@ -174,6 +184,7 @@ final class HistoryArchive: Sendable {
     /// not hold. Until it is written, a start adopts them from what the device kept, as after a crash.
     /// Once written, the manifest holds every record: it is no longer behind, nor missing what the open adopted.
     func writeManifest(_ archive: inout ArchiveState, syncingFileSystem: Bool = true) throws {
+        describeUndescribed(&archive)
         if syncingFileSystem { try fileSystem.syncFileSystem(containing: directory) }
         let data = try Self.encoder.encode(archive.manifest)
         try DurableWriter(fileSystem: fileSystem, mode: fileMode).write(

@@ -84,8 +84,9 @@ extension PersistentState {
             scheduleSnapshotOfReplayedChanges()
         }
         if let history {
-            // The record of the snapshot the start kept, written off the start's path (see keepStartingSnapshot).
-            saveQueue.async { history.writeManifestIfBehind() }
+            // The checksums and the manifest's record of the snapshot the start kept, off the start's path (see
+            // keepStartingSnapshot).
+            saveQueue.async { history.describeStartingSnapshot() }
         }
     }
 

@@ -70,7 +70,8 @@ extension PersistentState {
     /// Once every revision is durable it records the clean stop in the lock file
     /// (``StateFile/recordCleanStop(revision:)``), so that the next load continues this ``lineage``; after a
     /// failed flush or a crash the next load starts a new one. With history, it also writes the manifest's record
-    /// of the snapshot the start kept if that has not been written yet.
+    /// of the snapshot the start kept if that has not been written yet, unless the snapshot's checksums are not
+    /// computed yet (a stop right after a start): the next start then adopts it, as after a crash.
     public func close() throws(PersistenceError) {
         let pending = state.withLock { engine -> (any PersistenceTimer)? in
             engine.status.isClosed = true
@@ -79,7 +80,7 @@ extension PersistentState {
         }
         pending?.cancel()
         try flushSynchronously()
-        history?.writeManifestIfBehind()
+        history?.close()
         let status = self.status
         guard !status.isDirty else { return }
         do {
