@@ -19,6 +19,32 @@ import Testing
         return state.status.savedRevision
     }
 
+    /// A start whose durable replacements (temporary file, then rename: the manifest's too) fail from its load on.
+    func startWithoutManifestWrites(
+        _ directory: TemporaryDirectory
+    ) throws -> (FaultInjectingFileSystem, StateFile<Notebook>, PersistentState<Notebook>) {
+        let fileSystem = FaultInjectingFileSystem()
+        let file = try notebookFile(directory, fileSystem: fileSystem)
+        let loaded = try file.load()
+        fileSystem.inject(.rename, errno: EIO, repeating: true)
+        let state = try PersistentState(
+            file: file, loaded: loaded, journaling: NoteChange.self, history: HistoryTests.history,
+            scheduler: ManualPersistenceScheduler())
+        return (fileSystem, file, state)
+    }
+
+    /// Checks that the manifest lacks the snapshot `prefix` names and that the next start adopts it undamaged;
+    /// returns that start.
+    func expectTheNextStartAdopts(_ directory: TemporaryDirectory, prefix: String) throws -> PersistentState<Notebook> {
+        let manifest = try String(
+            contentsOfFile: directory.file("notebook.json.history/manifest.json"), encoding: .utf8)
+        #expect(!manifest.contains(prefix))
+        let reopened = try openJournaled(try notebookFile(directory), history: HistoryTests.history)
+        let status = try #require(reopened.historyStatus)
+        #expect(status.damaged.isEmpty && status.snapshotCount == 2, "\(status)")
+        return reopened
+    }
+
     @Test func theStartDoesNotWaitForTheManifestAndCloseWritesIt() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
@@ -26,15 +52,8 @@ import Testing
         let prefix = "snapshot.\(revision)."
         #expect(try !historyNames(directory).contains { $0.hasPrefix(prefix) })
 
-        let fileSystem = FaultInjectingFileSystem()
-        let file = try notebookFile(directory, fileSystem: fileSystem)
+        let (fileSystem, file, state) = try startWithoutManifestWrites(directory)
         defer { file.unlock() }
-        let loaded = try file.load()
-        // From here no durable replacement (temporary file, then rename) can finish: not the manifest's either.
-        fileSystem.inject(.rename, errno: EIO, repeating: true)
-        let state = try PersistentState(
-            file: file, loaded: loaded, journaling: NoteChange.self, history: HistoryTests.history,
-            scheduler: ManualPersistenceScheduler())
         let status = try #require(state.historyStatus)
         #expect(status.damaged.isEmpty, "the start kept its snapshot without the manifest: \(status.damaged)")
         #expect(status.snapshotCount == 2, "\(status)")
@@ -117,15 +136,9 @@ import Testing
         let revision = try firstRun(directory)
         let prefix = "snapshot.\(revision)."
         do {
-            let fileSystem = FaultInjectingFileSystem()
-            let file = try notebookFile(directory, fileSystem: fileSystem)
-            defer { file.unlock() }
-            let loaded = try file.load()
             // The description's manifest write fails, so the manifest on disk still lacks the snapshot.
-            fileSystem.inject(.rename, errno: EIO, repeating: true)
-            let state = try PersistentState(
-                file: file, loaded: loaded, journaling: NoteChange.self, history: HistoryTests.history,
-                scheduler: ManualPersistenceScheduler())
+            let (fileSystem, file, state) = try startWithoutManifestWrites(directory)
+            defer { file.unlock() }
             state.saveQueue.sync {}
             fileSystem.clearFaults()
             let archive = try #require(state.history)
@@ -136,13 +149,7 @@ import Testing
             #expect(archive.state.withLock { $0.undescribed } == kept, "the stop did not hash it")
             archive.describeStartingSnapshot()
         }
-        let manifest = try String(
-            contentsOfFile: directory.file("notebook.json.history/manifest.json"), encoding: .utf8)
-        #expect(!manifest.contains(prefix))
-        let reopened = try openJournaled(try notebookFile(directory), history: HistoryTests.history)
-        let status = try #require(reopened.historyStatus)
-        #expect(status.damaged.isEmpty && status.snapshotCount == 2, "\(status)")
-        try reopened.close()
+        try expectTheNextStartAdopts(directory, prefix: prefix).close()
     }
 
     @Test func aCrashBeforeTheManifestLeavesTheSnapshotForTheNextStartToAdopt() throws {
@@ -151,23 +158,12 @@ import Testing
         let revision = try firstRun(directory)
         let prefix = "snapshot.\(revision)."
         do {
-            let fileSystem = FaultInjectingFileSystem()
-            let file = try notebookFile(directory, fileSystem: fileSystem)
-            defer { file.unlock() }
-            let loaded = try file.load()
-            fileSystem.inject(.rename, errno: EIO, repeating: true)
             // Dropped without close(), as a crash leaves it: the manifest was never written.
-            _ = try PersistentState(
-                file: file, loaded: loaded, journaling: NoteChange.self, history: HistoryTests.history,
-                scheduler: ManualPersistenceScheduler())
+            let (_, file, _) = try startWithoutManifestWrites(directory)
+            file.unlock()
         }
-        let manifest = try String(
-            contentsOfFile: directory.file("notebook.json.history/manifest.json"), encoding: .utf8)
-        #expect(!manifest.contains(prefix))
-
-        let reopened = try openJournaled(try notebookFile(directory), history: HistoryTests.history)
+        let reopened = try expectTheNextStartAdopts(directory, prefix: prefix)
         let status = try #require(reopened.historyStatus)
-        #expect(status.damaged.isEmpty && status.snapshotCount == 2, "\(status)")
         #expect(status.oldestRevision == 0)
         #expect(reopened.read { $0.notes.map(\.id) } == ["n1", "n2", "n3"])
     }
