@@ -129,7 +129,8 @@ extension StateFile {
                 // (its base is a snapshot that holds them), or when this is the last one: a crash tore them.
                 let next = segments.indices.contains(index + 1) ? segments[index + 1].found : nil
                 let continued = next.map { $0.baseRevision <= replay.revision } ?? true
-                if continued, Self.isTornTail(damage, read.bytes[offset...]) {
+                // By the buffer's own offsets, as the scan counts them, whatever the data's indices.
+                if continued, read.bytes.withUnsafeBytes({ Self.isTornTail(damage, $0[offset...]) }) {
                     replay.tornTailByteCount += byteCount
                     replayed.append(segment)
                 } else if continued, next != nil {
