@@ -174,9 +174,12 @@ struct ReplicaReader {
         }
         let bytes = try read(first.name, sha256: first.sha256)
         firstPieces[key] = bytes
-        let array = [UInt8](bytes)
-        let scan = JournalFraming.scan(array, recordLimit: 1)
-        let header = scan.payloads.first.flatMap { JournalSegmentFormat.Header(payload: array[$0]) }
+        // Only the first record is read: the piece (up to a whole segment) is not copied.
+        let header = bytes.withUnsafeBytes { raw in
+            JournalFraming.scan(raw, recordLimit: 1).payloads.first.flatMap {
+                JournalSegmentFormat.Header(payload: raw[$0])
+            }
+        }
         headers[key] = .some(header)
         return header
     }
@@ -206,7 +209,11 @@ struct ReplicaReader {
                         + "before \(bytes.count)"
                 )
             }
-            bytes.append(data.dropFirst(shared))
+            if bytes.isEmpty {
+                bytes = data  // The first piece, as read: shared, not copied.
+            } else {
+                bytes.append(data.dropFirst(shared))
+            }
         }
         return (bytes, nil)
     }
@@ -216,37 +223,43 @@ struct ReplicaReader {
     static func cut(
         _ data: Data, after revision: UInt64, lineageLimit: UInt64, point: ReplicaRestorePoint
     ) -> (bytes: Data, changes: Int, lastRevision: UInt64, lastTime: Date?, damage: String?, reachedPoint: Bool) {
-        let bytes = [UInt8](data)
-        let scan = JournalFraming.scan(bytes)
-        var end = scan.payloads.first?.upperBound ?? 0
+        // Read in place, by the buffer's offsets (as the scan counts them): a segment is up to 16 MiB, and a copy to
+        // an array (and of its cut back to `Data`) cost a restore two of them. `prefix` cuts by count.
+        var end = 0
         var changes = 0
         var last = revision
         var lastTime: Date?
-        var markerTime: Date?
         var reached = false
-        for range in scan.payloads.dropFirst() {
-            guard let (found, change) = JournalSegmentFormat.splitChange(bytes[range]) else { break }
-            if found == 0 {
-                markerTime = JournalSegmentFormat.Marker(revision: 0, bytes: change)?.date ?? markerTime
-                continue
+        let scan = data.withUnsafeBytes { raw -> JournalFraming.Scan in
+            let scan = JournalFraming.scan(raw)
+            end = scan.payloads.first?.upperBound ?? 0
+            var markerTime: Date?
+            for range in scan.payloads.dropFirst() {
+                guard let (found, change) = JournalSegmentFormat.splitChange(at: range, of: raw) else { break }
+                if found == 0 {
+                    markerTime =
+                        JournalSegmentFormat.Marker(revision: 0, bytes: ArraySlice(raw[change]))?.date ?? markerTime
+                    continue
+                }
+                if found > lineageLimit { reached = true; break }
+                switch point {
+                case .latest: break
+                case .revision(let target) where found > target: reached = true
+                case .time(let date) where (markerTime ?? .distantPast) > date: reached = true
+                default: break
+                }
+                if reached { break }
+                if found > revision {
+                    changes += 1
+                    last = found
+                    lastTime = markerTime
+                }
+                end = range.upperBound
             }
-            if found > lineageLimit { reached = true; break }
-            switch point {
-            case .latest: break
-            case .revision(let target) where found > target: reached = true
-            case .time(let date) where (markerTime ?? .distantPast) > date: reached = true
-            default: break
-            }
-            if reached { break }
-            if found > revision {
-                changes += 1
-                last = found
-                lastTime = markerTime
-            }
-            end = range.upperBound
+            return scan
         }
         if case .revision(let target) = point, last >= target { reached = true }
         let damage = scan.damage.map { "cut at its last whole record: \($0)" }
-        return (Data(bytes[0..<end]), changes, last, lastTime, reached ? nil : damage, reached)
+        return (data.prefix(end), changes, last, lastTime, reached ? nil : damage, reached)
     }
 }
