@@ -24,8 +24,26 @@ struct ReplicaReader {
         self.digest = digest
     }
 
-    /// Reads `name` and checks its bytes against `sha256`.
-    mutating func read(_ name: ReplicaObjectName, sha256: String) throws(ReplicaRestoreError) -> Data {
+    /// Reads `name` and checks its bytes against `sha256`; with `prefetched` reading that very object, takes its
+    /// bytes instead.
+    mutating func read(
+        _ name: ReplicaObjectName, sha256: String, prefetched: ReplicaPrefetch? = nil
+    ) throws(ReplicaRestoreError) -> Data {
+        let bytes =
+            if let prefetched, prefetched.name == name {
+                try prefetched.bytes()
+            } else {
+                try Self.fetch(name, sha256: sha256, from: target, digest: digest)
+            }
+        objectsRead += 1
+        bytesRead += bytes.count
+        return bytes
+    }
+
+    /// Reads `name` from `target` and checks its bytes against `sha256`.
+    static func fetch(
+        _ name: ReplicaObjectName, sha256: String, from target: any ReplicaTarget, digest: ReplicaDigest
+    ) throws(ReplicaRestoreError) -> Data {
         let found: (bytes: Data, version: ReplicaObjectVersion)?
         do {
             found = try target.read(name)
@@ -35,8 +53,6 @@ struct ReplicaReader {
         guard let found else {
             throw ReplicaRestoreError(object: name.rawValue, reason: "listed, but gone when read")
         }
-        objectsRead += 1
-        bytesRead += found.bytes.count
         let actual = digest.sha256Hex(found.bytes)
         guard actual == sha256 else {
             throw ReplicaRestoreError(
@@ -49,6 +65,15 @@ struct ReplicaReader {
     mutating func plan(_ point: ReplicaRestorePoint) throws(ReplicaRestoreError) -> ReplicaRestorePlan {
         try listObjects()
         let manifest = try readManifest()
+        // The latest state's snapshot is, as a rule, the manifest's lineage's newest: read beside the pieces whose
+        // headers make the chain of lineages (and so confirm it), which come first.
+        var prefetch: ReplicaPrefetch?
+        if case .latest = point,
+            let newest = snapshots.filter({ $0.lineage == manifest.lineage })
+                .max(by: { ($0.revision, $0.milliseconds) < ($1.revision, $1.milliseconds) })
+        {
+            prefetch = ReplicaPrefetch(newest.name, sha256: newest.sha256, from: target, digest: digest)
+        }
         let chain = try chain(from: manifest.lineage)
         let limit = { (lineage: String) -> UInt64 in (chain[lineage] ?? nil) ?? .max }
         let candidates = snapshots.filter { snapshot in
@@ -64,7 +89,7 @@ struct ReplicaReader {
             throw ReplicaRestoreError(
                 reason: "the replica holds no snapshot of lineage \(manifest.lineage)'s history at or before \(point)")
         }
-        let snapshot = try read(chosen.name, sha256: chosen.sha256)
+        let snapshot = try read(chosen.name, sha256: chosen.sha256, prefetched: prefetch)
         var report = ReplicaRestoreReport(
             lineage: chosen.lineage, revision: chosen.revision,
             time: Date(timeIntervalSince1970: Double(chosen.milliseconds) / 1000), snapshotRevision: chosen.revision,
