@@ -52,6 +52,18 @@ struct CgroupMemoryLimitTests {
         #expect(limit.bytes() == 268_435_456)
     }
 
+    /// The kernel ends a value with a newline; white space around it is dropped, anything else is no number.
+    @Test func aLimitIsOneNumberWithWhiteSpaceAround() throws {
+        let (padded, first) = try Self.world(
+            membership: "0::/system.slice\n", limits: ["/system.slice": " \t67108864 \n"])
+        defer { try? FileManager.default.removeItem(atPath: first) }
+        #expect(padded.bytes() == 67_108_864)
+        let (twoNumbers, second) = try Self.world(
+            membership: "0::/system.slice\n", limits: ["/system.slice": "67108864 1\n"])
+        defer { try? FileManager.default.removeItem(atPath: second) }
+        #expect(twoNumbers.bytes() == nil)
+    }
+
     @Test func theServiceLimitIsRead() throws {
         let (limit, root) = try Self.world(
             membership: "0::/system.slice/workspaced.service\n",

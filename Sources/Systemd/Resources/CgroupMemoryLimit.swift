@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// The memory limit systemd's `MemoryMax=` sets on the service's control group, read from the process's own
 /// cgroup and its ancestors (the smallest limit on the path applies): cgroup v2's `memory.max`, or on a host whose
@@ -23,7 +23,7 @@ public struct CgroupMemoryLimit: Sendable {
     /// The smallest limit from the process's cgroup up to the root, in bytes; `nil` when there is none on the
     /// path (`max`, or v1's "unlimited" page-rounded maximum) or no cgroup entry to read.
     public func bytes() -> UInt64? {
-        guard let membership = try? String(contentsOfFile: procSelfCgroup, encoding: .utf8) else { return nil }
+        guard let membership = Self.contents(of: procSelfCgroup) else { return nil }
         let lines = membership.split(separator: "\n").map {
             $0.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
         }
@@ -54,9 +54,38 @@ public struct CgroupMemoryLimit: Sendable {
     /// The number in `file`; `nil` for `max`, v1's "unlimited" (at least 2^62, the page-rounded maximum), a
     /// missing file or anything else.
     static func limit(in file: String) -> UInt64? {
-        guard let text = try? String(contentsOfFile: file, encoding: .utf8),
-            let value = UInt64(text.trimmingCharacters(in: .whitespacesAndNewlines)), value < 1 << 62
+        guard let text = contents(of: file)?.utf8, let start = text.firstIndex(where: { !isSpace($0) }),
+            let end = text.lastIndex(where: { !isSpace($0) }),
+            let value = UInt64(String(Substring(text[start...end]))), value < 1 << 62
         else { return nil }
         return value
+    }
+
+    /// Whether `byte` is ASCII white space (what the kernel ends a value with).
+    private static func isSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || (0x09...0x0D).contains(byte)
+    }
+
+    /// The text of a small kernel file (at most 16 KiB), read with plain system calls: a daemon reads these on
+    /// its start, before its load, where Foundation's first file reads (URLs, bridged strings) cost it 0.4 ms.
+    static func contents(of path: String) -> String? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var bytes = [UInt8](repeating: 0, count: 16_384)
+        var count = 0
+        while count < bytes.count {
+            let read = bytes.withUnsafeMutableBytes { buffer in
+                Glibc.read(descriptor, buffer.baseAddress.map { $0 + count }, buffer.count - count)
+            }
+            if read > 0 {
+                count += read
+            } else if read == 0 {
+                break
+            } else if errno != EINTR {
+                return nil
+            }
+        }
+        return String(decoding: bytes[..<count], as: UTF8.self)
     }
 }
