@@ -16,6 +16,8 @@ struct KeyTests {
         let text = "  " + Data(Self.raw).base64EncodedString() + "\n\n"
         let key = try SecretsKey.parse(Array(text.utf8), source: "test")
         #expect(key.bytes == Self.raw)
+        let windows = "\t" + Data(Self.raw).base64EncodedString() + "\r\n"
+        #expect(try SecretsKey.parse(Array(windows.utf8), source: "test") == key, "tabs and CRLF are white space too")
         #expect(try SecretsKey.parse(Array(key.fileContents), source: "test") == key, "a key file reads back")
     }
 
