@@ -304,13 +304,16 @@ extension HistoryArchive {
     /// clean stop right after a start waited for it: 44 ms for SIGTERM → exit at 50 MB instead of 11.)
     func writeManifestIfBehind() {
         guard manifestBehind.load(ordering: .acquiring) else { return }
-        state.withLock { archive in
-            guard manifestBehind.load(ordering: .acquiring), archive.failure == nil, !archive.closed else { return }
-            do {
-                try writeManifest(&archive, syncingFileSystem: archive.adoptedUnwritten)
-            } catch {
-                // Not a failure of the history: every file is durable, only its record is not written yet.
-            }
+        state.withLock { writeManifestIfBehind(&$0) }
+    }
+
+    /// ``writeManifestIfBehind()``'s write, under the lock: nothing once the archive failed or closed.
+    private func writeManifestIfBehind(_ archive: inout ArchiveState) {
+        guard manifestBehind.load(ordering: .acquiring), archive.failure == nil, !archive.closed else { return }
+        do {
+            try writeManifest(&archive, syncingFileSystem: archive.adoptedUnwritten)
+        } catch {
+            // Not a failure of the history: every file is durable, only its record is not written yet.
         }
     }
 
@@ -354,9 +357,8 @@ extension HistoryArchive {
     func close() {
         state.withLock { archive in
             defer { archive.closed = true }
-            guard manifestBehind.load(ordering: .acquiring), archive.failure == nil, archive.undescribed == nil
-            else { return }
-            try? writeManifest(&archive, syncingFileSystem: archive.adoptedUnwritten)
+            guard archive.undescribed == nil else { return }
+            writeManifestIfBehind(&archive)
         }
     }
 }
