@@ -70,6 +70,9 @@ public final class StateFile<Model: Codable & Sendable>: Sendable {
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.path = path
+        self.directory = DurableWriter.directory(of: path)
+        self.fileName = (path as NSString).lastPathComponent
+        self.lockPath = directory + "/." + fileName + ".lock"
         self.codec = StateCodec(schema: schema, prettyPrinted: configuration.prettyPrinted)
         self.configuration = configuration
         self.sealing = sealing
@@ -83,12 +86,14 @@ public final class StateFile<Model: Codable & Sendable>: Sendable {
         unlock()
     }
 
+    // Made once: every path beside the state file is built from them, and NSString's path methods bridge the
+    // string each time (a start asks for them dozens of times).
     /// The directory holding the state file.
-    public var directory: String { DurableWriter.directory(of: path) }
+    public let directory: String
     /// The file's name without its directory.
-    public var fileName: String { (path as NSString).lastPathComponent }
+    public let fileName: String
     /// The advisory lock file: `.<name>.lock` next to the state file.
-    public var lockPath: String { directory + "/." + fileName + ".lock" }
+    public let lockPath: String
 
     /// Loads the state: takes the lock, removes leftover temporary files, reads, migrates and repairs.
     ///
