@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Systemd
 import WorkspaceDaemon
 
 extension Workspaced {
@@ -9,8 +10,9 @@ extension Workspaced {
     package static func main(seams: WorkspacedSeams) async {
         if let commandLine = RunCommandLine(arguments: CommandLine.arguments.dropFirst()) {
             do {
+                // The environment read from `environ`: Foundation's ProcessInfo costs the start 0.07 ms to make.
                 try await Run.run(
-                    sources: commandLine.sources(environment: ProcessInfo.processInfo.environment), seams: seams)
+                    sources: commandLine.sources(environment: ServiceEnvironment.process().variables), seams: seams)
             } catch {
                 exit(withError: error)
             }

@@ -23,7 +23,9 @@ package enum ConfigurationLoader {
         _ sources: ConfigurationSources, strict: Bool = false
     ) async throws(ConfigurationError) -> DaemonConfiguration {
         let filePath = sources.resolvedConfigFile
-        let fileExists = FileManager.default.fileExists(atPath: filePath)
+        // stat(2), as FileManager's fileExists(atPath:) does (following a symbolic link), without its set-up.
+        var status = stat()
+        let fileExists = stat(filePath, &status) == 0
         if !fileExists && sources.configFileIsRequired {
             throw .unreadableFile(path: filePath, reason: "no such file")
         }
