@@ -222,6 +222,9 @@ let package = Package(
         // A load-time constructor that makes a SIGTERM before `main` a clean exit and ignores an early SIGHUP, for
         // `workspaced run` only (Sources/CEarlySignals/early_signals.c).
         .target(name: "CEarlySignals"),
+        // A load-time constructor that makes the binary's .bss resident and writable before any thread starts, for
+        // `workspaced run` only: 0.36 ms off the start's two threads' faults (Sources/CStartPages/start_pages.c).
+        .target(name: "CStartPages"),
         // Holds a signal while libdispatch registers its source, which it does some time after
         // `resume()` (Sources/CSignalLatch/signal_latch.c); used by StateStore's SignalSources.
         .target(name: "CSignalLatch"),
@@ -239,7 +242,7 @@ let package = Package(
             name: "WorkspacedCommands",
             dependencies: [
                 "WorkspaceDaemon", "WorkspaceAPI", "WorkspaceModel", "WorkspaceStorage", "StateStore", "Systemd",
-                "CEarlySignals",
+                "CEarlySignals", "CStartPages",
                 traitProduct("ArgumentParser", "swift-argument-parser"),
                 traitProduct("Logging", "swift-log"),
             ]
@@ -477,7 +480,8 @@ if let plugin = Context.environment["WSD_MACRO_PLUGIN"], !plugin.isEmpty {
             default: false
             }
         }
-        if !["CSignalLatch", "CEarlySignals", "CLibFuzzer", "CChecksum", "CIOPriority"].contains(target.name) {
+        let cTargets = ["CSignalLatch", "CEarlySignals", "CStartPages", "CLibFuzzer", "CChecksum", "CIOPriority"]
+        if !cTargets.contains(target.name) {
             target.swiftSettings = (target.swiftSettings ?? []) + [load]
         }
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CEarlySignals
+import CStartPages
 import Foundation
 import Glibc
 import Logging
@@ -31,6 +32,7 @@ struct Run: SeamedCommand {
         let logLevel = DaemonLogging.bootstrap(level: .info)
         let logger = Logger(label: "workspaced")
         logger.debug("early signal handlers were installed: \(workspaced_early_signals_installed() != 0)")
+        logger.debug("the .bss was made resident before main: \(workspaced_start_pages_outcome() == 0)")
         let notifier = LibsystemdNotifier()
         let configuration: DaemonConfiguration
         do {
