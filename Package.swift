@@ -242,7 +242,7 @@ let package = Package(
             name: "WorkspacedCommands",
             dependencies: [
                 "WorkspaceDaemon", "WorkspaceAPI", "WorkspaceModel", "WorkspaceStorage", "StateStore", "Systemd",
-                "CEarlySignals", "CStartPages",
+                "UnixHTTP", "CEarlySignals", "CStartPages",
                 traitProduct("ArgumentParser", "swift-argument-parser"),
                 traitProduct("Logging", "swift-log"),
             ]

@@ -6,6 +6,7 @@ import Glibc
 import Logging
 import StateStore
 import Systemd
+import UnixHTTP
 import WorkspaceDaemon
 
 /// Runs the daemon in the foreground until SIGTERM or SIGINT.
@@ -29,6 +30,9 @@ struct Run: SeamedCommand {
         let signals = SignalSources(
             LifecycleEvent.signals, label: "workspaced.signals", afterArming: seams.afterArming,
             handler: LifecycleEvent.beforeStart)
+        // The control server's event loops start their threads on the other processor while this one reads the
+        // configuration, which nothing else runs beside; Daemon.start asking again is a no-op.
+        SharedEventLoops.startInBackground()
         let logLevel = DaemonLogging.bootstrap(level: .info)
         let logger = Logger(label: "workspaced")
         logger.debug("early signal handlers were installed: \(workspaced_early_signals_installed() != 0)")

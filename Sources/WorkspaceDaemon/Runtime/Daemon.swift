@@ -73,7 +73,8 @@ package final class Daemon: Sendable {
         try refuseAStateTooLargeForTheMemoryLimit(file)
         let pendingSecrets = beginOpeningSecretStore(configuration)
         if case .socket = environment.transport {
-            // The control server's event loops start their threads beside the load, not after it.
+            // The control server's event loops start their threads beside the load, not after it (`workspaced run`
+            // starts them sooner, beside its configuration read; asking again is then a no-op).
             SharedEventLoops.startInBackground()
         }
         loadingFile.withLock { $0 = file }
