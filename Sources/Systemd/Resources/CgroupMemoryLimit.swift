@@ -66,26 +66,23 @@ public struct CgroupMemoryLimit: Sendable {
         byte == 0x20 || (0x09...0x0D).contains(byte)
     }
 
-    /// The text of a small kernel file (at most 16 KiB), read with plain system calls: a daemon reads these on
-    /// its start, before its load, where Foundation's first file reads (URLs, bridged strings) cost it 0.4 ms.
+    /// The text of a small kernel file, read with plain system calls: a daemon reads these on its start, before
+    /// its load, where Foundation's first file reads (URLs, bridged strings) cost it 0.4 ms.
     static func contents(of path: String) -> String? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
-        var bytes = [UInt8](repeating: 0, count: 16_384)
-        var count = 0
-        while count < bytes.count {
-            let read = bytes.withUnsafeMutableBytes { buffer in
-                Glibc.read(descriptor, buffer.baseAddress.map { $0 + count }, buffer.count - count)
-            }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let read = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
             if read > 0 {
-                count += read
+                bytes += chunk[..<read]
             } else if read == 0 {
-                break
+                return String(decoding: bytes, as: UTF8.self)
             } else if errno != EINTR {
                 return nil
             }
         }
-        return String(decoding: bytes[..<count], as: UTF8.self)
     }
 }
