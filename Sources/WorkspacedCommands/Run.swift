@@ -35,8 +35,6 @@ struct Run: SeamedCommand {
         SharedEventLoops.startInBackground()
         let logLevel = DaemonLogging.bootstrap(level: .info)
         let logger = Logger(label: "workspaced")
-        logger.debug("early signal handlers were installed: \(workspaced_early_signals_installed() != 0)")
-        logger.debug("the .bss was made resident before main: \(workspaced_start_pages_outcome() == 0)")
         let notifier = LibsystemdNotifier()
         let configuration: DaemonConfiguration
         do {
@@ -47,6 +45,9 @@ struct Run: SeamedCommand {
             throw ExitCode(ConfigurationError.exitCode)
         }
         logLevel.current = configuration.logLevel
+        // Once the configured level is in force: at `info`, the level until then, these would never show.
+        logger.debug("early signal handlers were installed: \(workspaced_early_signals_installed() != 0)")
+        logger.debug("the .bss was made resident before main: \(workspaced_start_pages_outcome() == 0)")
         let daemon = Daemon(
             configuration: configuration, sources: sources,
             environment: DaemonEnvironment(

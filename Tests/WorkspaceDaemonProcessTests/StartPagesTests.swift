@@ -12,13 +12,16 @@ import Glibc
 struct StartPagesTests {
     @Test func aStartedDaemonHasItsWholeBSSResident() async throws {
         let harness = try TestDaemon()
-        let process = try harness.start()
+        let process = try harness.start(["--log-level", "debug"])
         #expect(await harness.becomesReady(), "no READY=1; output: \(process.output)")
         let bss = try #require(Self.bss(of: process.pid), "no .bss mapping in /proc/\(process.pid)/smaps")
         #expect(bss.size > 0)
         #expect(bss.resident == bss.size, "\(bss.resident) of \(bss.size) kB resident")
         process.send(SIGTERM)
         #expect(await process.waitForExit() == 0)
+        // Said at debug once the configured level is in force, beside the early signal handlers' line.
+        #expect(process.output.contains("the .bss was made resident before main: true"), "\(process.output)")
+        #expect(process.output.contains("early signal handlers were installed: true"))
     }
 
     /// The anonymous mapping right after the executable's last file mapping (its data): the .bss, in kB.
