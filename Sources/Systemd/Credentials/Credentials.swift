@@ -26,16 +26,10 @@ public struct Credentials: Sendable {
             throw .unreadable(name: name, path: path, errno: error)
         }
         defer { close(fd) }
-        var result: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw .unreadable(name: name, path: path, errno: errno)
-            }
-            if count == 0 { return result }
-            result.append(contentsOf: chunk[0..<count])
+        do {
+            return try readToEnd(fd)
+        } catch {
+            throw .unreadable(name: name, path: path, errno: error.errno)
         }
     }
 
