@@ -107,3 +107,15 @@ public macro StateCoder<Coder: StateFieldCoder>(_ coder: Coder.Type) =
 /// Without it, an element that cannot be read fails the whole array, and with it the record that holds it.
 @attached(peer)
 public macro StateRecords() = #externalMacro(module: "StateModelMacros", type: "StateFieldAttributeMacro")
+
+/// Marks a stored property of a ``StateModel(unknownFields:)`` struct that the file never holds: a read leaves it at
+/// its initial value, a write leaves it out, and the memberwise initializer does not take it.
+///
+/// ```swift
+/// @StateTransient var lastShown: Date? = nil
+/// ```
+///
+/// It takes no other `@State…` attribute, and it needs an initial value. It has no key, so an undeclared key of
+/// the same name is kept among the unknown fields like any other.
+@attached(peer)
+public macro StateTransient() = #externalMacro(module: "StateModelMacros", type: "StateFieldAttributeMacro")

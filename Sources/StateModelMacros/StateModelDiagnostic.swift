@@ -25,6 +25,8 @@ enum StateModelDiagnostic: DiagnosticMessage {
     case invalidUnknownFieldsRule
     case dropsButDeclaresUnknownFields(name: String)
     case generatedNameTaken
+    case transientWithAttribute(name: String)
+    case transientWithoutInitialValue(name: String)
 
     var message: String {
         switch self {
@@ -83,6 +85,11 @@ enum StateModelDiagnostic: DiagnosticMessage {
             "@StateModel keeps the keys the model does not declare in a property named 'unknownFields', which this "
                 + "one already is: declare 'var unknownFields = UnknownFields()' yourself, rename this property, or "
                 + "write @StateModel(unknownFields: .drop)"
+        case .transientWithAttribute(let name):
+            "'\(name)' is @StateTransient, so the file never holds it: it takes no @StateKey, @StateWritesNull, "
+                + "@StateCoder or @StateRecords"
+        case .transientWithoutInitialValue(let name):
+            "'\(name)' is @StateTransient, so a read never sets it: give it an initial value"
         }
     }
 
@@ -112,6 +119,8 @@ enum StateModelDiagnostic: DiagnosticMessage {
         case .invalidUnknownFieldsRule: name = "invalidUnknownFieldsRule"
         case .dropsButDeclaresUnknownFields: name = "dropsButDeclaresUnknownFields"
         case .generatedNameTaken: name = "generatedNameTaken"
+        case .transientWithAttribute: name = "transientWithAttribute"
+        case .transientWithoutInitialValue: name = "transientWithoutInitialValue"
         }
         return MessageID(domain: "StateModel", id: name)
     }

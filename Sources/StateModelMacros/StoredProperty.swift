@@ -56,6 +56,11 @@ struct StoredProperty {
         for member in members {
             guard let variable = member.decl.as(VariableDeclSyntax.self) else { continue }
             if variable.modifiers.contains(where: { isStaticModifier($0) }) { continue }
+            if isTransient(variable) {
+                // Neither read nor written: its initial value is all the generated code relies on.
+                if !checkTransient(variable, in: context) { failed = true }
+                continue
+            }
             if let property = parse(variable, in: context) {
                 properties.append(property)
             } else {
@@ -177,6 +182,44 @@ struct StoredProperty {
         return StoredProperty(
             name: name, key: key, type: type, kind: kind, isLet: isLet, initialValue: initialValue, node: variable,
             recordElement: recordElement)
+    }
+
+    /// Whether `variable` is marked `@StateTransient`.
+    private static func isTransient(_ variable: VariableDeclSyntax) -> Bool {
+        variable.attributes.contains { element in
+            guard case .attribute(let attribute) = element else { return false }
+            let name = attribute.attributeName.trimmedDescription
+            return name == "StateTransient" || name == "StateModel.StateTransient"
+        }
+    }
+
+    /// A `@StateTransient` property has one binding, an initial value and no other attribute of ours; false after
+    /// a diagnostic.
+    private static func checkTransient(
+        _ variable: VariableDeclSyntax, in context: some MacroExpansionContext
+    ) -> Bool {
+        guard variable.bindings.count == 1, let binding = variable.bindings.first else {
+            context.diagnose(Diagnostic(node: variable, message: StateModelDiagnostic.multipleBindings))
+            return false
+        }
+        let name = binding.pattern.trimmedDescription.trimmingCharacters(in: "`")
+        var attributes = FieldAttributes()
+        for element in variable.attributes {
+            guard case .attribute(let attribute) = element else { continue }
+            _ = attributes.read(attribute, named: attribute.attributeName.trimmedDescription, in: context)
+            if attributes.failed { return false }
+        }
+        if attributes.isSet {
+            context.diagnose(
+                Diagnostic(node: variable, message: StateModelDiagnostic.transientWithAttribute(name: name)))
+            return false
+        }
+        if binding.initializer == nil {
+            context.diagnose(
+                Diagnostic(node: variable, message: StateModelDiagnostic.transientWithoutInitialValue(name: name)))
+            return false
+        }
+        return true
     }
 
     /// The missing-type error, with a fix-it when the initial value is a plain literal.

@@ -617,4 +617,44 @@ struct DiagnosticTests {
             """
         }
     }
+
+    @Test func transientNeedsAnInitialValue() {
+        assertMacro {
+            """
+            @StateModel
+            struct Cell {
+                @StateTransient var cache: Int
+            }
+            """
+        } diagnostics: {
+            """
+            @StateModel
+            struct Cell {
+                @StateTransient var cache: Int
+                ┬─────────────────────────────
+                ╰─ 🛑 'cache' is @StateTransient, so a read never sets it: give it an initial value
+            }
+            """
+        }
+    }
+
+    @Test func transientTakesNoKey() {
+        assertMacro {
+            """
+            @StateModel
+            struct Cell {
+                @StateTransient @StateKey("c") var cache: Int = 0
+            }
+            """
+        } diagnostics: {
+            """
+            @StateModel
+            struct Cell {
+                @StateTransient @StateKey("c") var cache: Int = 0
+                ┬────────────────────────────────────────────────
+                ╰─ 🛑 'cache' is @StateTransient, so the file never holds it: it takes no @StateKey, @StateWritesNull, @StateCoder or @StateRecords
+            }
+            """
+        }
+    }
 }

@@ -819,4 +819,99 @@ struct ExpansionTests {
             """
         }
     }
+
+    /// A `@StateTransient` property is in no generated member: not a key, not read, not written, not an argument of
+    /// the memberwise initializer.
+    @Test func transientPropertyIsNeitherReadNorWritten() {
+        assertMacro {
+            """
+            @StateModel(unknownFields: .drop)
+            struct Cell: Codable {
+                var id: String
+                @StateTransient private var padding: (Int, Int) = (0, 0)
+            }
+            """
+        } expansion: {
+            """
+            struct Cell: Codable {
+                var id: String
+                private var padding: (Int, Int) = (0, 0)
+
+                init(
+                    id: String
+                ) {
+                    self.id = id
+                }
+
+                private struct StateCodingKeys: CodingKey {
+                    let stringValue: String
+
+                    var intValue: Int? {
+                        nil
+                    }
+
+                    init(_ declared: String) {
+                        self.stringValue = declared
+                    }
+
+                    init?(stringValue: String) {
+                        switch stringValue {
+                        case "id":
+                            return nil
+                        default:
+                            self.stringValue = stringValue
+                        }
+                    }
+
+                    init?(intValue: Int) {
+                        nil
+                    }
+                }
+
+                init(from decoder: any Decoder) throws {
+                    let container = try decoder.container(keyedBy: StateCodingKeys.self)
+                    self.id = try container.decode(String.self, forKey: StateCodingKeys("id"))
+                    container.recordUndeclaredKeysDropped(in: decoder)
+                }
+
+                init(salvaging decoder: any Decoder) throws {
+                    let container = try decoder.container(keyedBy: StateCodingKeys.self)
+                    self.id = try container.salvage(String.self, forKey: StateCodingKeys("id"), in: decoder)
+                    container.recordUndeclaredKeysDropped(in: decoder)
+                }
+
+                init(stateReader reader: inout StateDirectReader) throws {
+                    var _id: Optional<String> = nil
+                    var skippedKeys: Set<String> = []
+                    var seenKeys0: UInt64 = 0
+                    try reader.beginObject()
+                    while let key = try reader.nextKey() {
+                        if key.matches("id") {
+                            try reader.claim(key, bit: 0, of: &seenKeys0)
+                            _id = try reader.read(String.self, at: "id")
+                        } else {
+                            try reader.skipUnknown(key, skipped: &skippedKeys)
+                        }
+                    }
+                    self.id = try reader.required(_id, "id")
+                }
+
+                func encode(to encoder: any Encoder) throws {
+                    var container = encoder.container(keyedBy: AnyCodingKey.self)
+                    try container.encode(self.id, forKey: AnyCodingKey("id"))
+                }
+
+                func write(stateWriter writer: inout StateDirectWriter) throws {
+                    writer.beginObject()
+                    try writer.member("id")
+                    try writer.write(self.id)
+                    try writer.endObject()
+                }
+            }
+
+            extension Cell: StateSalvageable, StateDirectDecodable, StateDirectEncodable {
+            }
+            """
+        }
+    }
 }

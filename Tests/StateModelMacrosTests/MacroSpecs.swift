@@ -14,4 +14,5 @@ let stateModelMacros: [String: MacroSpec] = [
     "StateKey": MacroSpec(type: StateFieldAttributeMacro.self),
     "StateWritesNull": MacroSpec(type: StateFieldAttributeMacro.self),
     "StateCoder": MacroSpec(type: StateFieldAttributeMacro.self),
+    "StateTransient": MacroSpec(type: StateFieldAttributeMacro.self),
 ]
