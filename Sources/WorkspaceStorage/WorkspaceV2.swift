@@ -3,10 +3,11 @@ import StateStore
 import WorkspaceModel
 
 // Version 2 of workspace.json as it shipped (`"version": 2`): panes gain `focusedTabIndex` and `tabs`, the
-// owner gains `email`. Favorites are unchanged (``FavoriteV1``). Frozen: never edit these types. Version 3
-// reuses ``ProjectV2``, ``PaneV2`` and ``TabV2`` unchanged. The one allowed change: a field the schema gives a
-// default (`focusedTabIndex` 0, `tabs` [], `email` "") reads as that default when missing, recorded in the load
-// report, so such a file loads instead of being quarantined; no file that loaded before reads differently.
+// owner gains `email`. Favorites are unchanged (``FavoriteV1``). Frozen: never edit what these types read or
+// write. Version 3 reuses ``ProjectV2``, ``PaneV2`` and ``TabV2`` unchanged. The one allowed change: a field the
+// schema gives a default (`focusedTabIndex` 0, `tabs` [], `email` "") reads as that default when missing,
+// recorded in the load report, so such a file loads instead of being quarantined; no file that loaded before
+// reads differently.
 
 /// The root as version 2 wrote it.
 @StateModel
@@ -28,7 +29,8 @@ struct ProjectV2: Codable, Sendable {
     var unknownFields: UnknownFields
 }
 
-/// A pane as versions 2 and 3 wrote it: `viewMode` still a number, plus `focusedTabIndex` and `tabs`.
+/// A pane as versions 2 and 3 wrote it: `viewMode` still a number, plus `focusedTabIndex` and `tabs`. Padded to
+/// the size of the current `Pane`, as ``PaneV1`` is.
 @StateModel
 struct PaneV2: Codable, Sendable {
     var id: WorkspaceID
@@ -37,6 +39,8 @@ struct PaneV2: Codable, Sendable {
     var focusedTabIndex: Int = 0
     @StateRecords var tabs: [TabV2] = []
     var unknownFields: UnknownFields
+    /// Never read or written: only the record's size.
+    @StateTransient private var padding: Int = 0
 }
 
 /// A tab as versions 2 and 3 wrote it.
