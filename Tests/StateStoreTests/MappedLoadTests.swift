@@ -109,6 +109,31 @@ struct MappedLoadTests {
         #expect(try mapping.loadBytes(at: directory.file("missing.json")) == nil)
     }
 
+    /// A file just written (as a save writes it) sits in the page cache in folios of up to 2 MiB, which Linux 6.18
+    /// maps whole at the first fault when one lies within a page table of the mapping. The load's mapping starts one
+    /// page past a 2 MiB boundary, so that a fault maps its fault-around window (64 KiB) and not a whole folio.
+    @Test func aFaultMapsAWindowAndNotAWholeFolio() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let bytes = Self.notebook(notes: 80_000)
+        #expect(bytes.count > 8 << 20)
+        try directory.write("state.json", bytes)
+        let loaded = try #require(try PosixFileSystem().loadBytes(at: directory.file("state.json")))
+        let address = try #require(loaded.mappedAt)
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        #expect(address % (2 << 20) == page)
+        // One byte read in each of the first four megabytes.
+        let sum = loaded.data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
+            stride(from: 0, to: 4 << 20, by: 1 << 20).reduce(0) {
+                $0 + Int(bytes.load(fromByteOffset: $1, as: UInt8.self))
+            }
+        }
+        #expect(sum > 0)
+        let resident = try Self.residentBytes(ofMappingAt: address)
+        #expect(resident <= 4 * (256 << 10), "\(resident) bytes resident after four one-byte reads")
+        #expect(loaded.data == bytes)
+    }
+
     /// Read in one part and in two: the page cache may map a file in large folios (up to 2 MiB), so that a fault
     /// maps a whole folio again; the file is large enough that the folio the read ends in is a small part of it.
     @Test(arguments: [false, true])
