@@ -5,9 +5,13 @@ import StateCoding
 /// Raw values are API: they are stored in files and sent to clients, so never rename one.
 public struct Layout: ExtensibleEnum {
     /// The raw value as stored.
-    public let rawValue: String
+    public var rawValue: String { stored.rawValue(names: Self.names) }
     /// Wraps any raw value, known or not.
-    public init(rawValue: String) { self.rawValue = rawValue }
+    public init(rawValue: String) { stored = CompactRawValue(rawValue, names: Self.names) }
+    /// The raw value in one word (``CompactRawValue``).
+    private let stored: CompactRawValue
+    /// The raw values of ``knownValues``, in order.
+    private static let names = ["single", "split", "quad"]
     /// One pane.
     public static let single = Layout(rawValue: "single")
     /// Two panes side by side.

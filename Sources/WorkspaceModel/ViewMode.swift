@@ -6,9 +6,13 @@ import StateCoding
 /// stored the mode as a number; see ``init(storedNumber:)``.
 public struct ViewMode: ExtensibleEnum {
     /// The raw value as stored.
-    public let rawValue: String
+    public var rawValue: String { stored.rawValue(names: Self.names) }
     /// Wraps any raw value, known or not.
-    public init(rawValue: String) { self.rawValue = rawValue }
+    public init(rawValue: String) { stored = CompactRawValue(rawValue, names: Self.names) }
+    /// The raw value in one word (``CompactRawValue``).
+    private let stored: CompactRawValue
+    /// The raw values of ``knownValues``, in order.
+    private static let names = ["list", "icons", "columns"]
     /// A list of names.
     public static let list = ViewMode(rawValue: "list")
     /// A grid of icons.

@@ -31,7 +31,7 @@ struct ProjectV1: Codable, Sendable {
 
 /// A pane as version 1 wrote it: `viewMode` is a number (0 list, 1 icons, 2 columns), no tabs.
 ///
-/// Padded to the size of the current `Pane` (80 bytes; MigrationLayoutTests), so that the pane arrays a
+/// Padded to the size of the current `Pane` (72 bytes; MigrationLayoutTests), so that the pane arrays a
 /// migration builds take the storage of the ones it frees. Without it each project's old array (272 bytes for
 /// four panes) was freed between strings the new model keeps and fitted no later array: a migrating load of a
 /// 20 MB version 1 file kept 7.7 MB of such holes resident, an eighth of its peak.
@@ -42,7 +42,7 @@ struct PaneV1: Codable, Sendable {
     var viewMode: Int
     var unknownFields: UnknownFields
     /// Never read or written: only the record's size.
-    @StateTransient private var padding: (Int, Int, Int) = (0, 0, 0)
+    @StateTransient private var padding: (Int, Int) = (0, 0)
 }
 
 /// A favorite as versions 1 and 2 wrote it: no `createdAt`.

@@ -29,8 +29,8 @@ struct ProjectV2: Codable, Sendable {
     var unknownFields: UnknownFields
 }
 
-/// A pane as versions 2 and 3 wrote it: `viewMode` still a number, plus `focusedTabIndex` and `tabs`. Padded to
-/// the size of the current `Pane`, as ``PaneV1`` is.
+/// A pane as versions 2 and 3 wrote it: `viewMode` still a number, plus `focusedTabIndex` and `tabs`. The size of
+/// the current `Pane`, as ``PaneV1`` is padded to be.
 @StateModel
 struct PaneV2: Codable, Sendable {
     var id: WorkspaceID
@@ -39,8 +39,6 @@ struct PaneV2: Codable, Sendable {
     var focusedTabIndex: Int = 0
     @StateRecords var tabs: [TabV2] = []
     var unknownFields: UnknownFields
-    /// Never read or written: only the record's size.
-    @StateTransient private var padding: Int = 0
 }
 
 /// A tab as versions 2 and 3 wrote it.
