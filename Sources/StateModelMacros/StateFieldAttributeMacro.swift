@@ -1,7 +1,8 @@
 import SwiftSyntax
 import SwiftSyntaxMacros
 
-/// `@StateKey`, `@StateWritesNull`, `@StateCoder`, `@StateRecords` and `@StateTransient`: markers that `@StateModel` reads; alone they generate nothing.
+/// `@StateKey`, `@StateWritesNull`, `@StateCoder`, `@StateRecords` and `@StateTransient`: markers that `@StateModel`
+/// reads; alone they generate nothing.
 public struct StateFieldAttributeMacro: PeerMacro {
     /// Generates nothing.
     public static func expansion(
