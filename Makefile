@@ -81,7 +81,7 @@ lint:
 	  Benchmarks/ReaderThroughput
 	python3 Scripts/api-routes.py --check
 	python3 Scripts/bench-table.py --check docs/benchmarks.md docs/benchmarks/results.json
-	python3 Scripts/check-test-targets.py $(IN_PROCESS_TARGETS) $(PROCESS_TARGETS) $(RELIABILITY_TARGETS)
+	python3 Scripts/check-test-targets.py $(IN_PROCESS_TARGETS) $(CLIENT_TARGETS) $(PROCESS_TARGETS) $(RELIABILITY_TARGETS)
 
 # Every `make X` the README names must be a rule here (and .PHONY when a file of that name exists, as docs/ does):
 # a promised target that does not exist fails `make test` instead of a reader.
@@ -98,7 +98,10 @@ docs: deps
 
 # The unit tests run beside a real S3 protocol server (moto's, from PyPI, in .build/s3-venv) that
 # Scripts/with-s3-server.sh starts on loopback for the replication tests, one group of test targets after another,
-# each chosen by target name. The in-process targets first. Then the process targets, which run the daemon and
+# each chosen by target name. The in-process targets first. Then the client targets: each test runs workspacectl
+# against a stub daemon whose handlers run on the cooperative pool, and beside the in-process targets' 1,000 tests,
+# queued on that pool at once, a stub's answer waited past workspacectl's 10 s timeout (one CI run in about ten).
+# Then the process targets, which run the daemon and
 # workspacectl binaries: a daemon's start takes seconds of CPU, and beside the in-process servers on the
 # cooperative pool's two threads both missed their waits now and then. Last the reliability target (fault matrix,
 # full disk, SIGKILL and SIGTERM torture, power loss, the corrupt corpus), which appends its rows to
@@ -106,7 +109,8 @@ docs: deps
 # stretch the latencies other tests measure (shutdown bounds of UnixHTTP took 6 s against 5 when they ran together).
 RELIABILITY_ROWS    := $(CURDIR)/.build/reliability-summary.tsv
 IN_PROCESS_TARGETS  := StateJSONTests StateModelMacrosTests StateStoreTests StateStoreS3Tests SystemdTests UnixHTTPTests \
-                       WorkspaceModelTests WorkspaceSecretsTests WorkspaceClientTests WorkspaceFuzzingTests WorkspaceDaemonTests
+                       WorkspaceModelTests WorkspaceSecretsTests WorkspaceFuzzingTests WorkspaceDaemonTests
+CLIENT_TARGETS      := WorkspaceClientTests
 PROCESS_TARGETS     := ControlAPITests WorkspaceDaemonProcessTests
 RELIABILITY_TARGETS := ReliabilityTests
 # `swift test --filter` of test targets: the regular expression `^(A|B|…)\.` on the tests' `Target.Suite/test` names.
@@ -118,6 +122,7 @@ unit-tests: deps
 	$(SWIFT) build --build-tests $(BUILD_FLAGS)
 	@mkdir -p .build && rm -f "$(RELIABILITY_ROWS)"
 	Scripts/with-s3-server.sh $(SWIFT) test --skip-build $(BUILD_FLAGS) --filter $(call targets,$(IN_PROCESS_TARGETS))
+	$(SWIFT) test --skip-build $(BUILD_FLAGS) --filter $(call targets,$(CLIENT_TARGETS))
 	Scripts/with-s3-server.sh $(SWIFT) test --skip-build $(BUILD_FLAGS) --filter $(call targets,$(PROCESS_TARGETS))
 	WSD_RELIABILITY_SUMMARY="$(RELIABILITY_ROWS)" $(SWIFT) test --skip-build $(BUILD_FLAGS) \
 	  --filter $(call targets,$(RELIABILITY_TARGETS))
