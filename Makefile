@@ -100,13 +100,13 @@ docs: deps
 # Scripts/with-s3-server.sh starts on loopback for the replication tests, one group of test targets after another,
 # each chosen by target name. The in-process targets first. Then the client targets: each test runs workspacectl
 # against a stub daemon whose handlers run on the cooperative pool, and beside the in-process targets' 1,000 tests,
-# queued on that pool at once, a stub's answer waited past workspacectl's 10 s timeout (one CI run in about ten).
-# Then the process targets, which run the daemon and
-# workspacectl binaries: a daemon's start takes seconds of CPU, and beside the in-process servers on the
-# cooperative pool's two threads both missed their waits now and then. Last the reliability target (fault matrix,
-# full disk, SIGKILL and SIGTERM torture, power loss, the corrupt corpus), which appends its rows to
-# RELIABILITY_ROWS: twenty daemons, sixteen clients and the corpus's CPU-bound loads saturate two cores and would
-# stretch the latencies other tests measure (shutdown bounds of UnixHTTP took 6 s against 5 when they ran together).
+# queued on that pool at once, a stub's answer waited past workspacectl's 10 s timeout (fresh-clone CI on 7ba873a).
+# Then the process targets, which run the daemon and workspacectl binaries: a daemon's start takes seconds of
+# CPU, and beside the in-process servers on the cooperative pool's two threads both missed their waits now and
+# then. Last the reliability target (fault matrix, full disk, SIGKILL and SIGTERM torture, power loss, the corrupt
+# corpus), which appends its rows to RELIABILITY_ROWS: twenty daemons, sixteen clients and the corpus's CPU-bound
+# loads saturate two cores and would stretch the latencies other tests measure (shutdown bounds of UnixHTTP took
+# 6 s against 5 when they ran together).
 RELIABILITY_ROWS    := $(CURDIR)/.build/reliability-summary.tsv
 IN_PROCESS_TARGETS  := StateJSONTests StateModelMacrosTests StateStoreTests StateStoreS3Tests SystemdTests UnixHTTPTests \
                        WorkspaceModelTests WorkspaceSecretsTests WorkspaceFuzzingTests WorkspaceDaemonTests
