@@ -3,11 +3,12 @@ import StateStore
 import WorkspaceModel
 
 // Version 1 of workspace.json as it shipped (the first release; no `version` key). Frozen: never edit what
-// these types read or write; a later change gets a new version. Read when a file of version 1 loads, and written by the reverse steps
-// when a state is rolled back to version 1 (`workspaced migrate --to 1`), with the keys as version 1 wrote them
-// (plus `version` and `minReaderVersion`, which version 1 keeps as unknown fields). `@StateRecords` marks the
-// arrays of independent records for a salvage (CorruptFilePolicy.salvage); a strict load reads them as before.
-// `@StateTransient` padding, which no file holds, sizes a pane like the current one (``PaneV1``).
+// these types read or write; a later change gets a new version. Read when a file of version 1 loads, and written
+// by the reverse steps when a state is rolled back to version 1 (`workspaced migrate --to 1`), with the keys as
+// version 1 wrote them (plus `version` and `minReaderVersion`, which version 1 keeps as unknown fields).
+// `@StateRecords` marks the arrays of independent records for a salvage (CorruptFilePolicy.salvage); a strict load
+// reads them as before. `@StateTransient` padding, which no file holds, sizes a pane like the current one
+// (``PaneV1``).
 
 /// The root as version 1 wrote it.
 @StateModel
