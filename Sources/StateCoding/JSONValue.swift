@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// An untyped JSON value, used to carry fields a model does not know from load to save unchanged.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A keyed container of ``CompactJSONEncoder``: each member is written as it comes, its value in place.
 struct CompactKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Encodes a value to the bytes `JSONEncoder` gives with `[.sortedKeys, .withoutEscapingSlashes]`, byte for byte,
 /// straight into one buffer instead of first building a tree of the whole document.

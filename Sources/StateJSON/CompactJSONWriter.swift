@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The buffer a ``CompactJSONEncoder`` writes into, and the objects and arrays open in it, innermost last.
 ///

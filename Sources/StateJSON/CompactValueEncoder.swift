@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The `Encoder` of one value for ``CompactJSONEncoder``: it writes a single value, or opens one object or one
 /// array (asked for again, the same one, as `JSONEncoder` merges them), where its value belongs in the buffer.

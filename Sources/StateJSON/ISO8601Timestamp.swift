@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// ISO 8601 date-times as state files hold them, read and written by plain arithmetic on the bytes: no
 /// formatter, calendar or locale per value, so a file of many dates loads about as fast as one of strings.

@@ -20,7 +20,8 @@
 // - A number too large or too small for a Double (1e400, 1e-400) fails a Double decode with a coding path; the
 //   number's range is the decoder's business, this scanner checks its syntax only.
 
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// One thing that makes bytes unreadable as a state file, or ambiguous, named for people.
 package struct JSONDefect: Equatable, Sendable, CustomStringConvertible {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension JSONPullReader {
     /// Reads a number as a `T`, as JSONDecoder decodes it: plain digits exactly; a fraction, an exponent or a value

@@ -14,8 +14,15 @@ struct ContractBoundaryTests {
         "WorkspaceClient": ["Foundation", "NIOHTTP1", "UnixHTTP", "WorkspaceAPI", "WorkspaceModel"],
     ]
 
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
+    static let repository = SourceImports.repository
+
+    static func sources(of module: String) throws -> [(file: String, text: String)] {
+        try SourceImports.sources(of: module)
+    }
+
+    static func imports(in text: String) -> [String] {
+        SourceImports.imports(in: text)
+    }
 
     @Test(
         "the contract, the records and the client import no engine",
@@ -119,36 +126,9 @@ struct ContractBoundaryTests {
     }
 
     /// Every Swift file of `Sources/module`, subdirectories included: its path there and its text.
-    static func sources(of module: String) throws -> [(file: String, text: String)] {
-        let directory = repository.appendingPathComponent("Sources/\(module)")
-        let files = try FileManager.default.subpathsOfDirectory(atPath: directory.path).filter {
-            $0.hasSuffix(".swift")
-        }
-        return try files.sorted().map { file in
-            (file, try String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8))
-        }
-    }
-
     /// Whether `module` is the transport: a SwiftNIO module (`NIO…`, `_NIO…`) or UnixHTTP.
     static func isTransport(_ module: String) -> Bool {
         module.hasPrefix("NIO") || module.hasPrefix("_NIO") || module == "UnixHTTP"
-    }
-
-    /// The module names of `text`'s import declarations, also of one symbol (`import struct M.S`) or a
-    /// submodule (`import M.S`).
-    static func imports(in text: String) -> [String] {
-        let modifiers: Set<Substring> = ["public", "package", "internal", "fileprivate", "private"]
-        let kinds: Set<Substring> = ["typealias", "struct", "class", "enum", "protocol", "let", "var", "func"]
-        return text.split(separator: "\n").compactMap { line in
-            let words = line.split(separator: " ")
-            guard let position = words.firstIndex(of: "import"),
-                words[..<position].allSatisfy({ $0.hasPrefix("@") || modifiers.contains($0) })
-            else { return nil }
-            var rest = words[(position + 1)...]
-            if let kind = rest.first, kinds.contains(kind) { rest = rest.dropFirst() }
-            guard let path = rest.first else { return nil }
-            return String(path.split(separator: ".").first ?? path)
-        }
     }
 
     /// The text of the `.target(...)` in `manifest` whose name is `name`, from `.target(` to its closing

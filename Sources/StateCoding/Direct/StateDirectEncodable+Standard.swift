@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 // The standard types a model holds, written as StateStore's encoder writes them.
 

@@ -1,5 +1,5 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
 import Glibc
 import StateJSON
 import Synchronization
@@ -97,7 +97,7 @@ extension StateDirectReader {
         // is read, and a pool whose threads are all blocked so (tests read many files at once) would start it
         // late or never. Through an existential, so that the closure captures no generic metatype.
         let reading: any PartReading = part
-        Thread { reading.run() }.start()
+        DedicatedThread.start { reading.run() }
         return part
     }
 }

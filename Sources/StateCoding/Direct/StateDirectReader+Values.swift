@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import StateJSON
 
 // The reads a conformance of a value type calls: each converts and checks as `JSONDecoder` does for that type.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import StateJSON
 
 /// Writes ``StateDirectEncodable`` values straight into a state file's bytes: the bytes StateStore's encoder gives

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A state written as an older version by the reverse steps: the bytes and what moved on the way down.
 public struct DowngradedState: Sendable, Equatable {

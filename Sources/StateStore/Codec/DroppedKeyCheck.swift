@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Finds the keys a decode left out of the value it made: the value is written back and every object of the
 /// original bytes is compared, key by key, with the same object written back.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Converts between typed values and `JSONValue` with a state file's date coding: how a reverse step keeps a
 /// field in unknown fields, and how the up step reads it back.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import StateJSON
 
 /// Turns bytes of any supported version into the current model, and the model into deterministic bytes.

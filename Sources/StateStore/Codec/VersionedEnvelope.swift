@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import StateJSON
 
 /// Reads the version from the root object and decodes the document as that version's type, in one pass.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import StateJSON
 
 /// The dates of the store's own records (the history's manifest, the crash-loop guard's record): ISO 8601 in UTC to

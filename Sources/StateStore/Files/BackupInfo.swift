@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A file kept next to a state file that ``StateFile/restoreBackup(named:salvaging:)`` can put back: a backup, or
 /// a copy a load set aside.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import StateJSON
 
 /// What checking a state file's recorded content checksum against its bytes found (``ContentChecksum``).

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What the crash-loop guard did at a load: the state file had begun loading ``attempts`` times without the load
 /// finishing (``StateFile/finishedLoading()`` never ran: the process crashed, was killed, ran out of memory or

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The temporary file of a durable replace in progress (``DurableWriter/write(to:temporaryPrefix:filling:)``):
 /// what is written to it becomes the file's content once the replace completes.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Replaces a file's content so that after a crash the file holds either the old or the new bytes, never a mix,
 /// and reports success only once the new bytes and the name change are on the device.
@@ -22,7 +23,7 @@ public struct DurableWriter: Sendable {
 
     /// The prefix of temporary files for `path`: `.<name>.tmp-`. Such files are never loaded and are swept.
     public static func temporaryPrefix(for path: String) -> String {
-        "." + (path as NSString).lastPathComponent + ".tmp-"
+        "." + PathText.lastComponent(of: path) + ".tmp-"
     }
 
     /// Durably replaces the content of `path` with `data`.
@@ -139,7 +140,7 @@ public struct DurableWriter: Sendable {
 
     /// The directory holding `path` (`.` for a bare name).
     static func directory(of path: String) -> String {
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = PathText.deletingLastComponent(of: path)
         return directory.isEmpty ? "." : directory
     }
 }

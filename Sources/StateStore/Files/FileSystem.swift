@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// The file-system calls a state file makes, as a seam so that tests can make any one of them fail.

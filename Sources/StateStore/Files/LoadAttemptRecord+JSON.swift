@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension LoadAttemptRecord {
     /// The record as `JSONEncoder` with sorted keys writes it, spelled directly, when it has no crash to tell of

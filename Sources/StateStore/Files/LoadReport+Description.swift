@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension LoadReport: CustomStringConvertible {
     /// The report for a person, one fact per line: the ``summary``, then the steps (`1 → 2 → 3`), the fields
@@ -42,7 +42,7 @@ extension LoadReport: CustomStringConvertible {
         }
         if let importResult { lines.append("imported from \(importResult.sourcePath)") }
         if !stepsApplied.isEmpty || !unknownKeysDropped.isEmpty, salvage == nil, let storedVersion {
-            let name = (path as NSString).lastPathComponent
+            let name = PathText.lastComponent(of: path)
             lines.append(
                 "backup: the version \(storedVersion) bytes go to \(name).v\(storedVersion).bak at the first save")
         }
@@ -64,6 +64,6 @@ extension LoadReport: CustomStringConvertible {
     /// A duration in milliseconds with one decimal.
     private static func milliseconds(_ duration: Duration) -> String {
         let value = Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
-        return String(format: "%.1f", value)
+        return DecimalText.fixed(value, places: 1)
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// A state file's bytes as a load holds them: read into memory, or mapped from the file.

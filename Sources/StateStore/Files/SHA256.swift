@@ -1,5 +1,5 @@
 import CChecksum
-import Foundation
+import FoundationEssentials
 
 /// SHA-256 (FIPS 180-4) of a byte buffer, for the identities StateStore records: the import marker's `sha256` (which
 /// bytes were imported, so that a later start can tell the same legacy file from a new one) and the history

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 extension StateFile {
     /// The `link` errors that mean the file system cannot give the file another name (no hard links, another

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension StateFile {
     /// Keeps the backup just made at `kept` only when no earlier backup holds the same bytes; otherwise removes it

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 extension StateFile {
     /// Backups of this file, newest first: pre-migration, before-restore and manual ones (`<name>.….bak`). With

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 extension StateFile {
     /// The record of loads in progress: `.<name>.loading` next to the state file.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What ``StateFile/writeDown(_:to:)`` wrote and kept.
 public struct StateFileDowngrade: Sendable, Equatable {

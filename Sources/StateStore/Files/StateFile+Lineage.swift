@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The lineage and revision a load settled on, and why the lineage is new when it is.
 struct ResolvedLineage: Sendable {

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 extension StateFile {
     /// What names a manual backup: `<name>.manual-<UTC timestamp>.bak`.

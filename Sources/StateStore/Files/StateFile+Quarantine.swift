@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 extension StateFile {
     /// The prefix of quarantined copies: `<name>.corrupt-`.

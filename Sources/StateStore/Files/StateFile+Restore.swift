@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension StateFile {
     /// Restores the file `name` (as ``backups(includingSetAside:)`` lists it, set-aside copies included) as the
@@ -53,7 +53,7 @@ extension StateFile {
         if (try? fileSystem.attributes(of: path)) != nil {
             let base = fileName + ".before-restore." + UTCTimestamp.string(from: now())
             let kept = keepingOnce(directory + "/" + (try keepUnique(base: base, suffix: ".bak")))
-            previousKeptAs = (kept as NSString).lastPathComponent
+            previousKeptAs = PathText.lastComponent(of: kept)
         }
         do {
             try writer.write(bytes, to: path)

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// A versioned state file for one model: loads whatever version wrote it, applies the policies for corrupt and
@@ -71,7 +72,7 @@ public final class StateFile<Model: Codable & Sendable>: Sendable {
     ) {
         self.path = path
         self.directory = DurableWriter.directory(of: path)
-        self.fileName = (path as NSString).lastPathComponent
+        self.fileName = PathText.lastComponent(of: path)
         self.lockPath = directory + "/." + fileName + ".lock"
         self.codec = StateCodec(schema: schema, prettyPrinted: configuration.prettyPrinted)
         self.configuration = configuration
@@ -86,8 +87,7 @@ public final class StateFile<Model: Codable & Sendable>: Sendable {
         unlock()
     }
 
-    // Made once: every path beside the state file is built from them, and NSString's path methods bridge the
-    // string each time (a start asks for them dozens of times).
+    // Made once: every path beside the state file is built from them (a start asks for them dozens of times).
     /// The directory holding the state file.
     public let directory: String
     /// The file's name without its directory.
@@ -474,7 +474,7 @@ public final class StateFile<Model: Codable & Sendable>: Sendable {
                 // The first line is the holder's pid; a clean stop's marker may follow it.
                 let holder = (try? fileSystem.readFile(at: lockPath)).flatMap { $0 }
                     .map { String(decoding: $0, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? "" }
-                    .map { $0.trimmingCharacters(in: .whitespaces) }
+                    .map { $0.trimmingBlanks() }
                 attempts += 1
                 if holder == "\(getpid())", attempts < 100 {
                     usleep(2_000)

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A layer between the bytes a ``StateCodec`` reads and writes and the bytes on disk: authenticated encryption,
 /// for example, so that a state file can hold secrets.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A file at another path that a state file takes over once, when it has no file of its own: the same service's
 /// state from an earlier installation that kept it elsewhere. See ``StateFile/load(importing:)``.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// Compact UTC timestamps for file names: `20261122T022100Z`. They sort in time order as text.

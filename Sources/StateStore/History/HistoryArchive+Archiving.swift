@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 extension HistoryArchive {
     /// Moves the segments a durable snapshot made redundant into the history, keeps the state file of

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What a read of the past reads, chosen under the history's lock: the snapshot it starts from and the history's
 /// segments after it, read after the lock is released, and the live journal's segments, read with the plan.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The segments a walk of the history reads, gathered under the history's lock.
 struct HistoryReadSet: Sendable {
@@ -72,7 +72,7 @@ extension HistoryArchive {
     /// Records that a read found `path` damaged, when it is a file of the history.
     func noteDamage(path: String, reason: String) {
         guard path.hasPrefix(directory + "/") else { return }
-        state.withLock { $0.damaged[(path as NSString).lastPathComponent] = reason }
+        state.withLock { $0.damaged[PathText.lastComponent(of: path)] = reason }
     }
 
     /// What reading a history file gave: its bytes, or why they cannot be used and whether the history keeps the

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension HistoryArchive {
     /// The history kept now for the state in `lineage`.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension HistoryArchive {
     /// Checks every file against the manifest (size, SHA-256) and each segment's frames, header and sequence,

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// The history directory of one journaled state (``HistoryFormat``): what compaction hands it, the snapshots it

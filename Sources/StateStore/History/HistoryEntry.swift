@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One change of a journaled ``PersistentState``'s history: the change as it was applied, with its revision,
 /// when it was applied and who asked for it.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Why the history could not give a past state or its changes.
 public enum HistoryError: Error, Sendable, Equatable, CustomStringConvertible {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The files of the history, in `<state file>.history/`:
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// Keeps the files of a history that a reader has not copied yet (a ``Replicator`` shipping them off the host) from

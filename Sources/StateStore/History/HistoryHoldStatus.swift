@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What a ``HistoryHold`` let its history prune before the reader released it, since the process started.
 public struct HistoryHoldStatus: Sendable, Equatable {

@@ -1,4 +1,5 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
 
 /// Replays what a read of the past needs, its snapshot and its change records, on every processor at once.
 ///
@@ -42,7 +43,7 @@ final class HistoryReplayPipeline<Change: StateChange>: @unchecked Sendable {
     // Under `condition`'s lock. `set` (read and scanned), `chunks`, `chunkCount`, `places` and `baseFailure` are
     // written once, before `preparation` is `done`, and only read after, but for `set` and `chunks`, which the
     // thread that decodes the last chunk lets go (``decodedOne()``).
-    private let condition = NSCondition()
+    private let condition = ConditionLock()
     private var set = HistoryReadSet(segments: [])
     private var chunks: [Chunk] = []
     private var chunkCount = 0

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A journal segment's bytes read for a replay (a start's, or a read of the past in the history): its header, and
 /// its change records with the marker before each.

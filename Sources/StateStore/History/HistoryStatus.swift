@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The history a journaled ``PersistentState`` keeps now, for a status page and `check` tools.
 public struct HistoryStatus: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The model at `through`: the snapshot `base` decodes (at `from`, unchecked) with the history's changes after it
 /// replayed; `checkBase` checks the snapshot's bytes meanwhile.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension StateFile {
     /// Checks every file of the history beside this state file without changing anything (for `check` tools, also
@@ -36,7 +36,7 @@ extension StateFile {
                 }
             } catch {
                 if case .damaged(let path, let reason) = error {
-                    archive.state.withLock { $0.damaged[(path as NSString).lastPathComponent] = reason }
+                    archive.state.withLock { $0.damaged[PathText.lastComponent(of: path)] = reason }
                 }
             }
         }

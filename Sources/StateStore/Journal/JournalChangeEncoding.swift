@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// How the change journal encodes a change (``StateChange/encodedForJournal()``): one set of bytes for a change
 /// whichever way it is written, so that the journal's records are the same from the direct writer and from

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Reads the change of a journal record, as a start's replay and a read of the past both do: by the change type's
 /// direct reader when it has one (`StateDirectDecodable`, as `@StateModel` types and `WorkspaceChange` have), through

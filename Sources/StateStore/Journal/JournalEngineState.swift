@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The change journal's part of a journaled ``PersistentState``'s state, guarded by the same lock as the model, so
 /// that records are appended in revision order.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// How the change journal (an append-only log of changes beside the state file) frames its records, so
 /// that a load finds every whole record and cuts a torn or damaged tail at the last good one.

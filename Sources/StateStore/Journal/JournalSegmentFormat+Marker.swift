@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import StateJSON
 
 /// The time and origin records of a segment, for the history (``HistoryEntry/date``, ``HistoryEntry/origin``).

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The files of the change journal and the records in them (framed by ``JournalFraming``).
 ///
@@ -47,14 +47,17 @@ package enum JournalSegmentFormat {
             guard let stored = try? JSONDecoder().decode(StoredHeader.self, from: Data(payload)),
                 stored.journal == JournalSegmentFormat.version, let lineage = Lineage(rawValue: stored.lineage)
             else { return nil }
-            let object = (try? JSONSerialization.jsonObject(with: Data(payload))) as? [String: Any]
-            guard let relabelsValue = object?["relabels"] else {
+            switch stored.relabels {
+            case .absent:
                 self.init(lineage: lineage, baseRevision: stored.baseRevision)
-                return
+            case .null:
+                self.init(lineage: lineage, baseRevision: stored.baseRevision, relabels: .some(nil))
+            case .text(let text):
+                guard let relabels = Lineage(rawValue: text) else { return nil }
+                self.init(lineage: lineage, baseRevision: stored.baseRevision, relabels: .some(relabels))
+            case .other:
+                return nil
             }
-            let relabels = (relabelsValue as? String).flatMap(Lineage.init(rawValue:))
-            guard relabels != nil || relabelsValue is NSNull else { return nil }
-            self.init(lineage: lineage, baseRevision: stored.baseRevision, relabels: .some(relabels))
         }
     }
 
@@ -63,6 +66,36 @@ package enum JournalSegmentFormat {
         var journal: Int
         var lineage: String
         var baseRevision: UInt64
+        var relabels: StoredRelabels
+
+        private enum CodingKeys: String, CodingKey {
+            case journal, lineage, baseRevision, relabels
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            journal = try container.decode(Int.self, forKey: .journal)
+            lineage = try container.decode(String.self, forKey: .lineage)
+            baseRevision = try container.decode(UInt64.self, forKey: .baseRevision)
+            if !container.contains(.relabels) {
+                relabels = .absent
+            } else if try container.decodeNil(forKey: .relabels) {
+                relabels = .null
+            } else if let text = try? container.decode(String.self, forKey: .relabels) {
+                relabels = .text(text)
+            } else {
+                relabels = .other
+            }
+        }
+    }
+
+    /// A header's `relabels` as stored: no key, `null`, a string, or anything else (a header this release does not
+    /// read).
+    private enum StoredRelabels {
+        case absent
+        case null
+        case text(String)
+        case other
     }
 
     /// The name of the segment of `fileName` that continues `baseRevision`.

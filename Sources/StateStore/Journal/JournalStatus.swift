@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The change journal of a journaled ``PersistentState`` now, for a status page.
 public struct JournalStatus: Sendable, Equatable {

@@ -1,5 +1,5 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
 
 extension PersistentState {
     /// Takes ownership of the result of `file.load()` with a change journal: replays the changes a crash left in

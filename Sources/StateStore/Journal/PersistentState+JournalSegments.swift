@@ -1,5 +1,6 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
+import Glibc
 
 extension PersistentState {
     /// Starts the journal's first segment at the revision the start reached, continuing the state file and the

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension StateFile {
     /// Replays a segment whose every record after the header is whole, in sequence, readable and applied without an

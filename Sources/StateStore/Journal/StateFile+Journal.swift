@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// One segment of the change journal found in the directory.
 struct FoundSegment: Sendable, Equatable {

@@ -1,5 +1,5 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
 
 /// The real scheduler: the system's continuous clock and Dispatch timers on a serial queue.
 public struct DispatchPersistenceScheduler: PersistenceScheduler {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The clock and timers a ``PersistentState`` uses, as a seam so that tests control time instead of sleeping.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A point-in-time report of a ``PersistentState``, for a status endpoint and logs.
 public struct PersistenceStatus: Sendable, Equatable {

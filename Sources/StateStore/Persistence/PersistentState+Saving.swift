@@ -1,5 +1,5 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
 
 extension PersistentState {
     /// When the next background save is due, or nil when none should be scheduled: the state is clean, a save

@@ -1,5 +1,5 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// The runtime owner of a loaded state: applies changes one at a time, gives each a revision, and saves in the

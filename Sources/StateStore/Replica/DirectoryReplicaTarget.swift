@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A replica in a directory: a volume mounted from elsewhere (NFS, a second disk), or the tests' target.
 ///
@@ -37,7 +38,7 @@ public struct DirectoryReplicaTarget: ReplicaTarget {
             return existing.bytes == bytes ? .existedWithTheSameBytes : .existedWithOtherBytes
         }
         let target = path(name)
-        try makeDirectories((target as NSString).deletingLastPathComponent, operation: operation)
+        try makeDirectories(PathText.deletingLastComponent(of: target), operation: operation)
         let created: Bool
         do {
             created = try writer.create(bytes, at: target)
@@ -86,7 +87,7 @@ public struct DirectoryReplicaTarget: ReplicaTarget {
         defer { try? fileSystem.close(lock, path: directory + "/.lock") }
         guard try read(name)?.version == expected else { return nil }
         let target = path(name)
-        try makeDirectories((target as NSString).deletingLastPathComponent, operation: operation)
+        try makeDirectories(PathText.deletingLastComponent(of: target), operation: operation)
         do {
             try writer.write(bytes, to: target)
         } catch {
@@ -99,7 +100,7 @@ public struct DirectoryReplicaTarget: ReplicaTarget {
     public func remove(_ name: ReplicaObjectName) throws(ReplicaError) {
         do {
             try fileSystem.unlink(path(name))
-            try fileSystem.fsyncDirectory((path(name) as NSString).deletingLastPathComponent)
+            try fileSystem.fsyncDirectory(PathText.deletingLastComponent(of: path(name)))
         } catch let error where error.errno == ENOENT {
             return
         } catch {
@@ -132,7 +133,7 @@ public struct DirectoryReplicaTarget: ReplicaTarget {
         var current = path
         while !current.isEmpty, current != "/", (try? fileSystem.attributes(of: current)) == nil {
             missing.append(current)
-            current = (current as NSString).deletingLastPathComponent
+            current = PathText.deletingLastComponent(of: current)
         }
         for directory in missing.reversed() {
             do {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// How a replicator and a restore compute the SHA-256 that names and checks a replica's objects.
 ///

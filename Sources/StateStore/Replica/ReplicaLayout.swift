@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The objects of a replica, under its prefix:
 ///

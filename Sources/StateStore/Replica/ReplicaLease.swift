@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The lease object of a replica, `lease.json`: which installation writes to the prefix. A host takes it with a
 /// conditional create, renews it with a conditional replace of the version it wrote, and writes nothing while

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The name of an object in a replica: relative, `/`-separated, of `A–Z a–z 0–9 . _ -` and `/`, without empty,
 /// `.` or `..` segments, at most 512 bytes. The same names are valid S3 keys and file paths, so a replica copied

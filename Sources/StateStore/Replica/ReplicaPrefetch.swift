@@ -1,5 +1,5 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
 
 /// An object of a replica read and checked on another thread while a restore reads others: the snapshot a restore of
 /// the latest state will choose, fetched beside the journal's pieces that decide the choice (their headers name the
@@ -20,7 +20,7 @@ final class ReplicaPrefetch: @unchecked Sendable {
     private let sha256: String
     private let target: any ReplicaTarget
     private let digest: ReplicaDigest
-    private let condition = NSCondition()
+    private let condition = ConditionLock()
     // Under `condition`'s lock.
     private var stage = Stage.pending
 

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What a restore will write: the snapshot's bytes, the segments' bytes cut at the point, and what it reaches.
 struct ReplicaRestorePlan {

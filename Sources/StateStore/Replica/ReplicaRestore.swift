@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Brings a state back from a replica into a directory that has no state: the newest snapshot at or
 /// before the point asked for, written as the state file, and the journal segments after it, cut after the last
@@ -20,8 +20,8 @@ public enum ReplicaRestore {
         from target: any ReplicaTarget, stateFilePath: String, at point: ReplicaRestorePoint = .latest,
         fileSystem: any FileSystem = PosixFileSystem(), mode: UInt32 = 0o600, digest: ReplicaDigest = .builtIn
     ) throws(ReplicaRestoreError) -> ReplicaRestoreReport {
-        let stateDirectory = (stateFilePath as NSString).deletingLastPathComponent
-        let fileName = (stateFilePath as NSString).lastPathComponent
+        let stateDirectory = PathText.deletingLastComponent(of: stateFilePath)
+        let fileName = PathText.lastComponent(of: stateFilePath)
         try refuseExistingState(stateFilePath, directory: stateDirectory, fileName: fileName, fileSystem)
         var reader = ReplicaReader(target: target, digest: digest)
         let plan = try reader.plan(point)

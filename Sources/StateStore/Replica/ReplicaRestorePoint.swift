@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Which state a ``ReplicaRestore`` brings back.
 public enum ReplicaRestorePoint: Sendable, Equatable, CustomStringConvertible {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What a ``Replicator`` has done: how far the replica reaches, who holds the lease, the last error.
 public struct ReplicaStatus: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Where a replica's objects are kept off the host: a directory on a mounted volume
 /// (``DirectoryReplicaTarget``, also what the tests replicate to) or an S3-compatible object store.

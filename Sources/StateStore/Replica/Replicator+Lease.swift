@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension Replicator {
     /// Makes sure this installation holds the lease before a pass writes: takes it when nobody does, renews it

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A file of the local history or journal a pass may ship.
 struct ReplicatorLocalFile {
@@ -100,8 +100,8 @@ extension Replicator {
     /// save moves a segment from the first place to the second, so a segment moved during the listing is in the
     /// history when it is listed, or it is listed live and its read finds it gone (the pass then lists again).
     private func localFiles() throws(ReplicaError) -> [ReplicatorLocalFile] {
-        let stateDirectory = (stateFilePath as NSString).deletingLastPathComponent
-        let fileName = (stateFilePath as NSString).lastPathComponent
+        let stateDirectory = PathText.deletingLastComponent(of: stateFilePath)
+        let fileName = PathText.lastComponent(of: stateFilePath)
         let historyDirectory = HistoryFormat.directory(ofStateFile: stateFilePath)
         var files: [ReplicatorLocalFile] = []
         do {
@@ -174,7 +174,7 @@ extension Replicator {
                 let outcome = try shipSegment(file, seen: &seenSegments)
                 if case .archivedSegment = file.kind, outcome.releasesHistoryFile {
                     // Its whole records are on the replica (a history segment no longer grows).
-                    hold?.release(fileNamed: (file.path as NSString).lastPathComponent)
+                    hold?.release(fileNamed: PathText.lastComponent(of: file.path))
                 }
                 switch outcome {
                 case .shipped(let shipped):
@@ -192,7 +192,7 @@ extension Replicator {
         for file in files {
             guard case .snapshot(let revision, let lineage) = file.kind else { continue }
             if snapshotTimes.isEmpty { snapshotTimes = historySnapshotTimes() }
-            let name = (file.path as NSString).lastPathComponent
+            let name = PathText.lastComponent(of: file.path)
             try shipSnapshot(
                 path: file.path, revision: revision, lineage: lineage,
                 time: changeTimes["\(lineage).\(revision)"] ?? snapshotTimes[name])
@@ -330,13 +330,12 @@ extension Replicator {
     ) throws(ReplicaError) -> SegmentOutcome {
         let shippedEnd = state.withLock { $0.segments[known.key]?.end } ?? 0
         let start = min(shippedEnd, known.validEnd)
-        let tail: Data
+        let bytes: [UInt8]
         do {
-            guard let handle = FileHandle(forReadingAtPath: file.path) else { return .gone }
-            defer { try? handle.close() }
+            guard let opened = try ReadOnlyFile(path: file.path) else { return .gone }
             // The header first: a segment of another lineage that took the name since (a start after a crash)
             // is read whole instead.
-            let head = [UInt8](try handle.read(upToCount: 4096) ?? Data())
+            let head = try opened.read(at: 0, upTo: 4096)
             let headScan = JournalFraming.scan(head, recordLimit: 1)
             guard let first = headScan.payloads.first,
                 let header = JournalSegmentFormat.Header(payload: head[first]),
@@ -346,14 +345,12 @@ extension Replicator {
                 var seen: Set<ReplicatorSegmentKey> = []
                 return try shipWhole(file, attributes: attributes, seen: &seen)
             }
-            try handle.seek(toOffset: UInt64(start))
-            tail = try handle.readToEnd() ?? Data()
+            bytes = try opened.readToEnd(from: start)
         } catch let error as ReplicaError {
             throw error
         } catch {
             throw ReplicaError(operation: "read \(file.path)", reason: "\(error)")
         }
-        let bytes = [UInt8](tail)
         let scan = JournalFraming.scan(bytes)
         try shipPiece(known.key, bytes: bytes[0..<scan.validLength], at: start)
         var newest = known.newest

@@ -1,5 +1,5 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// Ships a journaled state's history off the host, to a ``ReplicaTarget``.

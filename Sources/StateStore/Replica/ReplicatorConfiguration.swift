@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// How a ``Replicator`` ships the history: who it is, how often, and how it backs off.
 public struct ReplicatorConfiguration: Sendable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What the lock file says about the last owner of a state file: its pid while it runs, and after a clean stop
 /// the lineage and revision it left and the file's size and modification time at that moment.
