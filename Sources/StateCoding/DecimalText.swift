@@ -12,4 +12,12 @@ package enum DecimalText {
         _ = withVaList([value]) { vsnprintf(&buffer, buffer.count, "%.\(places)f", $0) }
         return String(cString: buffer)
     }
+
+    /// `value` in `radix` (10 by default), padded with zeros to `width` digits after the sign: what `%04d` and
+    /// `%04o` write for a non-negative value.
+    package static func padded(_ value: some BinaryInteger, width: Int, radix: Int = 10) -> String {
+        let digits = String(value.magnitude, radix: radix)
+        let padding = String(repeating: "0", count: max(0, width - digits.count))
+        return (value < 0 ? "-" : "") + padding + digits
+    }
 }

@@ -1,5 +1,5 @@
 import Crypto
-import Foundation
+import FoundationEssentials
 import StateStore
 
 /// Client-side encryption of a replica: every object but the lease is sealed with AES-256-GCM before it reaches
@@ -27,7 +27,7 @@ public struct EncryptedReplicaTarget: ReplicaTarget {
     /// newline ignored); `nil` for anything else.
     public static func key(fromCredential data: Data) -> SymmetricKey? {
         if data.count == 32 { return SymmetricKey(data: data) }
-        let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = String(decoding: data, as: UTF8.self).trimmingWhiteSpace()
         if text.utf8.count == 64, text.utf8.allSatisfy({ $0 < 0x80 && Character(UnicodeScalar($0)).isHexDigit }) {
             var bytes = Data()
             var index = text.startIndex

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import StateStore
 
 /// Where an ``S3ReplicaTarget`` keeps its objects and how it signs for them.

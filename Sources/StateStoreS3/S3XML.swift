@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The elements of S3's XML answers a replica reads, found by name: S3's schema nests none of them in an element
 /// of the same name, and no XML library is then needed (FoundationXML would link libxml2 into a static binary).
@@ -10,7 +10,7 @@ enum S3XML {
         var rest = xml[...]
         let open = "<\(name)>"
         let close = "</\(name)>"
-        while let start = rest.range(of: open), let end = rest[start.upperBound...].range(of: close) {
+        while let start = rest.firstRange(of: open), let end = rest[start.upperBound...].firstRange(of: close) {
             found.append(rest[start.upperBound..<end.lowerBound])
             rest = rest[end.upperBound...]
         }

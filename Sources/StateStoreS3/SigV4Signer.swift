@@ -1,5 +1,6 @@
 import Crypto
-import Foundation
+import FoundationEssentials
+import StateStore
 
 /// Signs HTTP requests with AWS Signature Version 4 (header authentication), as S3 and every S3-compatible store
 /// (MinIO, Ceph RGW, Garage, R2) check them: the canonical request's SHA-256, signed with a key derived from the
@@ -40,7 +41,7 @@ public struct SigV4Signer: Sendable {
 
     /// The lower-case hex SHA-256 of `payload`, for ``SigV4Request/payloadHash``.
     public static func payloadHash(_ payload: some DataProtocol) -> String {
-        SHA256.hash(data: payload).map { String(format: "%02x", $0) }.joined()
+        SHA256.hash(data: payload).map { DecimalText.padded($0, width: 2, radix: 16) }.joined()
     }
 
     /// Signs `request` as of `date`: sets `X-Amz-Date`, `X-Amz-Security-Token` for temporary credentials,
@@ -85,7 +86,7 @@ public struct SigV4Signer: Sendable {
             key = SymmetricKey(data: Data(HMAC<SHA256>.authenticationCode(for: Array(part.utf8), using: key)))
         }
         return HMAC<SHA256>.authenticationCode(for: Array(stringToSign.utf8), using: key)
-            .map { String(format: "%02x", $0) }.joined()
+            .map { DecimalText.padded($0, width: 2, radix: 16) }.joined()
     }
 
     /// `day/region/service/aws4_request`.
@@ -93,21 +94,9 @@ public struct SigV4Signer: Sendable {
 
     /// `yyyyMMdd'T'HHmmss'Z'` in UTC.
     static func timestamp(_ date: Date) -> String {
-        let parts = Calendar.utc.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
-        return String(
-            format: "%04d%02d%02dT%02d%02d%02dZ", parts.year!, parts.month!, parts.day!, parts.hour!, parts.minute!,
-            parts.second!)
+        UTCTimestamp.compact(date)
     }
 
     /// `yyyyMMdd` in UTC.
     static func day(_ date: Date) -> String { String(timestamp(date).prefix(8)) }
-}
-
-extension Calendar {
-    /// The Gregorian calendar in UTC.
-    fileprivate static let utc: Calendar = {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        return calendar
-    }()
 }

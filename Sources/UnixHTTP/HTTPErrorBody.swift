@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The JSON document of the server's own error responses, `{"error": {"code", "message", "field"}}` (400, 404, 405,
 /// 413 and the refusals before a request is read). `field` is always present, `null` when no field is at fault.

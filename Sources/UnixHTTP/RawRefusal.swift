@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import NIOCore
 
 /// An HTTP/1.1 error response written as raw bytes, by the handlers at the front of a connection's pipeline (before

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The JSON conventions of the control API, in one place for the daemon's routes, the client and `workspacectl`:
 /// sorted keys (byte-stable bodies), slashes unescaped, ISO 8601 dates. `JSONEncoder` and `JSONDecoder` are

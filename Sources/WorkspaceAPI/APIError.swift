@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One refusal of the control API: a stable machine-readable code (``APIErrorCode``), a sentence, and the request
 /// field at fault when there is one. On the wire `{"error": {"code", "message", "field"}}`, `field` always present

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension ChangeOptions {
     /// Reads a request's options from the parts of it that carry them, in this order: the durability flags, then
@@ -23,7 +23,7 @@ extension ChangeOptions {
 
     /// The tags of `If-Match`'s elements, or `nil` for none or `*`.
     private static func tags(_ elements: [String]) throws(ChangeOptionsError) -> [IfMatchTag]? {
-        let values = elements.map { $0.trimmingCharacters(in: .whitespaces) }
+        let values = elements.map { $0.trimmingBlanks() }
         guard !values.isEmpty, values != ["*"] else { return nil }
         var tags: [IfMatchTag] = []
         for value in values where !value.isEmpty {

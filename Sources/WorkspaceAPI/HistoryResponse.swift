@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WorkspaceModel
 
 /// `GET /v1/history`: a page of the changes the history keeps, oldest first, and the revisions it spans.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The history in `GET /v1/status`: what it keeps, from which revision, on how much disk, and the files that failed
 /// their check.

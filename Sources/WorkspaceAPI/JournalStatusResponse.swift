@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The change journal in `GET /v1/status` (docs/persistence.md, "The change journal").
 public struct JournalStatusResponse: Codable, Sendable, Equatable {

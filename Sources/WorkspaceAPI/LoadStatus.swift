@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The story of the daemon's last load of its state file, as `GET /v1/status` tells it (`load`): where the state
 /// came from, what a migration did and where the original was kept, what was quarantined, salvaged, repaired or

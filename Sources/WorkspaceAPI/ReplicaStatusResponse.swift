@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The replica in `GET /v1/status`: where the history is shipped, who holds the lease, how far the
 /// replica reaches and how far behind it is, and the last error.

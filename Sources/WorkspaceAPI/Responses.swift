@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WorkspaceModel
 
 /// `GET /v1/status`: what an operator reads first.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The scrub in `GET /v1/status` and the answer of `POST /v1/scrub`: when the daemon last read every file a restore
 /// would start from (pre-migration backups, the history, the replica's newest state, the state file's checksum),

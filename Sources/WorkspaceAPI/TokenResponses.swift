@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// An API token as `GET /v1/tokens` lists it: never its secret. Every key is written, `null` included.
 public struct TokenInfo: Codable, Sendable, Equatable {

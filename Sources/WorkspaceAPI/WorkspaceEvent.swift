@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WorkspaceModel
 
 /// One event of `GET /v1/events`: a JSON object on a line of its own, `{"type", "sequence", "time", …fields}`

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The text form of a UUID, `8-4-4-4-12` hexadecimal digits, read and written without Foundation's parser (which
 /// goes through `sscanf` on Linux, and a load reads every id of the workspace).

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Adding and removing favorites.
 extension Workspace {

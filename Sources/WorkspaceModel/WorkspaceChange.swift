@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One change of the control API (`/v1/`) at the level of meaning it has there: what the change journal records
 /// and a start after a crash replays, possibly in a later release than the one that wrote it.

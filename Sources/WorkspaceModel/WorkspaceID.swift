@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The identifier of a project, pane, tab or favorite: a UUID, read in any letter case.
 ///

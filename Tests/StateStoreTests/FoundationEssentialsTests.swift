@@ -65,6 +65,24 @@ struct FoundationEssentialsTests {
         #expect(DecimalText.fixed(.nan, places: 1) == String(format: "%.1f", Double.nan))
     }
 
+    @Test("DecimalText pads as %04d, %02x and %04o do, and UTCTimestamp writes the compact UTC form")
+    func paddingAndTimestamps() {
+        for value in [0, 7, 42, 420, 2026, 65535] {
+            #expect(DecimalText.padded(value, width: 4) == String(format: "%04d", value))
+            #expect(DecimalText.padded(value, width: 2, radix: 16) == String(format: "%02x", value))
+            #expect(DecimalText.padded(value, width: 4, radix: 8) == String(format: "%04o", value))
+        }
+        #expect(DecimalText.padded(-5, width: 3) == "-005")
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
+        for seconds in [0, 951_782_400.75, 1_795_827_660, 4_102_444_799] as [Double] {
+            let date = Date(timeIntervalSince1970: seconds)
+            #expect(UTCTimestamp.compact(date) == formatter.string(from: date), "\(seconds)")
+        }
+    }
+
     @Test("trimming takes what Foundation's white space sets take from ASCII text")
     func trimmingAsFoundation() {
         let texts = ["", " ", "\t a b \t", "\n\r x \u{0B}\u{0C}", "x", "  x", "x  ", "\n", " \n a\nb \n "]

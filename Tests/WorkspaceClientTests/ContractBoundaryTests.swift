@@ -9,8 +9,8 @@ import Testing
 struct ContractBoundaryTests {
     /// The modules the contract and the record types may import.
     static let allowed: [String: Set<String>] = [
-        "WorkspaceAPI": ["Foundation", "WorkspaceModel"],
-        "WorkspaceModel": ["Foundation", "StateCoding", "StateModel"],
+        "WorkspaceAPI": ["FoundationEssentials", "WorkspaceModel"],
+        "WorkspaceModel": ["FoundationEssentials", "StateCoding", "StateModel"],
         "WorkspaceClient": ["Foundation", "NIOHTTP1", "UnixHTTP", "WorkspaceAPI", "WorkspaceModel"],
     ]
 

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 import StateStore
 
@@ -67,11 +67,6 @@ extension SecretsMaintenance {
 
     /// `20261122T022100Z`.
     static func compactUTC(_ date: Date) -> String {
-        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
-        return String(
-            format: "%04d%02d%02dT%02d%02d%02dZ", parts.tm_year + 1900, parts.tm_mon + 1, parts.tm_mday,
-            parts.tm_hour, parts.tm_min, parts.tm_sec)
+        UTCTimestamp.compact(date)
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import StateStore
 
 /// The offline tools behind `workspaced secrets check | rekey | reset`. Each takes the store's lock, so it

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import StateStore
 
 /// The schema of `installation.json`: version 1, the shape every release has written (`version`, `id`,

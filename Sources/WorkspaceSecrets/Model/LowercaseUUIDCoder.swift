@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import StateStore
 
 /// A UUID stored as text: read in any letter case, written in lower case.

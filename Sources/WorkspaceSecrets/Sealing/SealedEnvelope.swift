@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What `secrets.json.enc` holds: a small JSON object naming the format, the cipher and the key, and the sealed
 /// bytes. The first three are authenticated with the ciphertext, so none can be changed unnoticed.

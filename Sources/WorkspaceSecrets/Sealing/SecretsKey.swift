@@ -1,5 +1,5 @@
 import Crypto
-import Foundation
+import FoundationEssentials
 
 /// The 256-bit key that seals `secrets.json.enc`, with its id (16 hex digits derived from the key, safe to show and
 /// log: it names the key without revealing it).

@@ -1,5 +1,5 @@
 import Crypto
-import Foundation
+import FoundationEssentials
 import StateStore
 
 /// Seals a ``StateStore/StateFile``'s bytes with AES-256-GCM under a ``SecretsKey``: what is stored is a

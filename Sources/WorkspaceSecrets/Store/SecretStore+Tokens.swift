@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import StateStore
 
 /// A token just created: its record and the token itself, to be shown once.

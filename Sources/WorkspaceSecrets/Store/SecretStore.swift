@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import StateStore
 
 /// The open secret store: the installation record and the API tokens, owned at run time by a

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import StateStore
 
 /// How a ``SecretStore`` is opened and saved: the release recorded by a first start, the save timings, the clock

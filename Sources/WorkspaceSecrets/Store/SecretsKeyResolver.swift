@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import StateStore
 
 /// Finds the key: the provided one (a credential) wins; otherwise the key file, created at the first start.

@@ -1,5 +1,5 @@
 import Crypto
-import Foundation
+import FoundationEssentials
 
 /// An API token as a client presents it: `wsd_<12 hex id>_<base64url of 32 random bytes>`.
 ///
@@ -98,8 +98,16 @@ public enum TokenParse: Sendable, Equatable {
 /// Base64 with the URL-safe alphabet (`-`, `_`) and no padding (RFC 4648 §5).
 enum Base64URL {
     static func encode(_ bytes: [UInt8]) -> String {
-        Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        let standard = Data(bytes).base64EncodedString().utf8
+        let urlSafe = standard.compactMap { byte -> UInt8? in
+            switch byte {
+            case UInt8(ascii: "+"): UInt8(ascii: "-")
+            case UInt8(ascii: "/"): UInt8(ascii: "_")
+            case UInt8(ascii: "="): nil
+            default: byte
+            }
+        }
+        return String(decoding: urlSafe, as: UTF8.self)
     }
 
     static func decode(_ text: some StringProtocol) -> [UInt8]? {
