@@ -84,8 +84,10 @@ let package = Package(
     dependencies: [
         // The logging API every Swift server library speaks; the journald handler plugs into it.
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
-        // Layered configuration (flags > WORKSPACED_* variables > JSON file > defaults) for the daemon.
-        .package(url: "https://github.com/apple/swift-configuration.git", from: "1.4.0"),
+        // Layered configuration (flags > WORKSPACED_* variables > JSON file > defaults) for the daemon. Without
+        // its default `JSON` trait, whose snapshot parses with Foundation's JSONSerialization: the daemon reads its
+        // file with its own snapshot (ConfigurationFileSnapshot) and links FoundationEssentials only.
+        .package(url: "https://github.com/apple/swift-configuration.git", from: "1.4.0", traits: []),
         // Subcommands, flags, help and shell completions for workspaced and workspacectl.
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         // FilePath for swift-configuration's file provider (already one of its dependencies).

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import StateJSON
 import StateStore
 
@@ -6,9 +6,9 @@ extension ConfigurationLoader {
     /// The file's keys, flattened to dotted names, that are not known keys; a known object key (`save`) holding
     /// anything but an object is refused. Reported in the order of a walk of the keys sorted at each level.
     ///
-    /// The file is read with the state file's JSON reader, not `JSONSerialization`: swift-configuration parses it
-    /// again anyway, and a second Foundation parse (its `Any` values cast back to dictionaries, each first cast a
-    /// scan of the binary's conformance records) cost 0.6 ms of every start.
+    /// The file is read with the state file's JSON reader, as ``ConfigurationFileSnapshot`` reads its values: a
+    /// Foundation parse (its `Any` values cast back to dictionaries, each first cast a scan of the binary's
+    /// conformance records) cost 0.6 ms of every start, and the daemon links FoundationEssentials only.
     static func unknownFileKeys(_ path: String) throws(ConfigurationError) -> [IgnoredConfigurationKey] {
         let data: Data
         do {
@@ -22,13 +22,16 @@ extension ConfigurationLoader {
             throw .unreadableFile(path: path, reason: "\(error)")
         }
         let known = Set(ConfigurationKey.all.map(\.name))
+        // A byte order mark and commas that only close a list are taken, as swift-configuration's file snapshot
+        // takes them (ConfigurationFileSnapshot).
+        let strict = ConfigurationJSONText.strict([UInt8](data))
         let walk: ConfigurationFileKeys
         do {
-            walk = try data.withUnsafeBytes { raw in try ConfigurationFileKeys(raw, known: known) }
+            walk = try strict.withUnsafeBytes { raw in try ConfigurationFileKeys(raw, known: known) }
+        } catch ConfigurationFileKeys.Failure.topLevelNotAnObject {
+            throw .unreadableFile(path: path, reason: "the top level is not a JSON object")
         } catch {
-            // What the reader refuses (a byte order mark, a malformed document) goes through Foundation as before,
-            // which accepts and refuses exactly what swift-configuration's own parse does, with the same errors.
-            return try unknownFileKeysThroughFoundation(data, path: path, known: known)
+            throw .unreadableFile(path: path, reason: invalidJSON(data, error: error))
         }
         if let first = walk.notObjects.first {
             throw .wrongType(key: first, expected: "an object", source: path)
@@ -38,41 +41,6 @@ extension ConfigurationLoader {
             IgnoredConfigurationKey(
                 key: name, source: path, suggestion: IgnoredConfigurationKey.closest(to: name, among: sortedKnown))
         }
-    }
-
-    /// ``unknownFileKeys(_:)`` through `JSONSerialization`, for a file the state file's reader does not take.
-    private static func unknownFileKeysThroughFoundation(
-        _ data: Data, path: String, known: Set<String>
-    ) throws(ConfigurationError) -> [IgnoredConfigurationKey] {
-        let object: Any
-        do {
-            object = try JSONSerialization.jsonObject(with: data)
-        } catch {
-            throw .unreadableFile(path: path, reason: invalidJSON(data, error: error))
-        }
-        guard let root = object as? [String: Any] else {
-            throw .unreadableFile(path: path, reason: "the top level is not a JSON object")
-        }
-        let prefixes = ConfigurationFileKeys.objectKeys(of: known)
-        var unknown: [IgnoredConfigurationKey] = []
-        func visit(_ object: [String: Any], prefix: String) throws(ConfigurationError) {
-            for (key, value) in object.sorted(by: { $0.key < $1.key }) {
-                let name = prefix.isEmpty ? key : prefix + "." + key
-                if known.contains(name) { continue }
-                if prefixes.contains(name), let nested = value as? [String: Any] {
-                    try visit(nested, prefix: name)
-                } else if prefixes.contains(name) {
-                    throw .wrongType(key: name, expected: "an object", source: path)
-                } else {
-                    unknown.append(
-                        IgnoredConfigurationKey(
-                            key: name, source: path,
-                            suggestion: IgnoredConfigurationKey.closest(to: name, among: known.sorted())))
-                }
-            }
-        }
-        try visit(root, prefix: "")
-        return unknown
     }
 }
 

@@ -1,5 +1,6 @@
 import Configuration
-import Foundation
+import FoundationEssentials
+import Glibc
 import Logging
 import StateJSON
 import StateStore
@@ -42,7 +43,7 @@ package enum ConfigurationLoader {
                 // A flag's text for a whole-number key is parsed here, so a bad one is refused like a bad file
                 // value (exit 78 naming the key), not by the argument parser.
                 if case .integer = ConfigurationKey.all.first(where: { $0.name == name })?.kind {
-                    guard let number = Int(text.trimmingCharacters(in: .whitespaces)) else {
+                    guard let number = Int(text.trimmingBlanks()) else {
                         throw .wrongType(key: name, expected: "a whole number", source: "the command line")
                     }
                     overrides[absoluteKey(name)] = ConfigValue(.int(number), isSecret: false)
@@ -61,7 +62,7 @@ package enum ConfigurationLoader {
         }
         if fileExists {
             do {
-                providers.append(try await FileProvider<JSONSnapshot>(filePath: FilePath(filePath)))
+                providers.append(try await FileProvider<ConfigurationFileSnapshot>(filePath: FilePath(filePath)))
             } catch {
                 throw .unreadableFile(path: filePath, reason: "\(error)")
             }
@@ -232,7 +233,7 @@ package enum ConfigurationLoader {
     /// names no place, only when the scanner finds no defect.
     static func invalidJSON(_ data: Data, error: any Error) -> String {
         guard let defect = JSONDefectScanner.firstDefect(in: data) else {
-            return "not valid JSON (\(error.localizedDescription))"
+            return "not valid JSON (\(error))"
         }
         return "not valid JSON at line \(defect.line), column \(defect.column): \(defect.problem)"
     }
@@ -323,7 +324,7 @@ private struct ValueReader {
             throw .wrongType(key: key.name, expected: "a list of names", source: source(of: key))
         }
         var ids: Set<UInt32> = []
-        for name in names.map({ $0.trimmingCharacters(in: .whitespaces) }) where !name.isEmpty {
+        for name in names.map({ $0.trimmingBlanks() }) where !name.isEmpty {
             guard let id = UInt32(name) ?? resolve(name) else {
                 throw .invalidValue(key: key.name, value: name, reason: "no such user or group")
             }
