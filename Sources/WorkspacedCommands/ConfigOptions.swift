@@ -1,5 +1,7 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
+import Systemd
 import WorkspaceDaemon
 
 /// Flags that override the config file and `WORKSPACED_*` variables. Whole-number flags are taken as text and
@@ -113,7 +115,7 @@ struct StateDirectoryOptions: ParsableArguments {
         do {
             return try await OfflineTools.stateDirectory(explicit: explicit, sources: sources)
         } catch {
-            FileHandle.standardError.write(Data("workspaced \(tool): \(error)\n".utf8))
+            LineWriter.write("workspaced \(tool): \(error)\n", to: STDERR_FILENO)
             throw ExitCode(ConfigurationError.exitCode)
         }
     }

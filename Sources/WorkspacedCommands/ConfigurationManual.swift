@@ -1,5 +1,7 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
+import StateStore
 import WorkspaceAPI
 import WorkspaceDaemon
 
@@ -33,11 +35,11 @@ struct ConfigurationManual: ParsableCommand {
     }
 
     private static func today() -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyy-MM-dd"
-        return formatter.string(from: Date())
+        var seconds = time(nil)
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        return DecimalText.padded(parts.tm_year + 1900, width: 4) + "-" + DecimalText.padded(parts.tm_mon + 1, width: 2)
+            + "-" + DecimalText.padded(parts.tm_mday, width: 2)
     }
 }
 

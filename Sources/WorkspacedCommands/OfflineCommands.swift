@@ -1,5 +1,7 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
+import Systemd
 import WorkspaceDaemon
 
 /// Validates the configuration without starting.
@@ -39,7 +41,7 @@ struct CheckConfig: AsyncParsableCommand {
             print("log level:          \(resolved.logLevel)")
             print("API body limit:     \(resolved.apiMaximumBodyBytes) bytes")
         } catch {
-            FileHandle.standardError.write(Data("workspaced: \(error)\n".utf8))
+            LineWriter.write("workspaced: \(error)\n", to: STDERR_FILENO)
             throw ExitCode(ConfigurationError.exitCode)
         }
     }
@@ -113,7 +115,7 @@ struct Verify: SeamedCommand {
                 do {
                     replica = (try ReplicaConnection.open(settings), settings.location.description)
                 } catch {
-                    FileHandle.standardError.write(Data("workspaced verify: \(error)\n".utf8))
+                    LineWriter.write("workspaced verify: \(error)\n", to: STDERR_FILENO)
                     throw ExitCode(ConfigurationError.exitCode)
                 }
             }
@@ -274,12 +276,12 @@ struct Backups: SeamedCommand {
 /// Prints an outcome (to stderr when it failed) and exits with its status.
 func finish(_ outcome: OfflineTools.Outcome) throws {
     if !outcome.diagnostics.isEmpty {
-        FileHandle.standardError.write(Data((outcome.diagnostics + "\n").utf8))
+        LineWriter.write(outcome.diagnostics + "\n", to: STDERR_FILENO)
     }
     if outcome.status == 0 {
         print(outcome.text)
     } else {
-        FileHandle.standardError.write(Data((outcome.text + "\n").utf8))
+        LineWriter.write(outcome.text + "\n", to: STDERR_FILENO)
         throw ExitCode(outcome.status)
     }
 }

@@ -1,6 +1,8 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import StateStore
+import Systemd
 import WorkspaceDaemon
 
 /// The replica the configuration names (`replica.*`), `--from` overriding `replica.url`, connected with the
@@ -32,7 +34,7 @@ struct ReplicaLocation: ParsableArguments {
             }
             return (configuration, settings, try ReplicaConnection.open(settings))
         } catch {
-            FileHandle.standardError.write(Data("workspaced \(tool): \(error)\n".utf8))
+            LineWriter.write("workspaced \(tool): \(error)\n", to: STDERR_FILENO)
             throw ExitCode(ConfigurationError.exitCode)
         }
     }
@@ -74,10 +76,8 @@ struct Restore: AsyncParsableCommand {
     }
 
     static func parseTime(_ text: String) -> Date? {
-        let formatter = ISO8601DateFormatter()
-        if let date = formatter.date(from: text) { return date }
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.date(from: text)
+        if let date = try? Date.ISO8601FormatStyle().parse(text) { return date }
+        return try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text)
     }
 
     func run() async throws {

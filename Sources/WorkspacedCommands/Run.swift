@@ -1,7 +1,7 @@
 import ArgumentParser
 import CEarlySignals
 import CStartPages
-import Foundation
+import FoundationEssentials
 import Glibc
 import Logging
 import StateStore

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import WorkspaceDaemon
 
 /// `workspaced secrets check | rekey | reset`: the secret store offline (stop the daemon first: they take the

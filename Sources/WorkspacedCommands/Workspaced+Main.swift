@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import Systemd
 import WorkspaceDaemon
 
@@ -41,14 +42,14 @@ extension Workspaced {
     /// subcommand's usage and where its help is; exits 64. (`exit(withError:)` would show the root's usage.)
     static func exit(_ error: ValidationError, of subcommand: any ParsableCommand.Type) -> Never {
         let name = [configuration.commandName, subcommand.configuration.commandName].compactMap { $0 }
-        let usage = usageString(for: subcommand).replacingOccurrences(of: "\n", with: "\n       ")
+        let usage = usageString(for: subcommand).replacing("\n", with: "\n       ")
         let text = """
             Error: \(error.message)
             Usage: \(usage)
               See '\(name.joined(separator: " ")) --help' for more information.
 
             """
-        FileHandle.standardError.write(Data(text.utf8))
-        Foundation.exit(ExitCode.validationFailure.rawValue)
+        LineWriter.write(text, to: STDERR_FILENO)
+        Glibc.exit(ExitCode.validationFailure.rawValue)
     }
 }

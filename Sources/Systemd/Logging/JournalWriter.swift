@@ -26,8 +26,10 @@ enum JournalWriter {
 }
 
 /// Writes whole lines to a file descriptor with `write(2)`, looping over short writes and `EINTR`.
-enum LineWriter {
-    static func write(_ text: String, to fileDescriptor: Int32) {
+package enum LineWriter {
+    /// Writes `text`'s UTF-8 bytes to `fileDescriptor`; a descriptor that fails is given up on, as there is
+    /// nowhere left to report it.
+    package static func write(_ text: String, to fileDescriptor: Int32) {
         var bytes = Array(text.utf8)
         bytes.withUnsafeMutableBytes { buffer in
             var offset = 0

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// How a running daemon was started: its command line and its environment as the kernel keeps them

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The TCP address `metrics.listen` names: an IP address (IPv4, or IPv6 in brackets) and a port.
 package struct MetricsListenAddress: Sendable, Hashable, CustomStringConvertible {

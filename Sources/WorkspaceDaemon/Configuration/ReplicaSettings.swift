@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import StateStoreS3
 
 /// How the daemon replicates its history off the host: the `replica.*` keys, resolved. `nil` in

@@ -23,8 +23,8 @@ enum Roff {
     private static func escaped(_ text: String, literalHyphens: (Substring) -> Bool) -> String {
         text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
             let words = line.split(separator: " ", omittingEmptySubsequences: false).map { word in
-                let word = word.replacingOccurrences(of: "\\", with: "\\e")[...]
-                return literalHyphens(word) ? word.replacingOccurrences(of: "-", with: "\\-") : String(word)
+                let word = word.replacing("\\", with: "\\e")[...]
+                return literalHyphens(word) ? String(word.replacing("-", with: "\\-")) : String(word)
             }
             let joined = words.joined(separator: " ")
             return joined.hasPrefix(".") || joined.hasPrefix("'") ? "\\&" + joined : joined

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Whether two absolute paths name the same file: the same device and inode when both exist; otherwise the same
 /// canonical path (symbolic links resolved as far as the path exists, `.`, `..` and repeated slashes removed).

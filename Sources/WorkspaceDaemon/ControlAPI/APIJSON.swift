@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WorkspaceAPI
 
 /// The daemon side of the control API's JSON: responses with `APICoding`'s conventions, strict request bodies.
@@ -32,7 +32,7 @@ enum APIJSON {
 
     /// Requires an empty body (or `{}`) for operations that take none.
     static func requireNoBody(_ bytes: [UInt8]) throws(APIFailure) {
-        let text = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = String(decoding: bytes, as: UTF8.self).trimmingWhiteSpace()
         guard text.isEmpty || text == "{}" else {
             throw APIFailure(.badRequest, APIErrorCode.invalidJSON, "this operation takes no body")
         }

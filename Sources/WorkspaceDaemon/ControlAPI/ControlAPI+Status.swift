@@ -1,5 +1,5 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
 import StateStore
 import WorkspaceAPI
 import WorkspaceModel

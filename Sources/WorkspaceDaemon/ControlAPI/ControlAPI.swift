@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Logging
 import NIOHTTP1
 import StateStore

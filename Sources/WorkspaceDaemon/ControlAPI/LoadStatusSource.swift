@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import StateStore
 
 /// What `/v1/status` tells of the load that produced the served state: its report and when it finished.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Logging
 import NIOHTTP1
 import UnixHTTP
@@ -86,7 +86,7 @@ package struct RequestAuthorizer: Sendable {
     static func bearerToken(_ header: String) -> String? {
         let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
         guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-        let token = parts[1].trimmingCharacters(in: .whitespaces)
+        let token = parts[1].trimmingBlanks()
         return token.isEmpty ? nil : token
     }
 

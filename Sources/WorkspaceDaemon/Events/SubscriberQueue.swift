@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WorkspaceAPI
 
 /// One reader's side of the ``EventHub``: its bounded buffer, what it missed, and its waiting `next()`.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The two text formats the metrics are served in: Prometheus's (version 0.0.4), and OpenMetrics 1.0 when the
 /// scraper's `Accept` header prefers it (Prometheus's own scrapes do).
@@ -19,7 +19,7 @@ package enum MetricsFormat: Sendable, Equatable {
         var openMetrics: Double?
         var others = 0.0
         for range in accept.split(separator: ",") {
-            let parameters = range.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            let parameters = range.split(separator: ";").map { $0.trimmingBlanks().lowercased() }
             guard let type = parameters.first else { continue }
             var quality = 1.0
             for parameter in parameters.dropFirst() where parameter.hasPrefix("q=") {

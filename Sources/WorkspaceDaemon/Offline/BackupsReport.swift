@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import StateStore
 
 /// What `workspaced backups --json` prints: the backups and set-aside copies kept beside a state file, newest

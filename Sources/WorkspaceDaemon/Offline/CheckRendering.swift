@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `workspaced check` output: lines for people, or the ``CheckReport`` as JSON.
 enum CheckRendering {

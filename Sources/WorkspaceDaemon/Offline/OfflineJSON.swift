@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The JSON the offline tools print (`check --json`, `backups --json`): indented, keys sorted, slashes as they are,
 /// dates as ISO-8601 in UTC.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import StateStore
 import WorkspaceModel
 import WorkspaceStorage
@@ -20,12 +20,11 @@ extension OfflineTools {
                 return Outcome(text: OfflineJSON.text(report), status: 0)
             }
             guard !backups.isEmpty else { return Outcome(text: "no backups in \(directory)", status: 0) }
-            let formatter = ISO8601DateFormatter()
             return Outcome(
                 text: lines(
                     backups.map {
                         "\($0.name)\t\($0.kind.rawValue)\t\($0.version.map { "v\($0)" } ?? "-")\t\($0.size) bytes\t"
-                            + formatter.string(from: $0.modificationDate)
+                            + $0.modificationDate.ISO8601Format()
                     }), status: 0)
         } catch {
             return failure(error, path: directory)

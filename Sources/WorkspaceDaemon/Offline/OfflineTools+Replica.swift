@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import StateStore
 import StateStoreS3
 import Systemd
@@ -20,7 +20,7 @@ extension OfflineTools {
             return Outcome(text: "restore: \(error)", status: ExitStatus.cannotCreate.rawValue)
         }
         let statePath = statePath(inStateDirectory: stateDirectory)
-        let lockPath = stateDirectory + "/." + (statePath as NSString).lastPathComponent + ".lock"
+        let lockPath = stateDirectory + "/." + PathText.lastComponent(of: statePath) + ".lock"
         let lock: Int32
         do {
             lock = try fileSystem.lockFile(lockPath, mode: 0o600)
@@ -31,7 +31,7 @@ extension OfflineTools {
                 status: ExitStatus.temporaryFailure.rawValue)
         }
         defer { try? fileSystem.close(lock, path: lockPath) }
-        let lockName = (lockPath as NSString).lastPathComponent
+        let lockName = PathText.lastComponent(of: lockPath)
         let present = ((try? fileSystem.contentsOfDirectory(stateDirectory)) ?? []).filter { $0 != lockName }.sorted()
         var diagnostics: [String] = []
         if !present.isEmpty {
@@ -42,9 +42,8 @@ extension OfflineTools {
                         + "with --force moves what is there aside first",
                     status: ExitStatus.cannotCreate.rawValue)
             }
-            let stamp = ISO8601DateFormatter.string(
-                from: now, timeZone: TimeZone(identifier: "UTC")!, formatOptions: [.withFullDate, .withFullTime])
-            let aside = stateDirectory + "/replaced-" + stamp.replacingOccurrences(of: ":", with: "")
+            let stamp = now.ISO8601Format().filter { $0 != ":" }
+            let aside = stateDirectory + "/replaced-" + stamp
             do {
                 try fileSystem.createDirectory(aside, mode: 0o700)
                 for name in present { try fileSystem.rename(stateDirectory + "/" + name, to: aside + "/" + name) }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import StateStore
 import StateStoreS3
 import WorkspaceModel
@@ -11,9 +11,10 @@ extension OfflineTools {
     /// that holds nothing yet is whole.
     package static func verifyReplica(
         connection: ReplicaConnection, url: String, schema: StateSchema<Workspace> = WorkspaceSchema.shipped,
-        temporaryDirectory: String = NSTemporaryDirectory()
+        temporaryDirectory: String = ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp"
     ) -> ScrubFinding {
-        let directory = (temporaryDirectory as NSString).appendingPathComponent("workspaced-verify-\(UUID())")
+        let parent = temporaryDirectory.hasSuffix("/") ? temporaryDirectory : temporaryDirectory + "/"
+        let directory = parent + "workspaced-verify-\(UUID())"
         defer { try? FileManager.default.removeItem(atPath: directory) }
         do {
             try FileManager.default.createDirectory(

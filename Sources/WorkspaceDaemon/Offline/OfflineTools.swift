@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import StateStore
 import WorkspaceAPI
 import WorkspaceModel
@@ -72,7 +73,7 @@ package enum OfflineTools {
     /// user (the service's, under `DynamicUser=`): root reads any file, the service only what its mode allows.
     static func serviceAccessProblem(_ path: String) -> FileAccessProblem? {
         var directory = stat()
-        let parent = (path as NSString).deletingLastPathComponent
+        let parent = PathText.deletingLastComponent(of: path)
         guard geteuid() == 0, stat(parent.isEmpty ? "." : parent, &directory) == 0, directory.st_uid != 0 else {
             return nil
         }
@@ -160,7 +161,7 @@ package enum OfflineTools {
             try file.save(loaded.model)
             recordCleanStop(file)
             // The backup holding the original bytes: a new one, or an earlier one with the same bytes.
-            let backups = file.preMigrationBackupPath.map { ($0 as NSString).lastPathComponent }
+            let backups = file.preMigrationBackupPath.map { PathText.lastComponent(of: $0) }
             let handed = StateDirectoryOwner.handBack(file.directory)
             return Outcome(
                 text: lines(["\(path): \(loaded.report.summary); backup \(backups ?? "(none)")"] + handed), status: 0)
@@ -194,7 +195,7 @@ package enum OfflineTools {
             }
             let written = try file.writeDown(loaded.model, to: version)
             var text = downgradeLines(written.downgraded, path: path, dryRun: false)
-            text.append("backup: \(written.backupPath.map { ($0 as NSString).lastPathComponent } ?? "(none)")")
+            text.append("backup: \(written.backupPath.map { PathText.lastComponent(of: $0) } ?? "(none)")")
             // Run as root (a package's maintainer script), the files must stay the service's dynamic user's.
             text += StateDirectoryOwner.handBack(file.directory)
             return Outcome(text: lines(text), status: 0)

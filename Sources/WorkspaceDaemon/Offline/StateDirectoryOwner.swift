@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import StateStore
 
 /// Hands the files an offline tool wrote as root back to the owner of the state directory.

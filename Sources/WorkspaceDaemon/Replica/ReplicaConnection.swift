@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import StateStore
 import StateStoreS3
 import Systemd

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import StateStore
 
 /// The id this state directory's daemon holds a replica's lease with: `replica-installation` in the state
@@ -17,7 +17,7 @@ package enum ReplicaInstallation {
     ) throws -> String {
         let path = stateDirectory + "/" + fileName
         if let bytes = try fileSystem.readFile(at: path) {
-            let text = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            let text = String(decoding: bytes, as: UTF8.self).trimmingWhiteSpace()
             if UUID(uuidString: text) != nil { return text.lowercased() }
         }
         let id = UUID().uuidString.lowercased()

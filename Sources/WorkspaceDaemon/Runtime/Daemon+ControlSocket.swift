@@ -1,6 +1,8 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Logging
 import NIOHTTP1
+import StateStore
 import Systemd
 import UnixHTTP
 import WorkspaceAPI
@@ -19,7 +21,7 @@ extension Daemon {
                 binding = .inheritedDescriptor(socket.fileDescriptor)
                 logger.info("control API on the socket passed by systemd (\(socket.name), fd \(socket.fileDescriptor))")
             } else {
-                let directory = (configuration.controlSocketPath as NSString).deletingLastPathComponent
+                let directory = PathText.deletingLastComponent(of: configuration.controlSocketPath)
                 try? FileManager.default.createDirectory(
                     atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
                 binding = .path(configuration.controlSocketPath)

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Logging
 import StateStore
 import StateStoreS3
@@ -50,8 +50,8 @@ extension Daemon {
     ) throws(DaemonStartError) {
         let fileSystem = environment.fileSystem
         guard !fileSystem.exists(file.path) else { return }
-        let directory = (file.path as NSString).deletingLastPathComponent
-        let name = (file.path as NSString).lastPathComponent
+        let directory = PathText.deletingLastComponent(of: file.path)
+        let name = PathText.lastComponent(of: file.path)
         let names = (try? fileSystem.contentsOfDirectory(directory)) ?? []
         guard !names.contains(where: { $0.hasPrefix(name + ".journal.") }) else { return }
         let timeout = StartTimeoutExtension(notifier: notifier, interval: environment.startTimeoutInterval)

@@ -1,4 +1,6 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 import Logging
 import StateStore
 import Synchronization
@@ -234,7 +236,7 @@ package final class Daemon: Sendable {
     static func createDirectory(_ path: String) throws(DaemonStartError) {
         var existing = stat()
         if stat(path, &existing) == 0 { return }
-        let parent = (path as NSString).deletingLastPathComponent
+        let parent = PathText.deletingLastComponent(of: path)
         if !parent.isEmpty, parent != path { try createDirectory(parent) }
         guard mkdir(path, 0o700) == 0 || errno == EEXIST else {
             throw .stateDirectory(FileSystemError(operation: "mkdir", path: path, errno: errno))

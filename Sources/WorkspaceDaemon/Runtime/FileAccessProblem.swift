@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 import StateStore
 
@@ -25,7 +25,7 @@ package struct FileAccessProblem: Sendable, Equatable, CustomStringConvertible {
 
     /// One sentence: whose the file is, who may not read it, and the fix.
     package var description: String {
-        "\(path) belongs to \(Self.name(uid: ownerUID)):\(ownerGID) with mode \(String(format: "%04o", mode)), "
+        "\(path) belongs to \(Self.name(uid: ownerUID)):\(ownerGID) with mode \(DecimalText.padded(mode, width: 4, radix: 8)), "
             + "which \(Self.name(uid: userUID)) (the service's user) may not read; as root, run: \(fix)"
     }
 
@@ -67,6 +67,6 @@ package struct FileAccessProblem: Sendable, Equatable, CustomStringConvertible {
     /// `path`, in single quotes when a shell would split or expand it.
     private static func quoted(_ path: String) -> String {
         let plain = path.allSatisfy { $0.isLetter || $0.isNumber || "/._-+".contains($0) }
-        return plain ? path : "'" + path.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+        return plain ? path : "'" + path.replacing("'", with: #"'\''"#) + "'"
     }
 }

@@ -1,7 +1,9 @@
 import CIOPriority
 import Dispatch
-import Foundation
+import FoundationEssentials
+import Glibc
 import Logging
+import StateStore
 import Synchronization
 import WorkspaceAPI
 
@@ -109,7 +111,7 @@ package final class DaemonScrub: Sendable {
     /// Runs the pass on a thread of its own, put in the idle I/O class first (the thread ends with the pass, so
     /// no other work inherits the class).
     private func beginPass() {
-        Thread.detachNewThread { [self] in
+        DedicatedThread.start { [self] in
             if wsd_ioprio_set_idle() != 0 {
                 logger.debug("the scrub reads at the default I/O priority: ioprio_set failed (errno \(errno))")
             }
@@ -139,7 +141,7 @@ package final class DaemonScrub: Sendable {
     }
 
     private func log(_ report: ScrubReport) {
-        let seconds = String(format: "%.1f", Self.seconds(report.duration))
+        let seconds = DecimalText.fixed(Self.seconds(report.duration), places: 1)
         for damaged in report.damaged {
             logger.warning(
                 "the scrub found \(damaged.path) damaged: \(damaged.problem ?? ""); nothing was changed",

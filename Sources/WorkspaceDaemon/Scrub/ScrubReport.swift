@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What one scrub pass read and found.
 package struct ScrubReport: Sendable, Equatable {
