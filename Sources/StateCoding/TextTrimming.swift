@@ -1,6 +1,6 @@
 /// Trimming of ASCII white space, for the few places that read a header, a key file or a configuration value:
-/// what Foundation's `trimmingBlanks()` and `(in: .whitespacesAndNewlines)` did there, without
-/// linking Foundation's Unicode tables into a binary that reads nothing else with them.
+/// what Foundation's `trimmingCharacters(in: .whitespaces)` and `(in: .whitespacesAndNewlines)` did there, without
+/// linking Foundation into a binary that reads nothing else with it.
 extension StringProtocol {
     /// The text without leading and trailing spaces and tabs.
     package func trimmingBlanks() -> String {
