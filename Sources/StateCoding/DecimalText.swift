@@ -9,8 +9,8 @@ package enum DecimalText {
         precondition((0...20).contains(places), "DecimalText.fixed: \(places) decimals")
         // The largest finite double has 309 digits before the point: 512 bytes hold any of them.
         var buffer = [CChar](repeating: 0, count: 512)
-        _ = withVaList([value]) { vsnprintf(&buffer, buffer.count, "%.\(places)f", $0) }
-        return String(cString: buffer)
+        let count = withVaList([value]) { vsnprintf(&buffer, buffer.count, "%.\(places)f", $0) }
+        return String(decoding: buffer.prefix(Int(max(0, count))).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// `value` in `radix` (10 by default), padded with zeros to `width` digits after the sign: what `%04d` and
