@@ -3,8 +3,8 @@ import Glibc
 /// A thread of its own for work that must not wait for a pool: a Dispatch or Swift concurrency pool whose threads
 /// are all blocked would start it late or never. Made with `pthread_create`, detached, with the default stack.
 package enum DedicatedThread {
-    /// Runs `body` on a new detached thread; if no thread can be made, traps with the error number, as
-    /// Foundation's `Thread` does.
+    /// Runs `body` on a new detached thread; if no thread can be made (the process is out of threads or
+    /// memory), traps with `pthread_create`'s error number.
     package static func start(_ body: @escaping @Sendable () -> Void) {
         let box = Unmanaged.passRetained(Body(body)).toOpaque()
         var thread = pthread_t()
