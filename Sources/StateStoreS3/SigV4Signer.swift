@@ -41,7 +41,7 @@ public struct SigV4Signer: Sendable {
 
     /// The lower-case hex SHA-256 of `payload`, for ``SigV4Request/payloadHash``.
     public static func payloadHash(_ payload: some DataProtocol) -> String {
-        SHA256.hash(data: payload).map { DecimalText.padded($0, width: 2, radix: 16) }.joined()
+        SHA256Digest.hex(digest: Array(SHA256.hash(data: payload)))
     }
 
     /// Signs `request` as of `date`: sets `X-Amz-Date`, `X-Amz-Security-Token` for temporary credentials,
@@ -85,8 +85,8 @@ public struct SigV4Signer: Sendable {
         for part in [Self.day(date), region, service, "aws4_request"] {
             key = SymmetricKey(data: Data(HMAC<SHA256>.authenticationCode(for: Array(part.utf8), using: key)))
         }
-        return HMAC<SHA256>.authenticationCode(for: Array(stringToSign.utf8), using: key)
-            .map { DecimalText.padded($0, width: 2, radix: 16) }.joined()
+        let code = HMAC<SHA256>.authenticationCode(for: Array(stringToSign.utf8), using: key)
+        return SHA256Digest.hex(digest: Array(code))
     }
 
     /// `day/region/service/aws4_request`.

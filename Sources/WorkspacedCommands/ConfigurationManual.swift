@@ -1,6 +1,5 @@
 import ArgumentParser
 import FoundationEssentials
-import Glibc
 import StateStore
 import WorkspaceAPI
 import WorkspaceDaemon
@@ -30,16 +29,8 @@ struct ConfigurationManual: ParsableCommand {
             return
         }
         let page = ConfigurationManualPage(
-            flags: table, configFileFlag: "--config", date: date ?? Self.today(), version: Release.version)
+            flags: table, configFileFlag: "--config", date: date ?? UTCTimestamp.day(Date()), version: Release.version)
         print(page.roff, terminator: "")
-    }
-
-    private static func today() -> String {
-        var seconds = time(nil)
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
-        return DecimalText.padded(parts.tm_year + 1900, width: 4) + "-" + DecimalText.padded(parts.tm_mon + 1, width: 2)
-            + "-" + DecimalText.padded(parts.tm_mday, width: 2)
     }
 }
 

@@ -65,7 +65,7 @@ struct FoundationEssentialsTests {
         #expect(DecimalText.fixed(.nan, places: 1) == String(format: "%.1f", Double.nan))
     }
 
-    @Test("DecimalText pads as %04d, %02x and %04o do, and UTCTimestamp writes the compact UTC form")
+    @Test("DecimalText pads as %04d, %02x and %04o do, and UTCTimestamp writes the compact UTC form and the day")
     func paddingAndTimestamps() {
         for value in [0, 7, 42, 420, 2026, 65535] {
             #expect(DecimalText.padded(value, width: 4) == String(format: "%04d", value))
@@ -77,9 +77,14 @@ struct FoundationEssentialsTests {
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
         formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
+        let dayFormatter = DateFormatter()
+        dayFormatter.locale = Locale(identifier: "en_US_POSIX")
+        dayFormatter.timeZone = TimeZone(identifier: "UTC")
+        dayFormatter.dateFormat = "yyyy-MM-dd"
         for seconds in [0, 951_782_400.75, 1_795_827_660, 4_102_444_799] as [Double] {
             let date = Date(timeIntervalSince1970: seconds)
             #expect(UTCTimestamp.compact(date) == formatter.string(from: date), "\(seconds)")
+            #expect(UTCTimestamp.day(date) == dayFormatter.string(from: date), "\(seconds)")
         }
     }
 

@@ -56,7 +56,7 @@ extension StateFile {
         var kept = directory + "/" + plain + ".bak"
         if try !keepCopy(at: kept) {
             kept =
-                directory + "/" + (try keepUnique(base: plain + "." + UTCTimestamp.string(from: now()), suffix: ".bak"))
+                directory + "/" + (try keepUnique(base: plain + "." + UTCTimestamp.compact(now()), suffix: ".bak"))
         }
         kept = keepingOnce(kept)
         let preMigration = ((try? backups()) ?? []).filter { $0.kind == .preMigration }

@@ -23,7 +23,7 @@ extension StateFile {
         } catch {
             throw .backupFailed(error)
         }
-        let base = fileName + "." + Self.manualBackupInfix + UTCTimestamp.string(from: now())
+        let base = fileName + "." + Self.manualBackupInfix + UTCTimestamp.compact(now())
         let kept = directory + "/" + (try keepUnique(base: base, suffix: ".bak"))
         if let earlier = identicalBackup(to: kept), (try? fileSystem.unlink(kept)) != nil {
             return ManualBackup(backup: earlier, isNew: false)

@@ -57,7 +57,7 @@ extension StateFile {
 
     /// Links the corrupt file to the first free `<name>.corrupt-<UTC timestamp>[-N]`; returns that path.
     private func linkQuarantineCopy(reason: String) throws(StateStoreError) -> String {
-        let base = directory + "/" + quarantinePrefix + UTCTimestamp.string(from: now())
+        let base = directory + "/" + quarantinePrefix + UTCTimestamp.compact(now())
         let target = try placeAtFirstFreeName(base: base, suffix: "") { target throws(StateStoreError) -> Bool in
             do throws(FileSystemError) {
                 try fileSystem.link(path, to: target)

@@ -51,7 +51,7 @@ extension StateFile {
         }
         var previousKeptAs: String?
         if (try? fileSystem.attributes(of: path)) != nil {
-            let base = fileName + ".before-restore." + UTCTimestamp.string(from: now())
+            let base = fileName + ".before-restore." + UTCTimestamp.compact(now())
             let kept = keepingOnce(directory + "/" + (try keepUnique(base: base, suffix: ".bak")))
             previousKeptAs = PathText.lastComponent(of: kept)
         }

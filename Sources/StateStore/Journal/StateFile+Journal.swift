@@ -316,7 +316,7 @@ extension StateFile {
     /// Renames a segment that is not replayed to `<segment>.aside-<UTC time>[-N]`, durably, so that no start
     /// replays or removes it and its bytes stay for a person to read; returns the new path.
     func keepJournalSegmentAside(_ segmentPath: String, reason: String) throws(StateStoreError) -> String {
-        let base = segmentPath + ".aside-" + UTCTimestamp.string(from: now())
+        let base = segmentPath + ".aside-" + UTCTimestamp.compact(now())
         let target = try placeAtFirstFreeName(base: base, suffix: "") { target throws(StateStoreError) -> Bool in
             do throws(FileSystemError) {
                 try fileSystem.link(segmentPath, to: target)
