@@ -70,16 +70,21 @@ final class HistoryArchive: Sendable {
 
     func path(_ name: String) -> String { directory + "/" + name }
 
-    /// Creates the directory when missing, reads the manifest and reconciles it with the files: a file it lacks
-    /// (a crash before its rewrite) is adopted, a record whose file is gone (a crash while pruning) is forgotten,
-    /// a file whose size differs is reported damaged. Rewrites the manifest when anything changed.
+    /// Creates the directory when missing (then fsyncs the state directory), reads the manifest and reconciles it
+    /// with the files: a file it lacks (a crash before its rewrite) is adopted, a record whose file is gone (a crash
+    /// while pruning) is forgotten, a file whose size differs is reported damaged. Rewrites the manifest when
+    /// anything changed.
     ///
     /// With `readOnly` (a `check` tool beside a running owner) nothing is created, removed or written: the
     /// reconciled manifest is only kept in memory.
     func open(readOnly: Bool = false) {
         state.withLock { archive in
             do {
-                if !readOnly {
+                // An fsync of the state directory makes a new directory's entry durable. One that exists needs
+                // none: its creator made that fsync, unless it stopped between the two calls, and then the next
+                // fsync of the state directory (the crash guard's record, a save) carries it, as does any commit
+                // of a journaling file system. Skipping it takes an fsync off every restart's way to READY=1.
+                if !readOnly, try fileSystem.attributes(of: directory) == nil {
                     try fileSystem.createDirectory(directory, mode: 0o700)
                     try fileSystem.fsyncDirectory(stateDirectory)
                 }
