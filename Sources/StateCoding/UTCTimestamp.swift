@@ -14,8 +14,8 @@ package enum UTCTimestamp {
     /// The day of `date` as `yyyy-MM-dd` (`2026-11-22`).
     package static func day(_ date: Date) -> String {
         let parts = fields(date)
-        return digits([(parts.tm_year + 1900, 4)]) + "-" + digits([(parts.tm_mon + 1, 2)]) + "-"
-            + digits([(parts.tm_mday, 2)])
+        return [(parts.tm_year + 1900, 4), (parts.tm_mon + 1, 2), (parts.tm_mday, 2)]
+            .map { DecimalText.padded($0.0, width: $0.1) }.joined(separator: "-")
     }
 
     /// The calendar fields of `date`, to the second below it, in UTC.
