@@ -16,6 +16,11 @@ BUILD_FLAGS  ?=
 # backtracer set-up calls dladdr() at load, a linear scan of that table: 0.4 ms of every start. Nothing looks the
 # symbols up (the unit disables the backtracer, which cannot run from a static binary anyway: swift-backtrace
 # is not installed beside it).
+# Every `swift build` goes through Scripts/swift-build.sh, which gives it the same environment on every call: make
+# puts its command line's variables (DEB_VERSION, DESTDIR, …) in each recipe's environment, and a new environment
+# made SwiftPM 6.3 plan the build again and, drawing its traits' -D flags in a new order, compile every module of
+# the package again (the script says how; `make deb` compiled the release twice, about 100 s each here).
+SWIFT_BUILD   = SWIFT="$(SWIFT)" Scripts/swift-build.sh
 RELEASE_FLAGS ?= -c release --static-swift-stdlib \
   -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors \
   -Xlinker --no-export-dynamic
@@ -74,7 +79,7 @@ deps:
 	fi
 
 build: deps
-	$(SWIFT) build $(BUILD_FLAGS)
+	$(SWIFT_BUILD) $(BUILD_FLAGS)
 
 lint:
 	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests Benchmarks/Package.swift Benchmarks/Sources \
@@ -119,7 +124,7 @@ space := $(empty) $(empty)
 targets = '^($(subst $(space),|,$(strip $(1))))\.'
 
 unit-tests: deps
-	$(SWIFT) build --build-tests $(BUILD_FLAGS)
+	$(SWIFT_BUILD) --build-tests $(BUILD_FLAGS)
 	@mkdir -p .build && rm -f "$(RELIABILITY_ROWS)"
 	Scripts/with-s3-server.sh $(SWIFT) test --skip-build $(BUILD_FLAGS) --filter $(call targets,$(IN_PROCESS_TARGETS))
 	$(SWIFT) test --skip-build $(BUILD_FLAGS) --filter $(call targets,$(CLIENT_TARGETS))
@@ -155,9 +160,9 @@ FUZZ_SECONDS ?= 60
 FUZZ_TARGETS ?= workspace-file control-api secrets-file direct-decoder
 .PHONY: fuzz
 fuzz: deps
-	WSD_FUZZ=1 $(SWIFT) build $(BUILD_FLAGS) --product WorkspaceFuzz
+	WSD_FUZZ=1 $(SWIFT_BUILD) $(BUILD_FLAGS) --product WorkspaceFuzz
 	@mkdir -p .build
-	bash Scripts/fuzz.sh "$$(WSD_FUZZ=1 $(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/WorkspaceFuzz" $(FUZZ_SECONDS) \
+	bash Scripts/fuzz.sh "$$(WSD_FUZZ=1 $(SWIFT_BUILD) $(BUILD_FLAGS) --show-bin-path)/WorkspaceFuzz" $(FUZZ_SECONDS) \
 	  "$(RELIABILITY_ROWS)" $(FUZZ_TARGETS)
 
 # The long variants of the reliability tests on the daemon binary (docs/reliability.md): the SIGKILL and SIGTERM
@@ -166,7 +171,7 @@ KILL_ROUNDS ?= 1000
 TERM_ROUNDS ?= 300
 .PHONY: soak
 soak: deps
-	$(SWIFT) build --build-tests $(BUILD_FLAGS)
+	$(SWIFT_BUILD) --build-tests $(BUILD_FLAGS)
 	@mkdir -p .build && rm -f "$(RELIABILITY_ROWS)"
 	WSD_RELIABILITY_SUMMARY="$(RELIABILITY_ROWS)" WSD_TORTURE_KILL_ROUNDS=$(KILL_ROUNDS) \
 	  WSD_TORTURE_TERM_ROUNDS=$(TERM_ROUNDS) $(SWIFT) test --skip-build $(BUILD_FLAGS) \
@@ -230,16 +235,16 @@ endif
 bench-deps:
 	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(APT_PACKAGES) $(BENCH_APT_PACKAGES)"
 bench: bench-deps
-	$(SWIFT) build $(RELEASE_FLAGS) --product workspaced
-	$(SWIFT) build -c release --package-path Benchmarks
+	$(SWIFT_BUILD) $(RELEASE_FLAGS) --product workspaced
+	$(SWIFT_BUILD) -c release --package-path Benchmarks
 	@mkdir -p "$(dir $(BENCH_OUT))" docs/benchmarks && rm -f "$(BENCH_OUT)"
-	Benchmarks/.build/release/WorkspaceBench ready --daemon "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/workspaced" \
+	Benchmarks/.build/release/WorkspaceBench ready --daemon "$$($(SWIFT_BUILD) $(RELEASE_FLAGS) --show-bin-path)/workspaced" \
 	  --sizes $(BENCH_SIZES) --rounds $(BENCH_ROUNDS) --large-sizes $(BENCH_LARGE_SIZES) --large-rounds 3 \
 	  --json "$(BENCH_OUT)" --commit "$(BENCH_COMMIT)"
-	Benchmarks/.build/release/WorkspaceBench persistence --daemon "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/workspaced" \
+	Benchmarks/.build/release/WorkspaceBench persistence --daemon "$$($(SWIFT_BUILD) $(RELEASE_FLAGS) --show-bin-path)/workspaced" \
 	  --sizes $(BENCH_SIZES) --rounds $(BENCH_ROUNDS) --json "$(BENCH_OUT)" \
 	  --commit "$(BENCH_COMMIT)"
-	Benchmarks/.build/release/WorkspaceBench control --daemon "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/workspaced" \
+	Benchmarks/.build/release/WorkspaceBench control --daemon "$$($(SWIFT_BUILD) $(RELEASE_FLAGS) --show-bin-path)/workspaced" \
 	  --megabytes $(BENCH_CONTROL_MEGABYTES) --rounds 7 --json "$(BENCH_OUT)" \
 	  --commit "$(BENCH_COMMIT)"
 	Benchmarks/.build/release/WorkspaceBench peer --sizes $(BENCH_SIZES) --rounds $(BENCH_ROUNDS) \
@@ -250,10 +255,10 @@ bench: bench-deps
 	Benchmarks/.build/release/WorkspaceBench replay --megabytes $(BENCH_REPLAY_MEGABYTES) --rounds 7 \
 	  --json "$(BENCH_OUT)" --commit "$(BENCH_COMMIT)"
 	Scripts/with-s3-server.sh Benchmarks/.build/release/WorkspaceBench replica --rounds $(BENCH_ROUNDS) \
-	  --lag-seconds $(BENCH_REPLICA_LAG_SECONDS) --daemon "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/workspaced" \
+	  --lag-seconds $(BENCH_REPLICA_LAG_SECONDS) --daemon "$$($(SWIFT_BUILD) $(RELEASE_FLAGS) --show-bin-path)/workspaced" \
 	  --json "$(BENCH_OUT)" --commit "$(BENCH_COMMIT)"
 	Benchmarks/.build/release/WorkspaceBench metrics --rounds $(BENCH_ROUNDS) \
-	  --daemon "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/workspaced" \
+	  --daemon "$$($(SWIFT_BUILD) $(RELEASE_FLAGS) --show-bin-path)/workspaced" \
 	  --json "$(BENCH_OUT)" --commit "$(BENCH_COMMIT)"
 	Benchmarks/.build/release/StateStoreBenchmarks 50000 11 --json "$(BENCH_OUT)" --commit "$(BENCH_COMMIT)"
 	cp "$(BENCH_OUT)" docs/benchmarks/results.json
@@ -276,7 +281,7 @@ bench-reader:
 	swiftc -O -wmo -package-name workspaced Sources/StateJSON/*.swift Benchmarks/ReaderThroughput/main.swift \
 	  -o .build/reader-throughput/ReaderThroughput
 	@file="$(FILE)"; if [ -z "$$file" ]; then \
-	  $(SWIFT) build -c release --package-path Benchmarks --product WorkspaceBench >/dev/null && \
+	  $(SWIFT_BUILD) -c release --package-path Benchmarks --product WorkspaceBench >/dev/null && \
 	  Benchmarks/.build/release/WorkspaceBench generate --megabytes 10 --out .build/reader-throughput >/dev/null && \
 	  file=.build/reader-throughput/v4-10.json; fi; \
 	.build/reader-throughput/ReaderThroughput "$$file"
@@ -292,15 +297,15 @@ bench-charts:
 	"$$py" Scripts/bench-charts.py "$(BENCH_RESULTS)" "$(BENCH_CHARTS)"
 
 release: deps
-	$(SWIFT) build $(RELEASE_FLAGS) --product workspaced
-	$(SWIFT) build $(RELEASE_FLAGS) --product workspacectl
+	$(SWIFT_BUILD) $(RELEASE_FLAGS) --product workspaced
+	$(SWIFT_BUILD) $(RELEASE_FLAGS) --product workspacectl
 
 # Runs the daemon in the foreground with its state and socket under ./.workspaced/ (Ctrl-C flushes and stops).
 run: build
 	@mkdir -p "$(RUN_DIR)"
 	@echo "workspaced: state in $(RUN_DIR)/workspace.json, control socket $(RUN_DIR)/control.sock"
 	@echo "workspaced: Ctrl-C (SIGINT) flushes the state and stops"
-	$(SWIFT) run $(BUILD_FLAGS) workspaced run --config "$(CURDIR)/config/workspaced.json" \
+	"$$($(SWIFT_BUILD) $(BUILD_FLAGS) --show-bin-path)/workspaced" run --config "$(CURDIR)/config/workspaced.json" \
 	  --state-directory "$(RUN_DIR)" --control-socket "$(RUN_DIR)/control.sock"
 
 # Installs the binaries, workspacectl's shell completions, the man pages (generated from the binaries and the
@@ -314,15 +319,15 @@ install: release
 	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(UNITDIR)" "$(DESTDIR)$(CATALOGDIR)" \
 	  "$(DESTDIR)$(CONFDIR)" "$(DESTDIR)$(PREFIX)/share/doc/workspaced" "$(DESTDIR)$(BASHCOMPDIR)" \
 	  "$(DESTDIR)$(ZSHCOMPDIR)" "$(DESTDIR)$(FISHCOMPDIR)"
-	bin="$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)" && \
+	bin="$$($(SWIFT_BUILD) $(RELEASE_FLAGS) --show-bin-path)" && \
 	  install -m 0755 "$$bin/workspaced" "$$bin/workspacectl" "$(DESTDIR)$(PREFIX)/bin/"
-	ctl="$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/workspacectl" && \
+	ctl="$$($(SWIFT_BUILD) $(RELEASE_FLAGS) --show-bin-path)/workspacectl" && \
 	  "$$ctl" --generate-completion-script bash > "$(DESTDIR)$(BASHCOMPDIR)/workspacectl" && \
 	  "$$ctl" --generate-completion-script zsh > "$(DESTDIR)$(ZSHCOMPDIR)/_workspacectl" && \
 	  "$$ctl" --generate-completion-script fish > "$(DESTDIR)$(FISHCOMPDIR)/workspacectl.fish"
 	chmod 0644 "$(DESTDIR)$(BASHCOMPDIR)/workspacectl" "$(DESTDIR)$(ZSHCOMPDIR)/_workspacectl" \
 	  "$(DESTDIR)$(FISHCOMPDIR)/workspacectl.fish"
-	SWIFT="$(SWIFT)" Scripts/man-pages.sh "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)" "$(DESTDIR)$(MANDIR)"
+	SWIFT="$(SWIFT)" Scripts/man-pages.sh "$$($(SWIFT_BUILD) $(RELEASE_FLAGS) --show-bin-path)" "$(DESTDIR)$(MANDIR)"
 	for unit in workspaced.service workspaced.socket; do \
 	  sed 's|/usr/local/|$(PREFIX)/|g' "systemd/$$unit" > "$(DESTDIR)$(UNITDIR)/$$unit" && \
 	  chmod 0644 "$(DESTDIR)$(UNITDIR)/$$unit" || exit 1; done

@@ -40,12 +40,13 @@ date=${date:-$(date -u +%F)}
 log=$(mktemp)
 work=$(mktemp -d)
 trap 'rm -rf "$work" "$log"' EXIT
-if ! "$swift" build --package-path "$parser" --scratch-path "$tool_scratch" --product generate-manual >"$log" 2>&1; then
+build=(env SWIFT="$swift" "$root/Scripts/swift-build.sh" --package-path "$parser" --scratch-path "$tool_scratch")
+if ! "${build[@]}" --product generate-manual >"$log" 2>&1; then
     cat "$log" >&2
     echo "man-pages: building swift-argument-parser's generate-manual failed" >&2
     exit 1
 fi
-generator="$("$swift" build --package-path "$parser" --scratch-path "$tool_scratch" --show-bin-path)/generate-manual"
+generator="$("${build[@]}" --show-bin-path)/generate-manual"
 
 mkdir -p "$man_dir/man1" "$man_dir/man5" "$man_dir/man8"
 for page in workspaced:8 workspacectl:1; do

@@ -12,7 +12,7 @@ runs=${1:-10}
 swift=${SWIFT:-swift}
 log_dir=$(mktemp -d /tmp/workspaced-stress-XXXXXX)
 
-$swift build --build-tests >"$log_dir/build.log" 2>&1 || { cat "$log_dir/build.log"; exit 1; }
+SWIFT=$swift Scripts/swift-build.sh --build-tests >"$log_dir/build.log" 2>&1 || { cat "$log_dir/build.log"; exit 1; }
 
 busy() { while :; do :; done; }
 busy & first=$!

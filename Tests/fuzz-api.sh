@@ -44,8 +44,8 @@ if [ ! -x "$VENV/bin/schemathesis" ]; then
     "$VENV/bin/pip" install -q 'schemathesis>=4,<5' || skip "pip could not install schemathesis (no network?)"
 fi
 
-"$SWIFT" build --product workspaced >/dev/null
-BIN=$("$SWIFT" build --show-bin-path)/workspaced
+SWIFT="$SWIFT" Scripts/swift-build.sh --product workspaced >/dev/null
+BIN=$(SWIFT="$SWIFT" Scripts/swift-build.sh --show-bin-path)/workspaced
 
 WORK=$(mktemp -d /tmp/fuzz-api-XXXXXX)
 DAEMON_PID=""

@@ -1213,16 +1213,17 @@ def reuse_macro_plugin() -> None:
 def build(work: Path, hooks: bool) -> None:
     """The release build installed into a staging tree, and (for the watchdog and downgrade scenarios) the debug
     build of workspaced-testing, the daemon with the test hooks (Sources/workspaced-testing; `make unit-tests` has
-    built it). The debug build runs without WSD_MACRO_PLUGIN, as `make unit-tests` did, so that it is the same
-    build and nothing is compiled again."""
+    built it). The debug build runs without WSD_MACRO_PLUGIN and through Scripts/swift-build.sh, as `make unit-tests`
+    did, so that it is the same build and nothing is compiled again."""
     reuse_macro_plugin()
     steps = [["make", "-s", "-C", str(REPO), "install", f"DESTDIR={work / 'stage'}", "PREFIX=/usr/local"]]
     if hooks:
-        steps.append(["swift", "build", "--product", "workspaced-testing", "--package-path", str(REPO)])
+        steps.append([str(REPO / "Scripts" / "swift-build.sh"), "--product", "workspaced-testing",
+                      "--package-path", str(REPO)])
     for step in steps:
         started = time.monotonic()
         env = dict(os.environ)
-        if step[0] == "swift":
+        if step[0] != "make":
             env.pop("WSD_MACRO_PLUGIN", None)
         result = subprocess.run(step, capture_output=True, text=True, check=False, cwd=REPO, env=env)
         if result.returncode != 0:
@@ -1230,7 +1231,7 @@ def build(work: Path, hooks: bool) -> None:
         print(f"system tests: {' '.join(step[:4])} … ({time.monotonic() - started:.1f} s)", flush=True)
 
 
-# The most one scenario may take (the Debian package scenario, which builds two packages, takes about 4 min).
+# The most one scenario may take (the Debian package scenario, which builds two packages, takes about 2 min).
 SCENARIO_LIMIT = 900
 
 
