@@ -174,6 +174,10 @@ def table(results):
                          f'≤ {start["goalSeconds"] * 1000:g} ms',
                          cell(start["fixedStartSeconds"], start["goalSeconds"],
                               f'{ms(start["fixedStartSeconds"])} (fastest {ms(start["fastestSeconds"])})'))
+        if start.get("restartSeconds") is not None:
+            first_column_row(f'restart: exec → READY=1 on what a clean stop left (median of {start["starts"]})',
+                             "(a figure)",
+                             f'{ms(start["restartSeconds"])} (fastest {ms(start["restartFastestSeconds"])})')
     for version, goal in ((4, 0.5), (1, 1.0)):
         rows = {r["megabytes"]: r for r in ready if r["version"] == version}
         row(f"ready ÷ plain decode, v{version} file" + (" (migration included)" if version == 1 else ""), f"≤ {goal}",

@@ -33,13 +33,27 @@ struct DaemonRun {
         _ = try measure(Data(#"{"version": 4, "minReaderVersion": 4, "projects": [], "favorites": []}"#.utf8))
     }
 
-    /// Starts the daemon on `file` (as `workspace.json`, whatever was there before removed) and measures it.
+    /// Starts the daemon on `file` (as `workspace.json`, whatever was there before removed: its journal, its
+    /// history and its backups too, so every start is a first start) and measures it.
     func measure(_ file: Data) throws -> Result {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: stateDirectory)) ?? []
         for name in names where name.hasPrefix("workspace.json") || name.hasPrefix(".workspace.json") {
             try FileManager.default.removeItem(atPath: stateDirectory + "/" + name)
         }
         try file.write(to: URL(fileURLWithPath: stateDirectory + "/workspace.json"))
+        return try start(change: true)
+    }
+
+    /// Starts the daemon again on the state directory as its last clean stop left it (the file, the journal's
+    /// segment, the history directory), as a `systemctl restart` does, and measures it up to `READY=1`; no change
+    /// is made, so the next restart meets the same files. `afterSave` repeats `atReady`.
+    func restart() throws -> Result {
+        try start(change: false)
+    }
+
+    /// Starts the daemon on the state directory as it is; with `change`, makes one durable change after `READY=1`
+    /// and reads the memory once it is saved.
+    private func start(change: Bool) throws -> Result {
         let notify = try NotifySocket(path: directory + "/notify.sock")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: daemon)
@@ -60,11 +74,15 @@ struct DaemonRun {
         let pid = String(process.processIdentifier)
         guard let atReady = ProcessMemory.of(pid) else { throw BenchError("cannot read the daemon's memory") }
         notify.drain()
-        let status = try ControlRequest.send(
-            "POST", "/v1/favorites?durable=true", body: #"{"name": "bench", "path": "/bench"}"#,
-            socketPath: socketPath)
-        guard status == 201 else { throw BenchError("the durable change was answered \(status)") }
-        guard let afterSave = Self.settledMemory(pid) else { throw BenchError("cannot read the daemon's memory") }
+        var afterSave = atReady
+        if change {
+            let status = try ControlRequest.send(
+                "POST", "/v1/favorites?durable=true", body: #"{"name": "bench", "path": "/bench"}"#,
+                socketPath: socketPath)
+            guard status == 201 else { throw BenchError("the durable change was answered \(status)") }
+            guard let settled = Self.settledMemory(pid) else { throw BenchError("cannot read the daemon's memory") }
+            afterSave = settled
+        }
         kill(process.processIdentifier, SIGTERM)
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
