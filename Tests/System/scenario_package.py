@@ -45,8 +45,8 @@ def release_version() -> str:
 
 
 def build_deb(work: Path, version: str) -> Path:
-    """`make deb` for this version into WORK/deb (the release build is the suite's; only packaging runs here),
-    or the package an earlier scenario of this run built for it."""
+    """`make deb` for this version into WORK/deb (the release build is the suite's; only packaging runs here, and
+    it must compile nothing), or the package an earlier scenario of this run built for it."""
     built = sorted((work / "deb").glob(f"workspaced_{version}_*.deb"))
     if len(built) == 1:
         return built[0]
@@ -57,6 +57,10 @@ def build_deb(work: Path, version: str) -> Path:
         capture_output=True, text=True, check=False,
     )
     check(result.returncode == 0, f"make deb DEB_VERSION={version} failed: {result.stdout}{result.stderr}")
+    # The suite's `make install` built the release: packaging it must compile nothing again, whatever make's
+    # command line puts in the environment (Scripts/swift-build.sh).
+    compiled = [line for line in result.stdout.splitlines() if "Compiling " in line]
+    check(not compiled, f"make deb DEB_VERSION={version} compiled the release again: {compiled[:3]}")
     found = sorted((work / "deb").glob(f"workspaced_{version}_*.deb"))
     check(len(found) == 1, f"make deb DEB_VERSION={version} made {[p.name for p in found]}")
     print(f"system tests: make deb DEB_VERSION={version} … ({time.monotonic() - started:.1f} s, "
