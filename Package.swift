@@ -358,7 +358,7 @@ let package = Package(
             dependencies: [
                 "StateStore", traitProduct("Crypto", "swift-crypto"),
                 traitProduct("AsyncHTTPClient", "async-http-client"), traitProduct("NIOCore", "swift-nio"),
-                traitProduct("NIOHTTP1", "swift-nio"),
+                traitProduct("NIOHTTP1", "swift-nio"), traitProduct("NIOConcurrencyHelpers", "swift-nio"),
             ]),
         // The AWS test suite's vectors (Fixtures, botocore's copy) and S3's documented example.
         .testTarget(name: "StateStoreS3Tests", dependencies: ["StateStoreS3"], exclude: ["Fixtures"]),

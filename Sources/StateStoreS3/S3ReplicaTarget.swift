@@ -147,11 +147,7 @@ public final class S3ReplicaTarget: ReplicaTarget {
     }
 
     /// What the store answered.
-    struct Answer {
-        var status: Int
-        var headers: HTTPHeaders
-        var body: Data
-    }
+    typealias Answer = S3ResponseCollector.Answer
 
     /// Signs and sends one request, and waits for the whole answer.
     private func send(
@@ -187,9 +183,8 @@ public final class S3ReplicaTarget: ReplicaTarget {
             }
             if let body { httpRequest.body = .bytes(body) }
             let deadline = NIODeadline.now() + .nanoseconds(Int64(Self.seconds(configuration.requestTimeout) * 1e9))
-            let response = try client.execute(request: httpRequest, deadline: deadline).wait()
-            let bytes = response.body.map { Data($0.readableBytesView) } ?? Data()
-            return Answer(status: Int(response.status.code), headers: response.headers, body: bytes)
+            let collector = S3ResponseCollector(method: method)
+            return try client.execute(request: httpRequest, delegate: collector, deadline: deadline).wait()
         } catch {
             throw ReplicaError(operation: operation, reason: "\(error)")
         }

@@ -54,6 +54,27 @@ struct S3ReplicationTests {
         #expect(try target.read(name) == nil)
     }
 
+    /// An answer's body is collected at its announced size, part after part (S3ResponseCollector): a 5 MiB object,
+    /// which arrives in many parts, reads back byte for byte, and an empty one reads back empty.
+    @Test func largeAndEmptyObjectsReadBackWhole() throws {
+        let target = try Self.target()
+        defer { target.shutdown() }
+        // Bytes that differ from their neighbours' and from those a part's length away: a part copied to the wrong
+        // place shows.
+        let large = Data((0..<(5 << 20)).map { UInt8(truncatingIfNeeded: ($0 &* 2_654_435_761) >> 24) })
+        let largeName = try #require(ReplicaObjectName("large"))
+        let emptyName = try #require(ReplicaObjectName("empty"))
+        #expect(try target.create(largeName, bytes: large) == .created)
+        #expect(try target.create(emptyName, bytes: Data()) == .created)
+        let read = try #require(try target.read(largeName)).bytes
+        #expect(read.count == large.count)
+        // Compared here, not by #expect (which would describe the difference of two 5 MiB collections).
+        let same = read == large
+        let firstDifference = same ? nil : zip(read, large).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+        #expect(same, "the bytes read differ from the object's, first at offset \(firstDifference ?? read.count)")
+        #expect(try target.read(emptyName)?.bytes == Data())
+    }
+
     /// Replicated pass after pass to S3, the host lost: a restore from the bucket holds every change, and the state
     /// at three revisions.
     @Test func aStateComesBackFromTheBucket() throws {
