@@ -5,6 +5,11 @@
 #   make deb        build .build/deb/workspaced_<version>_<arch>.deb
 SWIFT        ?= swift
 BUILD_FLAGS  ?=
+# Every `swift build` goes through Scripts/swift-build.sh, which gives it the same environment on every call: make
+# puts its command line's variables (DEB_VERSION, DESTDIR, …) in each recipe's environment, and a new environment
+# made SwiftPM 6.3 plan the build again and, drawing its traits' -D flags in a new order, compile every module of
+# the package again (the script says how; `make deb` compiled the release twice, about 100 s each here).
+SWIFT_BUILD   = SWIFT="$(SWIFT)" Scripts/swift-build.sh
 # The release binaries carry Swift's runtime (--static-swift-stdlib): installed or packaged they need only Debian's
 # own libraries (libc6, libstdc++6, libgcc-s1, libsystemd0), not the toolchain under /opt/swift.
 # They reach a concrete type's metadata through its accessor function instead of demangling the type's name at run
@@ -16,11 +21,6 @@ BUILD_FLAGS  ?=
 # backtracer set-up calls dladdr() at load, a linear scan of that table: 0.4 ms of every start. Nothing looks the
 # symbols up (the unit disables the backtracer, which cannot run from a static binary anyway: swift-backtrace
 # is not installed beside it).
-# Every `swift build` goes through Scripts/swift-build.sh, which gives it the same environment on every call: make
-# puts its command line's variables (DEB_VERSION, DESTDIR, …) in each recipe's environment, and a new environment
-# made SwiftPM 6.3 plan the build again and, drawing its traits' -D flags in a new order, compile every module of
-# the package again (the script says how; `make deb` compiled the release twice, about 100 s each here).
-SWIFT_BUILD   = SWIFT="$(SWIFT)" Scripts/swift-build.sh
 RELEASE_FLAGS ?= -c release --static-swift-stdlib \
   -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors \
   -Xlinker --no-export-dynamic

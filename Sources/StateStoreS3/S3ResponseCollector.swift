@@ -9,8 +9,18 @@ import NIOHTTP1
 /// AsyncHTTPClient's own collector appends every part to a `ByteBuffer` that doubles as it grows (a 16 MiB
 /// journal piece is copied into buffers of 64 KiB, 128 KiB, … 16 MiB, each freshly faulted in), and the answer's
 /// bytes were then copied once more into a `Data`. A restore reads the whole replica, so every byte it reads was
-/// copied three times. Without a `Content-Length` (a chunked answer) the parts are appended to the `Data`.
+/// copied three times. Without a `Content-Length` (a chunked answer), or with one above ``largestReserved``, the
+/// parts are appended to the `Data` instead.
 final class S3ResponseCollector: HTTPClientResponseDelegate {
+    /// The largest body made at its announced size before any of it arrived: a length a store announces is not
+    /// trusted with more memory than this (a state file or a piece of a journal segment is far smaller).
+    static let largestReserved = 1 << 30
+
+    /// A store's answer that ended without its head.
+    struct MissingHead: Error, CustomStringConvertible {
+        var description: String { "the store's answer ended without a status line" }
+    }
+
     /// The whole answer.
     struct Answer: Sendable {
         /// The status code.
@@ -43,7 +53,7 @@ final class S3ResponseCollector: HTTPClientResponseDelegate {
         collected.withLockedValue { collected in
             collected.head = head
             if announcesBody, let text = head.headers.first(name: "Content-Length"), let length = Int(text),
-                length > 0
+                length > 0, length <= Self.largestReserved
             {
                 collected.body = Data(count: length)
                 collected.written = 0
@@ -75,10 +85,12 @@ final class S3ResponseCollector: HTTPClientResponseDelegate {
 
     /// The answer: its status, headers and the body received (shorter than announced only if the connection
     /// ended early, which AsyncHTTPClient reports as an error before this).
+    ///
+    /// - Throws: ``MissingHead`` when no head came.
     func didFinishRequest(task: HTTPClient.Task<Answer>) throws -> Answer {
-        collected.withLockedValue { collected in
+        try collected.withLockedValue { collected in
             if let written = collected.written { collected.body.count = written }
-            let head = collected.head ?? HTTPResponseHead(version: .http1_1, status: .internalServerError)
+            guard let head = collected.head else { throw MissingHead() }
             return Answer(status: Int(head.status.code), headers: head.headers, body: collected.body)
         }
     }
