@@ -234,8 +234,16 @@ endif
 .PHONY: bench-deps
 bench-deps:
 	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(APT_PACKAGES) $(BENCH_APT_PACKAGES)"
+# The benchmark package depends on this one by path, and SwiftPM 6.3 looks for files added to or removed from a path
+# dependency's sources only when it plans the build again, which an unchanged manifest and environment do not make
+# it do: a file added under Sources/ since the benchmark package's last plan (its directory newer than that plan's
+# release.yaml) touches Benchmarks/Package.swift, which does.
+BENCH_REPLAN = if [ -f Benchmarks/.build/release.yaml ] && \
+  [ -n "$$(find Sources -type d -newer Benchmarks/.build/release.yaml -print -quit)" ]; then \
+  touch Benchmarks/Package.swift; fi
 bench: bench-deps
 	$(SWIFT_BUILD) $(RELEASE_FLAGS) --product workspaced
+	$(BENCH_REPLAN)
 	$(SWIFT_BUILD) -c release --package-path Benchmarks
 	@mkdir -p "$(dir $(BENCH_OUT))" docs/benchmarks && rm -f "$(BENCH_OUT)"
 	Benchmarks/.build/release/WorkspaceBench ready --daemon "$$($(SWIFT_BUILD) $(RELEASE_FLAGS) --show-bin-path)/workspaced" \
@@ -281,6 +289,7 @@ bench-reader:
 	swiftc -O -wmo -package-name workspaced Sources/StateJSON/*.swift Benchmarks/ReaderThroughput/main.swift \
 	  -o .build/reader-throughput/ReaderThroughput
 	@file="$(FILE)"; if [ -z "$$file" ]; then \
+	  $(BENCH_REPLAN); \
 	  $(SWIFT_BUILD) -c release --package-path Benchmarks --product WorkspaceBench >/dev/null && \
 	  Benchmarks/.build/release/WorkspaceBench generate --megabytes 10 --out .build/reader-throughput >/dev/null && \
 	  file=.build/reader-throughput/v4-10.json; fi; \
