@@ -31,7 +31,7 @@ struct IDTable {
 
     /// The id's fingerprint: its low half, mixed with its high half multiplied.
     static func fingerprint(_ id: WorkspaceID) -> UInt64 {
-        let value = withUnsafeBytes(of: id.uuid.uuid) { $0.loadUnaligned(as: UInt128.self) }
+        let value = id.number
         return UInt64(truncatingIfNeeded: value) ^ (UInt64(truncatingIfNeeded: value >> 64) &* multiplier)
     }
 

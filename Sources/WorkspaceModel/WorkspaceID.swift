@@ -6,21 +6,33 @@ import FoundationEssentials
 /// lookups and the duplicate-id repair are case-insensitive. The text is written back exactly as it was read:
 /// loading and saving a file never rewrites an id. Ids made by this release are written in lower case.
 ///
-/// An id read in lower case (every id this release writes) keeps only its 16 bytes and spells its text again
-/// when asked; only an id read with an upper-case letter keeps the text it was read with, in an object of its
-/// own. An id is 24 bytes: the UUID and one reference, so that every project, pane, tab and favorite holds 8
-/// bytes less than with an optional `String` beside the UUID (a workspace holds hundreds of thousands of ids).
+/// An id of RFC 9562's variant read in lower case (every id this release writes) keeps only its 16 bytes and
+/// spells its text again when asked; any other (an upper-case letter in its text, or another variant's UUID)
+/// keeps its UUID and the text it was read with in an object of its own. An id is 16 bytes: its case is kept in
+/// two bits the variant implies (``PackedUUID``), so that every project, pane, tab and favorite holds 8 bytes
+/// less than with a reference beside the UUID (a workspace holds hundreds of thousands of ids).
 public struct WorkspaceID: Sendable, Hashable, Codable, CustomStringConvertible {
-    /// The UUID the id names.
-    public let uuid: UUID
-    /// The text as read, when it is not the lower-case spelling of `uuid`.
-    private let spelling: Spelling?
+    /// The id's bytes: packed, or in an object.
+    private let storage: Storage
 
-    /// The text of an id not read in lower case: a reference (8 bytes) where a `String` takes 16.
-    private final class Spelling: Sendable {
-        let text: String
+    /// Where an id keeps its UUID and, when it has one, its spelling.
+    private enum Storage: Sendable {
+        /// A lower-case id of RFC 9562's variant.
+        case packed(PackedUUID)
+        /// Any other id.
+        case spelled(Spelled)
+    }
 
-        init(_ text: String) { self.text = text }
+    /// The UUID and text of an id that is not the lower-case spelling of an RFC 9562 UUID.
+    private final class Spelled: Sendable {
+        let uuid: UUID
+        /// The text as read; nil when it is the lower-case spelling of `uuid`.
+        let text: String?
+
+        init(_ uuid: UUID, text: String?) {
+            self.uuid = uuid
+            self.text = text
+        }
     }
 
     /// A new random id.
@@ -30,29 +42,57 @@ public struct WorkspaceID: Sendable, Hashable, Codable, CustomStringConvertible 
 
     /// The id of `uuid`, written in lower case.
     public init(_ uuid: UUID) {
-        self.uuid = uuid
-        self.spelling = nil
+        self.init(storage: PackedUUID(uuid).map { .packed($0) } ?? .spelled(Spelled(uuid, text: nil)))
+    }
+
+    /// The id kept in `storage`.
+    private init(storage: Storage) {
+        self.storage = storage
     }
 
     /// Parses a UUID string in any letter case (`8-4-4-4-12` hexadecimal digits); `nil` for anything else.
     public init?(_ text: String) {
         var text = text
         guard let parsed = text.withUTF8({ UUIDText.parse($0) }) else { return nil }
-        self.uuid = parsed.uuid
-        self.spelling = parsed.isLowerCase ? nil : Spelling(text)
+        if parsed.isLowerCase {
+            self.init(parsed.uuid)
+        } else {
+            self.init(storage: .spelled(Spelled(parsed.uuid, text: text)))
+        }
+    }
+
+    /// The UUID the id names.
+    public var uuid: UUID {
+        switch storage {
+        case .packed(let packed): packed.uuid
+        case .spelled(let spelled): spelled.uuid
+        }
+    }
+
+    /// The UUID's 16 bytes as one number: equal numbers, equal ids.
+    var number: UInt128 {
+        switch storage {
+        case .packed(let packed): packed.number
+        case .spelled(let spelled): withUnsafeBytes(of: spelled.uuid.uuid) { $0.loadUnaligned(as: UInt128.self) }
+        }
     }
 
     /// The id as read from the file, or lower case for an id made by this release; written back unchanged.
-    public var text: String { spelling?.text ?? UUIDText.lowerCase(uuid) }
+    public var text: String {
+        switch storage {
+        case .packed(let packed): UUIDText.lowerCase(packed.uuid)
+        case .spelled(let spelled): spelled.text ?? UUIDText.lowerCase(spelled.uuid)
+        }
+    }
 
     /// Whether both ids name the same UUID, whatever the letter case of their text.
     public static func == (lhs: WorkspaceID, rhs: WorkspaceID) -> Bool {
-        lhs.uuid == rhs.uuid
+        lhs.number == rhs.number
     }
 
     /// Hashes the UUID, so ids that differ only in letter case hash alike.
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(uuid)
+        hasher.combine(number)
     }
 
     /// The id's text.

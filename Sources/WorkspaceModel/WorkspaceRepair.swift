@@ -94,19 +94,14 @@ package enum WorkspaceRepair {
         var panes: [UInt128] = []
         var tabs: [UInt128] = []
         for project in workspace.projects {
-            projects.append(number(project.id))
+            projects.append(project.id.number)
             for pane in project.panes {
-                panes.append(number(pane.id))
-                for tab in pane.tabs { tabs.append(number(tab.id)) }
+                panes.append(pane.id.number)
+                for tab in pane.tabs { tabs.append(tab.id.number) }
             }
         }
-        var favorites = workspace.favorites.map { number($0.id) }
+        var favorites = workspace.favorites.map { $0.id.number }
         return hasDuplicate(&projects) || hasDuplicate(&panes) || hasDuplicate(&tabs) || hasDuplicate(&favorites)
-    }
-
-    /// The id's 16 bytes as one number: equal numbers, equal ids.
-    private static func number(_ id: WorkspaceID) -> UInt128 {
-        withUnsafeBytes(of: id.uuid.uuid) { $0.loadUnaligned(as: UInt128.self) }
     }
 
     /// Whether `numbers` holds one twice (it is sorted on the way).

@@ -55,9 +55,44 @@ struct WorkspaceIDTests {
         }
     }
 
-    @Test func anIdHoldsItsUUIDAndOneReference() {
-        // Every record holds one: 24 bytes, where a UUID beside an optional String took 32.
-        #expect(MemoryLayout<WorkspaceID>.size == MemoryLayout<UUID>.size + MemoryLayout<AnyObject?>.size)
+    @Test func anIdIsSixteenBytesAndSoIsAnOptionalOne() {
+        // Every record holds one: 16 bytes, where a UUID beside a reference took 24.
+        #expect(MemoryLayout<WorkspaceID>.size == MemoryLayout<UUID>.size)
+        #expect(MemoryLayout<WorkspaceID?>.size == MemoryLayout<UUID>.size)
+        // A tab (id, folder, unknown fields) 40 bytes, so that an array of two takes 128 bytes of heap, not 144.
+        #expect(MemoryLayout<Tab>.stride == 40)
+        #expect(MemoryLayout<Pane>.stride == 64)
+    }
+
+    @Test(arguments: [
+        // RFC 9562's variant (10xx), whose ids are packed, at both ends of byte 8's range.
+        "a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5d", "ffffffff-ffff-ffff-bfff-ffffffffffff",
+        "00000000-0000-0000-8000-000000000000",
+        // Every other variant, kept in an object: NCS (0xxx), Microsoft (110x), reserved (111x), nil and max.
+        "a1b2c3d4-e5f6-1a7b-7c9d-0e1f2a3b4c5d", "a1b2c3d4-e5f6-1a7b-c09d-0e1f2a3b4c5d",
+        "a1b2c3d4-e5f6-1a7b-ef9d-0e1f2a3b4c5d", "00000000-0000-0000-0000-000000000000",
+        "ffffffff-ffff-ffff-ffff-ffffffffffff",
+    ])
+    func everyVariantKeepsItsBytesAndItsSpelling(text: String) throws {
+        let uuid = try #require(UUID(uuidString: text))
+        let lower = try #require(WorkspaceID(text))
+        let upper = try #require(WorkspaceID(text.uppercased()))
+        #expect(lower.uuid == uuid)
+        #expect(upper.uuid == uuid)
+        #expect(WorkspaceID(uuid).uuid == uuid)
+        #expect(lower.text == text)
+        #expect(upper.text == text.uppercased())
+        #expect(WorkspaceID(uuid).text == text)
+        #expect(lower == upper)
+        #expect(lower == WorkspaceID(uuid))
+        #expect(lower.hashValue == upper.hashValue)
+        // One byte apart in byte 8 (its variant bits included) or in the last byte: a different id.
+        var other = uuid.uuid
+        other.8 ^= 0x40
+        #expect(WorkspaceID(UUID(uuid: other)) != lower)
+        other = uuid.uuid
+        other.15 ^= 0x01
+        #expect(WorkspaceID(UUID(uuid: other)) != lower)
     }
 
     @Test func newIdsAreLowerCaseAndDistinct() {
