@@ -42,16 +42,23 @@ struct PackedUUID: Sendable {
         clockSequence = low
     }
 
-    /// The UUID's 16 bytes as one number, as they lie in memory (bytes 0 to 7 its low half).
+    /// The UUID's 16 bytes as one little-endian number (byte 0 its lowest), as ``number(of:)`` makes it.
     var number: UInt128 {
-        let high = UInt64(0x80 | clockSequence.rawValue) | UInt64(middle) << 8 | UInt64(end) << 40 | UInt64(last) << 56
-        return UInt128(head) | UInt128(high) << 64
+        let high =
+            UInt64(0x80 | clockSequence.rawValue) | UInt64(UInt32(littleEndian: middle)) << 8
+            | UInt64(UInt16(littleEndian: end)) << 40 | UInt64(last) << 56
+        return UInt128(UInt64(littleEndian: head)) | UInt128(high) << 64
+    }
+
+    /// The 16 bytes of `uuid` as one little-endian number (byte 0 its lowest).
+    static func number(of uuid: UUID) -> UInt128 {
+        UInt128(littleEndian: withUnsafeBytes(of: uuid.uuid) { $0.loadUnaligned(as: UInt128.self) })
     }
 
     /// The UUID.
     var uuid: UUID {
         var bytes: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        withUnsafeMutableBytes(of: &bytes) { $0.storeBytes(of: number, as: UInt128.self) }
+        withUnsafeMutableBytes(of: &bytes) { $0.storeBytes(of: number.littleEndian, as: UInt128.self) }
         return UUID(uuid: bytes)
     }
 }

@@ -73,7 +73,7 @@ public struct WorkspaceID: Sendable, Hashable, Codable, CustomStringConvertible 
     var number: UInt128 {
         switch storage {
         case .packed(let packed): packed.number
-        case .spelled(let spelled): withUnsafeBytes(of: spelled.uuid.uuid) { $0.loadUnaligned(as: UInt128.self) }
+        case .spelled(let spelled): PackedUUID.number(of: spelled.uuid)
         }
     }
 
@@ -90,7 +90,7 @@ public struct WorkspaceID: Sendable, Hashable, Codable, CustomStringConvertible 
         lhs.number == rhs.number
     }
 
-    /// Hashes the UUID, so ids that differ only in letter case hash alike.
+    /// Hashes the UUID's 16 bytes, so ids that differ only in letter case hash alike.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(number)
     }
