@@ -65,14 +65,27 @@ class UnixHTTPConnection(http.client.HTTPConnection):
         self.socket_path = path
 
     def connect(self) -> None:
-        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        sock.settimeout(self.timeout)
-        try:
-            sock.connect(self.socket_path)
-        except OSError:
-            sock.close()
-            raise
-        self.sock = sock
+        # With a timeout Python makes the socket non-blocking, and a Unix connect then fails at once with EAGAIN
+        # while the listen backlog is full (just after a burst of connections the daemon has not accepted yet),
+        # where a blocking connect(2) waits for room: try again until the timeout has passed.
+        limit = self.timeout if isinstance(self.timeout, (int, float)) else 10.0
+        deadline = time.monotonic() + limit
+        while True:
+            sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            sock.settimeout(self.timeout)
+            try:
+                sock.connect(self.socket_path)
+            except BlockingIOError:
+                sock.close()
+                if time.monotonic() >= deadline:
+                    raise
+                time.sleep(0.01)
+                continue
+            except OSError:
+                sock.close()
+                raise
+            self.sock = sock
+            return
 
 
 class Response:
