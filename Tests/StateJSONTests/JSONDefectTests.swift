@@ -99,7 +99,7 @@ private func referenceHasDuplicateKey(_ data: Data) -> Bool {
     return found
 }
 
-@Suite("JSON defects are named with their place")
+@Suite("JSON defects are named with their place", .heavy)
 struct JSONDefectTests {
     // MARK: What JSONDecoder does (the scanner's reference)
 

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import StateJSON
@@ -165,7 +166,7 @@ private func nestedObjects(_ count: Int) -> String {
     String(repeating: #"{"a":"#, count: count - 1) + "{}" + String(repeating: "}", count: count - 1)
 }
 
-@Suite("JSON pull reader: documents as JSONDecoder reads them")
+@Suite("JSON pull reader: documents as JSONDecoder reads them", .heavy)
 struct JSONPullReaderDocumentTests {
     @Test(arguments: [
         "{}", "[]", "1", "\"text\"", "true", "false", "null", " \r\n\t[ 1 ,\t2 ]\n ", "[true,false,null]",

@@ -82,7 +82,7 @@ private func expectSameNumber(_ text: String, sourceLocation: SourceLocation = #
     return accepted
 }
 
-@Suite("JSON pull reader: numbers as JSONDecoder converts them")
+@Suite("JSON pull reader: numbers as JSONDecoder converts them", .heavy)
 struct JSONPullReaderNumberTests {
     @Test(arguments: [
         "0", "-0", "1", "-1", "1.0", "-0.0", "1e2", "1E+2", "1e-2", "1.5e1", "0.5", "-0.5", "1e-400", "-1e-400",

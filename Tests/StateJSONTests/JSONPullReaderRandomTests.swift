@@ -153,7 +153,7 @@ private struct DocumentGenerator {
     }
 }
 
-@Suite("JSON pull reader: random documents as JSONDecoder reads them")
+@Suite("JSON pull reader: random documents as JSONDecoder reads them", .heavy)
 struct JSONPullReaderRandomTests {
     @Test func randomDocumentsAndTheirMutationsAreReadAsJSONDecoderReadsThem() {
         var generator = DocumentGenerator(random: SplitMix64(seed: 0x9A11_7EAD))

@@ -1,8 +1,9 @@
 import MacroTesting
+import TestSupport
 import Testing
 
 /// What `@StateModel` generates, as source: each shape of property and of struct the shipped models use.
-@Suite(.macros(stateModelMacros, record: .missing))
+@Suite(.macros(stateModelMacros, record: .missing), .heavy)
 struct ExpansionTests {
     @Test func requiredOptionalDefaultedAndUnknownFields() {
         assertMacro {

@@ -3,7 +3,7 @@ import StateStore
 import TestSupport
 import Testing
 
-@Suite struct ChunkedArrayTests {
+@Suite(.heavy) struct ChunkedArrayTests {
     private let capacity = ChunkedArray<Int>.chunkCapacity
 
     @Test func behavesLikeAnArrayUnderRandomEdits() {

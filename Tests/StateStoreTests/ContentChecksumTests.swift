@@ -18,7 +18,7 @@ private struct ChecksumShelf: Sendable, Equatable {
 /// Every file a `StateFile` writes ends with the checksum of its content, so that a load can tell a file that
 /// changed outside the store since its last save (edited by hand) from one the store wrote: the load reports it
 /// and goes on.
-@Suite("Content checksum")
+@Suite("Content checksum", .heavy)
 struct ContentChecksumTests {
     /// A loaded notebook file holding the version 4 fixture (which records no checksum), in a new directory.
     static func fixtureFile(

@@ -8,7 +8,7 @@ private struct Stamps: Codable, Sendable, Equatable {
     var dates: [Date]
 }
 
-@Suite("ISO 8601 dates in state files")
+@Suite("ISO 8601 dates in state files", .heavy)
 struct DateCodingTests {
     private let codec: StateCodec<Stamps>
 

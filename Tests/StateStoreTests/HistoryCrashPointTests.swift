@@ -2,13 +2,14 @@ import Foundation
 import StateStore
 import StateStoreSample
 import StateStoreTesting
+import TestSupport
 import Testing
 
 /// History at every crash point, on ``PowerLossFileSystem``: compaction moving segments into the history, the
 /// snapshots it keeps, the manifest's rewrite and pruning, with the power cut before each mutating call in turn.
 /// Every disk the machine may come back with starts, and its history reads back every revision from the oldest it
 /// reports to the current one, each equal to what the workload had at that revision.
-@Suite struct HistoryCrashPointTests {
+@Suite(.heavy) struct HistoryCrashPointTests {
     static let path = "/sim/notebook.json"
     /// Snapshots every 200 bytes of segments and a retention of a minute, so that the workload prunes.
     static let history = HistoryConfiguration(keepSeconds: 60, maximumByteCount: 1 << 20)

@@ -2,11 +2,12 @@ import Foundation
 import StateStore
 import StateStoreSample
 import StateStoreTesting
+import TestSupport
 import Testing
 
 /// The replay of a read of the past (`HistoryReplayPipeline`): the snapshot and chunks of the records decoded side by
 /// side and applied in order, across segments and chunk boundaries; and the snapshot's check before it is trusted.
-@Suite struct HistoryReplayTests {
+@Suite(.heavy) struct HistoryReplayTests {
     /// Hundreds of changes read back at revisions spread over many chunks (64 records at least each) and, with small
     /// segments, over many segments, a chunk never crossing one.
     @Test(arguments: [300, 64 << 10])

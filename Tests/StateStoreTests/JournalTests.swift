@@ -8,7 +8,7 @@ import Testing
 
 /// The change journal on the real file system: what a process crash, a clean stop and a damaged journal leave,
 /// and what the next start replays.
-@Suite struct JournalTests {
+@Suite(.heavy) struct JournalTests {
     @Test func aProcessCrashLosesNoAcknowledgedChange() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

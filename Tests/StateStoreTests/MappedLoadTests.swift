@@ -1,13 +1,14 @@
 import Foundation
 import StateStoreSample
 import StateStoreTesting
+import TestSupport
 import Testing
 
 @testable import StateStore
 
 /// Issue 29's peak-memory goal: a large state file is mapped, not read into the heap, and the direct read gives
 /// back the pages it has passed, so that the file and the model it becomes are not resident at once.
-@Suite("Loading a mapped state file")
+@Suite("Loading a mapped state file", .heavy)
 struct MappedLoadTests {
     /// A version 4 notebook of `count` notes (about 100 bytes each), the last one replaced by `last` when given.
     static func notebook(notes count: Int, last: String? = nil) -> Data {

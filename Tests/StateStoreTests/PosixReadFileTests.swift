@@ -2,10 +2,11 @@ import Foundation
 import Glibc
 import StateStore
 import StateStoreTesting
+import TestSupport
 import Testing
 
 /// `PosixFileSystem.readFile(at:)` and `readBytes(at:)`: the whole file, in a buffer no larger than the file.
-@Suite("Reading a state file")
+@Suite("Reading a state file", .heavy)
 struct PosixReadFileTests {
     /// A load holds the file's bytes while it decodes; a buffer grown to look for more than `fstat` reported
     /// allocated 1.9 times the file (massif: 7.5 MB of heap for a 4 MB workspace).

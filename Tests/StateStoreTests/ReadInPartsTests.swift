@@ -1,5 +1,6 @@
 import Foundation
 import StateModel
+import TestSupport
 import Testing
 
 @testable import StateCoding
@@ -15,7 +16,7 @@ struct PartItem: Sendable, Equatable {
 /// Issue 29's ready-time goal: a large array at the root is read in two parts, the second on another thread
 /// from a guessed element start, used only when the first part arrives exactly there. Every answer is the
 /// one-part read's.
-@Suite("Arrays read in two parts")
+@Suite("Arrays read in two parts", .heavy)
 struct ReadInPartsTests {
     /// An array of `count` items; `element` may replace the text of any.
     static func document(count: Int, element: (Int) -> String? = { _ in nil }) -> Data {

@@ -3,12 +3,13 @@ import StateStore
 import StateStoreSample
 import StateStoreTesting
 import Synchronization
+import TestSupport
 import Testing
 
 /// Replication of a journaled state's history to a directory target, and its restore elsewhere (issue 43): the
 /// state after a crash, the state at chosen revisions and times, the lease, a store that fails, damaged and missing
 /// objects.
-@Suite struct ReplicatorTests {
+@Suite(.heavy) struct ReplicatorTests {
     /// A source state with history, its replicator and the replica.
     struct Source {
         let directory: TemporaryDirectory

@@ -3,6 +3,7 @@ import Foundation
 import StateStore
 import StateStoreS3
 import StateStoreTesting
+import TestSupport
 import Testing
 
 /// The S3 replica target against a real S3 protocol server (moto's, which `Scripts/with-s3-server.sh` starts for
@@ -12,7 +13,9 @@ import Testing
     .enabled(
         if: ProcessInfo.processInfo.environment["WSD_S3_ENDPOINT"] != nil
             || ProcessInfo.processInfo.environment["CI"] == "true",
-        "needs WSD_S3_ENDPOINT (Scripts/with-s3-server.sh)"))
+        "needs WSD_S3_ENDPOINT (Scripts/with-s3-server.sh)"),
+    .heavy
+)
 struct S3ReplicationTests {
     /// A target on a bucket of its own, created.
     static func target(prefix: String = "replica", pageSize: Int? = nil, create: Bool = true) throws -> S3ReplicaTarget

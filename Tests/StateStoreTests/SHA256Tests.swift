@@ -1,11 +1,12 @@
 import Crypto
 import Foundation
 import StateStore
+import TestSupport
 import Testing
 
 /// StateStore's own SHA-256 (the import marker's, the history manifest's) against FIPS 180-4's examples and
 /// against swift-crypto's.
-@Suite("StateStore's SHA-256")
+@Suite("StateStore's SHA-256", .heavy)
 struct SHA256Tests {
     @Test(arguments: [
         ("", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"),

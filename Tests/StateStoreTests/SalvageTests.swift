@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 
 /// The salvage policy on the sample model: a bad record is not a bad file.
-@Suite("Salvage")
+@Suite("Salvage", .heavy)
 struct SalvageTests {
     static let salvage = StateFileConfiguration(corruptFilePolicy: .salvage)
     static let keptName = "notebook.json.corrupt-20261118T110640Z"

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import StateStore
@@ -6,7 +7,7 @@ import Testing
 
 /// The codec writes a workspace with its compact encoder: the same bytes `JSONEncoder` gives, for every fixture
 /// that loads (unknown fields, upper-case ids, fractional seconds, newer versions) and a large generated one.
-@Suite("Workspace files: the compact encoder writes JSONEncoder's bytes")
+@Suite("Workspace files: the compact encoder writes JSONEncoder's bytes", .heavy)
 struct CompactEncodingTests {
     static var fixturePaths: [String] {
         let root = Fixtures.root

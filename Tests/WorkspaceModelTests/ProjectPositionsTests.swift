@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import WorkspaceModel
@@ -6,7 +7,7 @@ import Testing
 /// A run of changes finds the projects its updates name through a table once the scans have cost as much as
 /// building it (``ProjectPositions``): the positions are the scan's, and a run gives what its changes give one at
 /// a time, whatever adds, removes or replaces projects in between.
-@Suite struct ProjectPositionsTests {
+@Suite(.heavy) struct ProjectPositionsTests {
     /// A workspace of `count` projects with sequential ids from 0.
     static func workspace(projects count: Int) -> Workspace {
         Workspace(

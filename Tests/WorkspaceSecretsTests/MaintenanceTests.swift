@@ -5,7 +5,7 @@ import Testing
 
 @testable import WorkspaceSecrets
 
-@Suite("Offline check, rekey (including a half-done one) and reset")
+@Suite("Offline check, rekey (including a half-done one) and reset", .heavy)
 struct MaintenanceTests {
     /// A store with one write token, closed, and that token.
     func storeWithToken(_ key: ProvidedKey = .none) async throws -> (SecretsDirectory, BearerToken, UUID) {

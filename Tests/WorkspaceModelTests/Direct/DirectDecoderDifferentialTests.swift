@@ -8,7 +8,7 @@ import Testing
 /// Issue 29: the direct decoder gives what the `Codable` path gives, on every fixture, on the corrupt corpus and on
 /// edits that reach each of its branches, or gives way to it; and it is the path taken for the files a release
 /// writes.
-@Suite("Direct decoder against Codable")
+@Suite("Direct decoder against Codable", .heavy)
 struct DirectDecoderDifferentialTests {
     static let folders = ["versions", "down", "edge", "salvage"]
 

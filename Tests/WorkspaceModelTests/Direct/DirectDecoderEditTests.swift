@@ -1,5 +1,6 @@
 import Foundation
 import StateStore
+import TestSupport
 import Testing
 
 @testable import WorkspaceModel
@@ -8,7 +9,7 @@ import Testing
 /// of value, escaped and reordered keys, `null` where each kind of field allows it or not, the envelope's forms,
 /// duplicate keys at every level) load the same as through `Codable`; and the ones the direct decoder reads itself
 /// are read directly.
-@Suite("Direct decoder edits")
+@Suite("Direct decoder edits", .heavy)
 struct DirectDecoderEditTests {
     /// One edit: the text replaced, its replacement, and whether the direct path reads the result itself.
     struct Edit: Sendable, CustomTestStringConvertible {
