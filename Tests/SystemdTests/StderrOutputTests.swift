@@ -1,6 +1,7 @@
 import Logging
-import Systemd
 import Testing
+
+@testable import Systemd
 
 #if canImport(Glibc)
 import Glibc
@@ -24,6 +25,24 @@ import Glibc
             StderrFormat.human(record, timestamp: "12:00:00.000")
                 == "12:00:00.000 warning store: disk low\n  free: 3% message-id=5a4a3c9f1b2e4d6f8a7b9c0d1e2f3a4b"
                 + " path=/var/lib/w tries=2\n")
+    }
+
+    /// Every `Character` that is a newline is found by the byte check and escaped; text with bytes that end one
+    /// elsewhere (é is C3 A9, Ņ is C5 85, ‥ is E2 80 A5) is not split and comes out unchanged.
+    @Test(arguments: ["\n", "\r", "\r\n", "\u{0B}", "\u{0C}", "\u{85}", "\u{2028}", "\u{2029}"])
+    func everyNewlineCharacterIsEscaped(newline: String) {
+        let record = infoRecord("a\(newline)b", key: "k", value: "x\(newline)y")
+        #expect(StderrFormat.prefixed(record) == "<6>a\\nb k=x\\ny\n")
+        #expect(StderrFormat.human(record, timestamp: "T") == "T info l: a\n  b k=x\\ny\n")
+        #expect(StderrFormat.containsNewline("a\(newline)b"))
+    }
+
+    @Test func textWithoutNewlinesIsUnchanged() {
+        let record = infoRecord("café Ņ — ok", key: "path", value: "/tmp/é")
+        #expect(StderrFormat.prefixed(record) == "<6>café Ņ — ok path=/tmp/é\n")
+        #expect(StderrFormat.human(record, timestamp: "T") == "T info l: café Ņ — ok path=/tmp/é\n")
+        #expect(!StderrFormat.containsNewline("plain text, with = and / and 100%"))
+        #expect(!StderrFormat.containsNewline("café Ņ ‥ \u{A8}\u{A9}\u{2027}\u{202A}"))
     }
 
     @Test func prefixedHandlerWritesEveryLevelWithItsPriority() throws {
@@ -63,6 +82,13 @@ import Glibc
         #expect(record.metadata.map(\.value) == ["provider", "event", "handler"])
         #expect(record.identifier == "test-identifier")
         #expect(record.file == "F/f.swift" && record.line == 3 && record.function == "g()")
+    }
+
+    /// An info record of label `l` with one metadata pair.
+    private func infoRecord(_ message: String, key: String, value: String) -> LogRecord {
+        LogRecord(
+            level: .info, message: message, identifier: "w", label: "l", file: "f", line: 1, function: "g",
+            messageID: nil, metadata: [(key: key, value: value)])
     }
 
     /// Logs through a handler writing to a pipe and returns what arrived.
