@@ -20,9 +20,11 @@ public struct ServiceEnvironment: Sendable, Equatable {
         var variables: [String: String] = [:]
         var cursor = environ
         while let entry = cursor.pointee {
+            // Split at the first "=" byte: a UTF-8 index is a valid `String` index there (an ASCII byte), and a
+            // byte search skips the grapheme breaking that `firstIndex(of: Character)` does on every character.
             let text = String(cString: entry)
-            if let equals = text.firstIndex(of: "=") {
-                variables[String(text[..<equals])] = String(text[text.index(after: equals)...])
+            if let equals = text.utf8.firstIndex(of: UInt8(ascii: "=")) {
+                variables[String(text[..<equals])] = String(text[text.utf8.index(after: equals)...])
             }
             cursor += 1
         }
