@@ -24,7 +24,7 @@ public struct HTTPRouter: Sendable {
         _ method: HTTPMethod, _ pattern: String, handler: @escaping Handler
     ) throws(HTTPRouteError) {
         let parsed = try RoutePattern(pattern)
-        if routes.contains(where: { $0.method == method && $0.pattern.shape == parsed.shape }) {
+        if routes.contains(where: { $0.method == method && $0.pattern.hasSameShape(as: parsed) }) {
             throw .duplicateRoute(method: method.rawValue, pattern: pattern)
         }
         routes.append(Route(method: method, pattern: parsed, handler: handler))

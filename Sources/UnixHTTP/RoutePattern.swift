@@ -10,33 +10,51 @@ struct RoutePattern: Sendable, Equatable {
     let segments: [Segment]
 
     /// Parses a pattern; parameters must fill a whole segment and be unique.
+    ///
+    /// It reads the UTF-8 bytes: every character it looks for (`/`, `{`, `}`, `?`) is ASCII, and a byte scan skips
+    /// the grapheme breaking of a `Character` walk (the daemon registers its routes before it is ready).
     init(_ text: String) throws(HTTPRouteError) {
-        guard text.hasPrefix("/") else { throw .invalidPattern(pattern: text, reason: "it must start with /") }
+        guard text.utf8.first == UInt8(ascii: "/") else {
+            throw .invalidPattern(pattern: text, reason: "it must start with /")
+        }
+        let slash = UInt8(ascii: "/")
+        let open = UInt8(ascii: "{")
+        let close = UInt8(ascii: "}")
         var segments: [Segment] = []
         var names: Set<String> = []
-        for piece in text.split(separator: "/", omittingEmptySubsequences: false).dropFirst() {
-            if piece.hasPrefix("{") && piece.hasSuffix("}") && piece.count > 2 {
-                let name = String(piece.dropFirst().dropLast())
-                guard !name.contains(where: { "{}/".contains($0) }) else {
+        for piece in text.utf8.split(separator: slash, omittingEmptySubsequences: false).dropFirst() {
+            if piece.first == open && piece.last == close && piece.count > 2 {
+                let name = String(Substring(piece.dropFirst().dropLast()))
+                guard !name.utf8.contains(where: { $0 == open || $0 == close || $0 == slash }) else {
                     throw .invalidPattern(pattern: text, reason: "parameter {\(name)} has a bad name")
                 }
                 guard names.insert(name).inserted else {
                     throw .invalidPattern(pattern: text, reason: "parameter {\(name)} appears twice")
                 }
                 segments.append(.parameter(name))
-            } else if piece.contains(where: { $0 == "{" || $0 == "}" || $0 == "?" }) {
-                throw .invalidPattern(pattern: text, reason: "segment \(piece) must be a literal or a whole {param}")
+            } else if piece.contains(where: { $0 == open || $0 == close || $0 == UInt8(ascii: "?") }) {
+                throw .invalidPattern(
+                    pattern: text, reason: "segment \(Substring(piece)) must be a literal or a whole {param}")
             } else {
-                segments.append(.literal(String(piece)))
+                segments.append(.literal(String(Substring(piece))))
             }
         }
         self.text = text
         self.segments = segments
     }
 
-    /// The pattern with parameter names erased, so `/a/{x}` and `/a/{y}` have the same shape.
-    var shape: [Segment] {
-        segments.map { if case .parameter = $0 { return .parameter("") } else { return $0 } }
+    /// Whether both patterns match the same paths: the same literals in the same places, parameters anywhere
+    /// else, whatever their names (`/a/{x}` and `/a/{y}`).
+    func hasSameShape(as other: RoutePattern) -> Bool {
+        guard segments.count == other.segments.count else { return false }
+        for (mine, theirs) in zip(segments, other.segments) {
+            switch (mine, theirs) {
+            case (.literal(let a), .literal(let b)): guard a == b else { return false }
+            case (.parameter, .parameter): continue
+            default: return false
+            }
+        }
+        return true
     }
 
     /// Matches decoded path segments; returns the parameters, or `nil`.

@@ -72,5 +72,29 @@ import UnixHTTP
         #expect(throws: HTTPRouteError.duplicateRoute(method: "GET", pattern: "/v1/{b}")) {
             try router.register(.GET, "/v1/{b}") { _ in text("") }
         }
+        let braces = HTTPRouteError.invalidPattern(
+            pattern: "/v1/{}", reason: "segment {} must be a literal or a whole {param}")
+        #expect(throws: braces) {
+            try router.register(.GET, "/v1/{}") { _ in text("") }
+        }
+        let badName = HTTPRouteError.invalidPattern(pattern: "/v1/{a}b}", reason: "parameter {a}b} has a bad name")
+        #expect(throws: badName) {
+            try router.register(.GET, "/v1/{a}b}") { _ in text("") }
+        }
+        #expect(throws: HTTPRouteError.self) { try router.register(.GET, "/v1/x?y") { _ in text("") } }
+        // Another method, a literal where the other has a parameter, or another length: not the same shape.
+        try router.register(.POST, "/v1/{c}") { _ in text("") }
+        try router.register(.GET, "/v1/all") { _ in text("") }
+        try router.register(.GET, "/v1/{a}/tabs") { _ in text("") }
+        #expect(throws: HTTPRouteError.duplicateRoute(method: "GET", pattern: "/v1/{z}/tabs")) {
+            try router.register(.GET, "/v1/{z}/tabs") { _ in text("") }
+        }
+        // A parameter's name and a literal segment may be any UTF-8.
+        try router.register(.GET, "/v1/café/{näme}") { _ in text("") }
+        guard case .found(_, let parameters) = router.match(method: .GET, pathSegments: ["v1", "café", "x"]) else {
+            Issue.record("no match for the UTF-8 route")
+            return
+        }
+        #expect(parameters == ["näme": "x"])
     }
 }
