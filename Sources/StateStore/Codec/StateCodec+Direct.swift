@@ -63,6 +63,7 @@ extension StateCodec {
     ) -> (@Sendable (inout StateDirectReader) throws -> any Sendable)? {
         guard version >= schema.firstVersion, version <= schema.currentVersion else { return nil }
         if version < schema.currentVersion { return schema.stepsByVersion[version]?.directDecoder() }
+        if let coding = schema.directModelCoding { return coding.read }
         return MigrationStep.directDecoder(of: Model.self)
     }
 
@@ -140,7 +141,14 @@ extension StateCodec {
     /// Whether ``write(_:version:minReaderVersion:revision:lineage:pieceSize:to:)`` can write `model` in pieces:
     /// the model writes itself (`StateDirectEncodable`) and the file is compact.
     package func writesInPieces(_ model: Model) -> Bool {
-        !prettyPrinted && writesDirectly && model is any StateDirectEncodable
+        !prettyPrinted && writesDirectly && directEncodable(model) != nil
+    }
+
+    /// `model` as a writer of itself, when it is one: from the schema when it captured the conformance, else
+    /// looked up.
+    func directEncodable(_ model: Model) -> (any StateDirectEncodable)? {
+        if let coding = schema.directModelCoding { return coding.encodable(model) }
+        return model as? any StateDirectEncodable
     }
 
     /// Writes the bytes ``encode(_:version:minReaderVersion:revision:lineage:compact:capacity:)`` gives for
@@ -156,7 +164,7 @@ extension StateCodec {
         _ model: Model, version: Int?, minReaderVersion: Int?, revision: UInt64, lineage: Lineage, pieceSize: Int,
         contentChecksumKey: String? = nil, to sink: @escaping (UnsafeRawBufferPointer) throws -> Void
     ) throws -> Bool {
-        guard writesInPieces(model), let direct = model as? any StateDirectEncodable else { return false }
+        guard writesInPieces(model), let direct = directEncodable(model) else { return false }
         let envelope = self.envelope(
             model, version: version, minReaderVersion: minReaderVersion, revision: revision, lineage: lineage)
         var checksum: UInt32 = 0

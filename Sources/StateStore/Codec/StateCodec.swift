@@ -353,7 +353,7 @@ public struct StateCodec<Model: Codable & Sendable>: Sendable {
         let envelope = self.envelope(
             model, version: version, minReaderVersion: minReaderVersion, revision: revision, lineage: lineage)
         let closing = contentChecksumKey.map { ContentChecksum.closingMember(key: $0) }
-        if useCompact && !prettyPrinted && writesDirectly, let direct = model as? any StateDirectEncodable {
+        if useCompact && !prettyPrinted && writesDirectly, let direct = directEncodable(model) {
             // The same bytes again, written straight by the model's generated `write(stateWriter:)`; anything it
             // does not do as the encoders below do throws, and they write instead.
             if let data = try? writeDirectly(direct, envelope: envelope, capacity: capacity, closing: closing) {

@@ -26,6 +26,10 @@ public struct StateSchema<Model: Codable & Sendable>: Sendable {
     let stepsByVersion: [Int: MigrationStep]
     let makeInitial: @Sendable () -> Model
     let repairModel: @Sendable (inout Model, inout RepairLog) throws -> Void
+    /// How `Model` reads and writes itself directly, when the schema was made where its conformances are known;
+    /// nil: looked up at run time, where the first lookup of a conformance scans every conformance record of the
+    /// process (about 0.3 million instructions each, on a start's path).
+    private(set) var directModelCoding: DirectModelCoding<Model>?
 
     /// Builds and validates a schema.
     ///
@@ -59,6 +63,38 @@ public struct StateSchema<Model: Codable & Sendable>: Sendable {
         migrations: [MigrationStep] = [],
         initial: @escaping @Sendable () -> Model,
         repair: @escaping @Sendable (inout Model, inout RepairLog) throws -> Void = { _, _ in }
+    ) throws(MigrationPlanError) {
+        try self.init(
+            checking: (),
+            currentVersion: currentVersion,
+            firstVersion: firstVersion,
+            minReaderVersion: minReaderVersion,
+            versionKey: versionKey,
+            minReaderVersionKey: minReaderVersionKey,
+            revisionKey: revisionKey,
+            lineageKey: lineageKey,
+            contentChecksumKey: contentChecksumKey,
+            dateCoding: dateCoding,
+            migrations: migrations,
+            initial: initial,
+            repair: repair)
+    }
+
+    /// The schema's checks and fields, for both public initializers.
+    private init(
+        checking: Void,
+        currentVersion: Int,
+        firstVersion: Int,
+        minReaderVersion: Int?,
+        versionKey: String,
+        minReaderVersionKey: String,
+        revisionKey: String,
+        lineageKey: String,
+        contentChecksumKey: String,
+        dateCoding: DateCoding,
+        migrations: [MigrationStep],
+        initial: @escaping @Sendable () -> Model,
+        repair: @escaping @Sendable (inout Model, inout RepairLog) throws -> Void
     ) throws(MigrationPlanError) {
         let minReader = minReaderVersion ?? currentVersion
         guard firstVersion <= currentVersion, minReader <= currentVersion, minReader >= firstVersion else {
@@ -122,4 +158,52 @@ public enum DateCoding: Sendable {
     case iso8601
     /// Seconds since 1970 as a number.
     case secondsSince1970
+}
+
+extension StateSchema where Model: StateDirectDecodable & StateDirectEncodable {
+    /// Builds and validates a schema whose model reads and writes itself directly (`@StateModel` types), with
+    /// both captured here, so that loads and saves never look the conformances up at run time.
+    ///
+    /// The parameters are those of the general initializer.
+    /// - Throws: ``MigrationPlanError`` when the chain has a gap, a duplicate, or mismatched types.
+    public init(
+        currentVersion: Int,
+        firstVersion: Int = 1,
+        minReaderVersion: Int? = nil,
+        versionKey: String = "version",
+        minReaderVersionKey: String = "minReaderVersion",
+        revisionKey: String = "revision",
+        lineageKey: String = "lineage",
+        contentChecksumKey: String = ContentChecksum.defaultKey,
+        dateCoding: DateCoding = .iso8601,
+        migrations: [MigrationStep] = [],
+        initial: @escaping @Sendable () -> Model,
+        repair: @escaping @Sendable (inout Model, inout RepairLog) throws -> Void = { _, _ in }
+    ) throws(MigrationPlanError) {
+        try self.init(
+            checking: (),
+            currentVersion: currentVersion,
+            firstVersion: firstVersion,
+            minReaderVersion: minReaderVersion,
+            versionKey: versionKey,
+            minReaderVersionKey: minReaderVersionKey,
+            revisionKey: revisionKey,
+            lineageKey: lineageKey,
+            contentChecksumKey: contentChecksumKey,
+            dateCoding: dateCoding,
+            migrations: migrations,
+            initial: initial,
+            repair: repair)
+        directModelCoding = DirectModelCoding(
+            read: { reader in try Model(stateReader: &reader) }, encodable: { model in model })
+    }
+}
+
+/// A model's direct reader and writer, captured where `Model`'s conformances to `StateDirectDecodable` and
+/// `StateDirectEncodable` are known statically.
+struct DirectModelCoding<Model>: Sendable {
+    /// Reads a `Model` straight from the bytes.
+    let read: @Sendable (inout StateDirectReader) throws -> any Sendable
+    /// The model as a writer of itself.
+    let encodable: @Sendable (Model) -> any StateDirectEncodable
 }
