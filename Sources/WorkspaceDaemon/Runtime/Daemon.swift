@@ -74,6 +74,12 @@ package final class Daemon: Sendable {
         }
         try refuseAStateTooLargeForTheMemoryLimit(file)
         let pendingSecrets = beginOpeningSecretStore(configuration)
+        if let metrics {
+            // The control API's request figures, made beside the load instead of when its routes are registered.
+            DispatchQueue.global(qos: .userInitiated).async {
+                metrics.prepareRoutes(APIRoute.all.map(\.description))
+            }
+        }
         if case .socket = environment.transport {
             // The control server's event loops start their threads beside the load, not after it (`workspaced run`
             // starts them sooner, beside its configuration read; asking again is then a no-op).
