@@ -51,6 +51,33 @@ struct PosixReadFileTests {
         #expect(String(decoding: array, as: UTF8.self).contains("\nVmRSS:"))
     }
 
+    /// A pipe reports no size either: what it carries past the first read comes in 64 KiB pieces, each appended
+    /// once, in order (the pieces' buffer is not zeroed, so a piece read short must add only what it read).
+    @Test func aPipeIsReadToItsEndInPieces() throws {
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0)
+        let (readEnd, writeEnd) = (ends[0], ends[1])
+        defer { close(readEnd) }
+        let bytes = (0..<(3 * 65_536 + 4_099)).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 >> 9) }
+        let writer = Thread {
+            bytes.withUnsafeBytes { buffer in
+                var offset = 0
+                while offset < buffer.count {
+                    // Writes of uneven sizes, so that reads come back short.
+                    let count = write(
+                        writeEnd, buffer.baseAddress! + offset, min(1_000 + offset % 5_000, buffer.count - offset))
+                    if count <= 0 { break }
+                    offset += count
+                }
+            }
+            close(writeEnd)
+        }
+        writer.start()
+        let read = try #require(try PosixFileSystem().readFile(at: "/proc/self/fd/\(readEnd)"))
+        #expect(read.count == bytes.count)
+        #expect(read.elementsEqual(bytes))
+    }
+
     @Test func aMissingFileIsNil() throws {
         #expect(try PosixFileSystem().readFile(at: "/nonexistent/state.json") == nil)
         #expect(try PosixFileSystem().readBytes(at: "/nonexistent/state.json") == nil)

@@ -63,14 +63,16 @@ public struct PosixFileSystem: FileSystem {
     private func readRest(
         of descriptor: Int32, path: String, pieceSize: Int = 64 * 1024, _ append: (UnsafeRawBufferPointer) -> Void
     ) throws(FileSystemError) {
-        var more = [UInt8](repeating: 0, count: max(pieceSize, 1))
-        while true {
-            let count = more.withUnsafeMutableBytes { buffer in
-                retryingOnInterrupt { Glibc.read(descriptor, buffer.baseAddress!, buffer.count) }
+        // Uninitialized: nearly every call finds the end at once, and a zeroed buffer cost each whole-file read
+        // 64 KiB of memset and its page faults (nine reads in a start, 0.59 million instructions).
+        try withUnsafeTemporaryAllocation(byteCount: max(pieceSize, 1), alignment: 16) {
+            (more: UnsafeMutableRawBufferPointer) throws(FileSystemError) in
+            while true {
+                let count = retryingOnInterrupt { Glibc.read(descriptor, more.baseAddress!, more.count) }
+                if count < 0 { throw FileSystemError(operation: "read", path: path, errno: errno) }
+                if count == 0 { return }
+                append(UnsafeRawBufferPointer(rebasing: more[0..<count]))
             }
-            if count < 0 { throw FileSystemError(operation: "read", path: path, errno: errno) }
-            if count == 0 { return }
-            more.withUnsafeBytes { append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
         }
     }
 
