@@ -369,7 +369,7 @@ let package = Package(
         // the control API (WorkspaceClient), never through the daemon's secrets file.
         .target(
             name: "WorkspaceSecrets",
-            dependencies: ["StateStore", "StateModel", traitProduct("Crypto", "swift-crypto")]
+            dependencies: ["StateStore", "StateJSON", "StateModel", traitProduct("Crypto", "swift-crypto")]
         ),
         // The secret store's fixtures of every shipped version, every way it cannot be opened, tokens, keys, the
         // deletion-resistance rules and rekey.

@@ -87,6 +87,41 @@ struct SealingTests {
         #expect(reason == "the file is empty")
     }
 
+    /// The pull reader reads what workspaced writes and leaves anything else to `JSONDecoder`, so `parse` gives
+    /// what `JSONDecoder` gives for every variant: the same envelope, or the same refusal.
+    @Test func theDirectReadAgreesWithJSONDecoder() throws {
+        let written = try sealed()
+        let envelope = try #require(SealedEnvelope.readDirectly(written))
+        #expect(envelope == (try JSONDecoder().decode(SealedEnvelope.self, from: written)))
+        #expect(envelope.keyId == key.id && envelope.format == SealedEnvelope.format)
+        let members = #""cipher":"AES-256-GCM","format":"workspaced-secrets","keyId":"k","sealed":"c2VhbGVk""#
+        let variants: [(text: String, direct: Bool)] = [
+            ("{\(members)}", true),
+            (" {\n \(members.replacingOccurrences(of: ",", with: " ,\n "))\n}\n", true),
+            (#"{"sealed":"\u0073","keyId":"k","format":"workspaced-secrets","cipher":"AES-256-GCM"}"#, true),
+            ("{\(members),\"extra\":1}", false),
+            ("{\(members),\"keyId\":\"other\"}", false),
+            ("{\(members.replacingOccurrences(of: #""k""#, with: "7"))}", false),
+            ("{\(members)", false),
+            ("{\(members)} []", false),
+            ("[\(members)]", false),
+            (#"{"format":"workspaced-secrets"}"#, false),
+        ]
+        for (text, direct) in variants {
+            let data = Data(text.utf8)
+            let read = SealedEnvelope.readDirectly(data)
+            #expect((read != nil) == direct, "\(text)")
+            let decoded = Result { try JSONDecoder().decode(SealedEnvelope.self, from: data) }
+            switch (Result { () throws(SecretsSealingError) in try SealedEnvelope.parse(data) }, decoded) {
+            case (.success(let parsed), .success(let expected)):
+                #expect(parsed == expected, "\(text)")
+                if let read { #expect(read == expected, "\(text)") }
+            case (.failure, .failure): #expect(read == nil, "\(text)")
+            case (let parsed, let expected): Issue.record("\(text): parse \(parsed), JSONDecoder \(expected)")
+            }
+        }
+    }
+
     @Test func plainJSONIsNotAnEnvelopeNamingTheMissingField() throws {
         #expect(openError(plaintext) == .notAnEnvelope(reason: "no \"format\""))
         #expect(openError(Data("[1, 2]".utf8)) != nil)
