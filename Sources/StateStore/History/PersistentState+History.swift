@@ -126,12 +126,16 @@ extension PersistentState {
     }
 
     /// The replayer of a journal of `Change`.
+    ///
+    /// Each read of the past makes its own change reader: a reader looks up the change type's direct reader when
+    /// it is made, and the first lookup of a conformance scans every conformance record of the process (about 0.3
+    /// million instructions), which a start that made one here paid before `READY=1` and most starts never need.
     static func replayer<Change: StateChange>(_ type: Change.Type) -> HistoryReplayer<Model>
     where Change.Model == Model {
-        let reader = JournalChangeReader<Change>()
-        return { checkBase, segments, from, through, base throws(HistoryError) -> Model in
+        { checkBase, segments, from, through, base throws(HistoryError) -> Model in
             try HistoryReplayPipeline.replay(
-                checkBase: checkBase, segments, from: from, through: through, reader: reader, base: base)
+                checkBase: checkBase, segments, from: from, through: through, reader: JournalChangeReader<Change>(),
+                base: base)
         }
     }
 
