@@ -106,8 +106,9 @@ package final class DaemonMetrics: Sendable {
             labels: [("operation", operation)])
     }
 
-    /// The request figures of one control API route (`GET /v1/projects/{id}`), made when the route is registered,
-    /// so that a request takes no lock shared with other routes and builds no label.
+    /// The request figures of one control API route (`GET /v1/projects/{id}`), made once per route (by
+    /// ``prepareRoutes(_:)`` or this call) and taken when the route is registered, so that a request takes no lock
+    /// shared with other routes and builds no label.
     package func route(_ route: String) -> RouteMetrics {
         routes.withLock { routes in
             if let made = routes[route] { return made }
