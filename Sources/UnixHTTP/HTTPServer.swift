@@ -16,13 +16,42 @@ public final class HTTPServer: Sendable {
     private enum State: Sendable {
         case idle
         case starting
-        case running(listener: any Channel, socketFile: UnixSocketFile?, quiescing: ServerQuiescingHelper)
+        /// Bound and listening; connections wait in the socket's backlog until the server accepts.
+        case listening(Listener)
+        case running(Listener)
         case stopped
+
+        /// The state as an error names it.
+        var name: String {
+            switch self {
+            case .idle: "idle"
+            case .starting: "starting"
+            case .listening: "listening"
+            case .running: "running"
+            case .stopped: "stopped"
+            }
+        }
+
+        /// The listener of a server that is listening or running.
+        var listener: Listener? {
+            switch self {
+            case .listening(let listener), .running(let listener): listener
+            case .idle, .starting, .stopped: nil
+            }
+        }
+    }
+
+    private struct Listener: Sendable {
+        let channel: any Channel
+        let socketFile: UnixSocketFile?
+        let quiescing: ServerQuiescingHelper
     }
 
     /// The limits and default socket path.
     public let configuration: HTTPServerConfiguration
-    private let responder: HTTPResponder
+    /// What answers each request: set by the initializer or by ``serve(router:authorize:)``, read once per
+    /// connection.
+    private let responder: ResponderSlot
     private let group: any EventLoopGroup
     private let logger: Logger
     private let state = Mutex<State>(.idle)
@@ -42,8 +71,27 @@ public final class HTTPServer: Sendable {
         logger: Logger = Logger(label: "UnixHTTP")
     ) {
         self.configuration = configuration
-        self.responder = HTTPResponder(
-            router: router, authorize: authorize, maximumBodySize: configuration.maximumBodySize)
+        self.responder = ResponderSlot(
+            HTTPResponder(router: router, authorize: authorize, maximumBodySize: configuration.maximumBodySize))
+        self.group = eventLoopGroup
+        self.logger = logger
+    }
+
+    /// Creates a server whose routes come later: ``listen(binding:)`` binds its socket, where connections wait,
+    /// and ``serve(router:authorize:)`` starts accepting them. A program that must load something before it can
+    /// answer binds first, so that the socket exists, and clients wait instead of being refused, while it loads.
+    ///
+    /// - Parameters:
+    ///   - configuration: Socket path, body limit, socket file mode and timeouts.
+    ///   - eventLoopGroup: The event loops for socket I/O (handlers run on Swift concurrency, not on these).
+    ///   - logger: Where start, stale-socket removal and shutdown are logged.
+    public init(
+        configuration: HTTPServerConfiguration,
+        eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
+        logger: Logger = Logger(label: "UnixHTTP")
+    ) {
+        self.configuration = configuration
+        self.responder = ResponderSlot(nil)
         self.group = eventLoopGroup
         self.logger = logger
     }
@@ -53,25 +101,38 @@ public final class HTTPServer: Sendable {
         try await start(binding: .path(configuration.socketPath))
     }
 
-    /// Starts accepting connections on a new socket at a path or on an inherited listening descriptor.
+    /// Starts accepting connections on a new socket at a path or on an inherited listening descriptor, with the
+    /// routes given to the initializer.
+    ///
+    /// - Throws: ``HTTPServerError`` naming the path or descriptor when the socket cannot be used;
+    ///   ``HTTPServerError/notStartable(state:)`` when the server has no routes yet.
+    public func start(binding: HTTPServerBinding) async throws(HTTPServerError) {
+        guard responder.current != nil else { throw .notStartable(state: "without routes") }
+        try await listen(binding: binding)
+        try await accept()
+    }
+
+    /// Binds a new socket at a path or adopts an inherited listening descriptor, and listens without accepting:
+    /// connections wait in the socket's backlog (256) until ``serve(router:authorize:)``. ``shutdown()`` closes a
+    /// server that never served, and removes the socket file it created.
     ///
     /// - Throws: ``HTTPServerError`` naming the path or descriptor when the socket cannot be used.
-    public func start(binding: HTTPServerBinding) async throws(HTTPServerError) {
+    public func listen(binding: HTTPServerBinding) async throws(HTTPServerError) {
         try state.withLock { state throws(HTTPServerError) in
-            guard case .idle = state else { throw .notStartable(state: "\(state)") }
+            guard case .idle = state else { throw .notStartable(state: state.name) }
             state = .starting
         }
         do throws(HTTPServerError) {
-            let (listener, socketFile, quiescing) = try await listen(binding)
+            let listener = try await bind(binding)
             let shutDownMeanwhile = state.withLock { state in
                 guard case .starting = state else { return true }
-                state = .running(listener: listener, socketFile: socketFile, quiescing: quiescing)
+                state = .listening(listener)
                 return false
             }
             if shutDownMeanwhile {
                 // shutdown() ran while we were binding: honour it.
-                await Self.closeListener(listener)
-                socketFile?.remove()
+                await Self.closeListener(listener.channel)
+                listener.socketFile?.remove()
                 throw .notStartable(state: "shut down while starting")
             }
             logger.info("listening", metadata: ["binding": "\(binding)"])
@@ -83,7 +144,33 @@ public final class HTTPServer: Sendable {
         }
     }
 
-    private typealias Listener = (channel: any Channel, socketFile: UnixSocketFile?, quiescing: ServerQuiescingHelper)
+    /// Starts accepting the connections of the socket ``listen(binding:)`` bound, those already waiting first,
+    /// answering every request with `router` (after `authorize`).
+    ///
+    /// - Throws: ``HTTPServerError/notStartable(state:)`` when the server is not listening or already serves.
+    public func serve(router: HTTPRouter, authorize: Authorizer? = nil) async throws(HTTPServerError) {
+        try state.withLock { state throws(HTTPServerError) in
+            guard case .listening = state else { throw .notStartable(state: state.name) }
+        }
+        responder.set(
+            HTTPResponder(router: router, authorize: authorize, maximumBodySize: configuration.maximumBodySize))
+        try await accept()
+    }
+
+    /// Turns on accepting (`autoRead`, off since the bind) once the server is listening with its routes.
+    private func accept() async throws(HTTPServerError) {
+        let listener = try state.withLock { state throws(HTTPServerError) -> Listener in
+            guard case .listening(let listener) = state else { throw .notStartable(state: state.name) }
+            state = .running(listener)
+            return listener
+        }
+        do {
+            try await listener.channel.setOption(ChannelOptions.autoRead, value: true).get()
+        } catch {
+            // The listener closed meanwhile: shutdown() ran, and says so itself.
+            throw .notStartable(state: "shut down while starting")
+        }
+    }
 
     /// Stops accepting, then closes the listener. A connection the kernel hands over while the listener is closing
     /// could be dropped unread (its client sees a reset); with reads off, the rest stay in the backlog for the next
@@ -94,7 +181,8 @@ public final class HTTPServer: Sendable {
         try? await listener.close()
     }
 
-    private func listen(_ binding: HTTPServerBinding) async throws(HTTPServerError) -> Listener {
+    /// Binds (or adopts) the listening socket with accepting off.
+    private func bind(_ binding: HTTPServerBinding) async throws(HTTPServerError) -> Listener {
         let quiescing = ServerQuiescingHelper(group: group)
         let bootstrap = makeBootstrap(quiescing: quiescing, hasPeerCredentials: binding.hasPeerCredentials)
         switch binding {
@@ -113,10 +201,11 @@ public final class HTTPServer: Sendable {
                 await Self.closeListener(listener)
                 throw error
             }
-            return (listener, socketFile, quiescing)
+            return Listener(channel: listener, socketFile: socketFile, quiescing: quiescing)
         case .inheritedDescriptor(let descriptor):
             do {
-                return (try await bootstrap.withBoundSocket(descriptor).get(), nil, quiescing)
+                let listener = try await bootstrap.withBoundSocket(descriptor).get()
+                return Listener(channel: listener, socketFile: nil, quiescing: quiescing)
             } catch {
                 throw .listenFailed(binding: binding, reason: "\(error)")
             }
@@ -124,22 +213,24 @@ public final class HTTPServer: Sendable {
             do {
                 let listener = try await bootstrap.serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
                     .bind(host: host, port: port).get()
-                return (listener, nil, quiescing)
+                return Listener(channel: listener, socketFile: nil, quiescing: quiescing)
             } catch {
                 throw .listenFailed(binding: binding, reason: "\(error)")
             }
         }
     }
 
-    /// The listener's pipeline gets `quiescing`'s handler, which tracks every connection from its accept on;
-    /// each connection's pipeline starts with a ``ShutdownQuiescingHandler``. A connection on a TCP listener
-    /// (`hasPeerCredentials` false) is handled as ``PeerCredentials/unknown``.
+    /// The listener starts with `autoRead` off (``accept()`` turns it on) and its pipeline gets `quiescing`'s
+    /// handler, which tracks every connection from its accept on; each connection's pipeline starts with a
+    /// ``ShutdownQuiescingHandler``. A connection on a TCP listener (`hasPeerCredentials` false) is handled as
+    /// ``PeerCredentials/unknown``.
     private func makeBootstrap(quiescing: ServerQuiescingHelper, hasPeerCredentials: Bool) -> ServerBootstrap {
-        let responder = self.responder
+        let responderSlot = self.responder
         let connections = self.connections
         let configuration = self.configuration
         return ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
+            .serverChannelOption(.autoRead, value: false)
             .serverChannelInitializer { listener in
                 listener.eventLoop.makeCompletedFuture {
                     try listener.pipeline.syncOperations.addHandler(
@@ -147,6 +238,10 @@ public final class HTTPServer: Sendable {
                 }
             }
             .childChannelInitializer { channel in
+                // Accepting starts only once there is a responder (`accept()`).
+                guard let responder = responderSlot.current else {
+                    return channel.eventLoop.makeFailedFuture(ChannelError.ioOnClosedChannel)
+                }
                 // Every step below completes on the connection's event loop before the initializer returns:
                 // shutdown counts on that (see `quiesce`).
                 do {
@@ -184,11 +279,17 @@ public final class HTTPServer: Sendable {
     /// The address a TCP listener is bound to (its port is the one the kernel chose when it was asked for port 0);
     /// `nil` before ``start(binding:)``, after ``shutdown()`` and for a Unix socket.
     public var tcpAddress: (host: String, port: Int)? {
-        guard case .running(let listener, _, _) = state.withLock({ $0 }),
-            let address = listener.localAddress, let port = address.port,
+        guard let address = state.withLock({ $0.listener })?.channel.localAddress, let port = address.port,
             address.protocol == .inet || address.protocol == .inet6, let host = address.ipAddress
         else { return nil }
         return (host, port)
+    }
+
+    /// Removes the socket file this server created, if it is still the one bound, and nothing else: for a process
+    /// about to exit that has no time for ``shutdown()`` (the kernel closes the socket, refusing what waits in its
+    /// backlog). A later ``shutdown()`` finds the file gone.
+    public func removeSocketFileBeforeExit() {
+        state.withLock { $0.listener }?.socketFile?.remove()
     }
 
     /// Stops accepting, lets in-flight requests finish (up to the grace period), closes every connection and
@@ -201,17 +302,17 @@ public final class HTTPServer: Sendable {
             defer { state = .stopped }
             return state
         }
-        guard case .running(let listener, let socketFile, let quiescing) = previous else { return }
+        guard let listener = previous.listener else { return }
         let open = connections.current
         let closed = Self.quiesce(
-            listener, quiescing: quiescing, group: group, gracePeriod: configuration.shutdownGracePeriod,
-            logger: logger)
+            listener.channel, quiescing: listener.quiescing, group: group,
+            gracePeriod: configuration.shutdownGracePeriod, logger: logger)
         // Should the chain fail before the helper closed the listener, it is closed here, so this cannot hang.
-        closed.whenFailure { _ in listener.close(promise: nil) }
-        try? await listener.closeFuture.get()
+        closed.whenFailure { _ in listener.channel.close(promise: nil) }
+        try? await listener.channel.closeFuture.get()
         // NIO leaves the file it bound: removed as soon as nothing listens on it, unless it has since been replaced
         // by someone else's; the connections are still finishing.
-        socketFile?.remove()
+        listener.socketFile?.remove()
         try? await closed.get()
         logger.info("stopped", metadata: ["handled": "\(open)"])
     }
@@ -244,5 +345,21 @@ public final class HTTPServer: Sendable {
                 closed.futureResult.whenComplete { _ in late.cancel() }
                 return closed.futureResult
             }
+    }
+}
+
+/// What answers a server's requests, shared with its listener's child initializer, which reads it once per
+/// connection: set before accepting starts.
+private final class ResponderSlot: Sendable {
+    private let responder: Mutex<HTTPResponder?>
+
+    init(_ responder: HTTPResponder?) {
+        self.responder = Mutex(responder)
+    }
+
+    var current: HTTPResponder? { responder.withLock { $0 } }
+
+    func set(_ responder: HTTPResponder) {
+        self.responder.withLock { $0 = responder }
     }
 }
