@@ -10,9 +10,9 @@ import WorkspaceModel
 import WorkspaceSecrets
 
 extension Daemon {
-    /// Serves the control API with `router`: on the socket systemd passed (socket activation), else on the
-    /// configured path.
-    func startControlServer(_ api: ControlAPI, router: HTTPRouter) async throws(DaemonStartError) -> HTTPServer {
+    /// Begins listening for the control API beside the load: on the socket systemd passed (socket activation),
+    /// else on the configured path. Nothing is accepted until ``PendingControlServer/serve(router:authorize:)``.
+    func beginListening() throws(DaemonStartError) -> PendingControlServer {
         let configuration = self.configuration
         let binding: HTTPServerBinding
         do {
@@ -34,13 +34,8 @@ extension Daemon {
                 socketPath: configuration.controlSocketPath, maximumBodySize: configuration.apiMaximumBodyBytes,
                 maximumConnections: connectionCap(configuration.apiMaximumConnections),
                 requestTimeout: configuration.apiRequestTimeout),
-            router: router, authorize: authorizer(api.secrets), logger: logger)
-        do {
-            try await server.start(binding: binding)
-        } catch {
-            throw .controlSocket("\(error)")
-        }
-        return server
+            logger: logger)
+        return PendingControlServer(server: server, binding: binding)
     }
 
     /// Decides each request before routing (``RequestAuthorizer``): by its bearer token when it presents one,

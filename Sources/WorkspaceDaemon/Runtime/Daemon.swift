@@ -16,8 +16,9 @@ import WorkspaceSecrets
 ///
 /// The start-up order: the caller installs ``SignalSources`` first (``DaemonLifecycle`` does), then
 /// ``start(serving:)`` takes the state lock, loads and migrates (reporting STATUS and extending the start timeout
-/// while it runs; an installed secret store opens beside it), logs the load report, starts the persistence engine,
-/// serves the control API and starts the watchdog, and only then sends READY=1.
+/// while it runs; an installed secret store opens and the control socket is bound beside it, accepting nothing
+/// yet), logs the load report, starts the persistence engine, serves the control API and starts the watchdog, and
+/// only then sends READY=1.
 package final class Daemon: Sendable {
     /// The configuration in force.
     package var configuration: DaemonConfiguration { current.withLock { $0 } }
@@ -30,6 +31,9 @@ package final class Daemon: Sendable {
     let statusLine: SaveStatusLine
     /// The state file while ``start(serving:)`` loads it, until READY: a stop in that time is not a crash.
     let loadingFile = Mutex<StateFile<Workspace>?>(nil)
+    /// The control server listening while ``start(serving:)`` loads, until it serves: a stop in that time removes
+    /// its socket file.
+    let listeningServer = Mutex<HTTPServer?>(nil)
 
     var notifier: any ServiceNotifier { environment.notifier }
     var logger: Logger { environment.logger }
@@ -85,6 +89,19 @@ package final class Daemon: Sendable {
             // starts them sooner, beside its configuration read; asking again is then a no-op).
             SharedEventLoops.startInBackground()
         }
+        // Bound beside the load; a client that connects meanwhile waits in the backlog until the API serves.
+        let control: PendingControlServer?
+        if case .socket = environment.transport {
+            do {
+                control = try beginListening()
+            } catch {
+                await pendingSecrets.settle()
+                throw error
+            }
+        } else {
+            control = nil
+        }
+        listeningServer.withLock { $0 = control?.server }
         loadingFile.withLock { $0 = file }
         let startTimeout = StartTimeoutExtension(notifier: notifier, interval: environment.startTimeoutInterval)
         defer { startTimeout.stop() }
@@ -102,6 +119,7 @@ package final class Daemon: Sendable {
             persistent = try openJournaledState(file, loaded: loaded, events: events, hold: hold)
         } catch {
             await pendingSecrets.settle()
+            await control?.abandon()
             throw error
         }
         metrics?.recordReplay(persistent.journalReplay?.recordsReplayed ?? 0)
@@ -121,7 +139,13 @@ package final class Daemon: Sendable {
         HeapTrim.releaseFreePages()
         var replica: DaemonReplica?
         if let replicaConnection {
-            replica = try makeReplica(configuration, connection: replicaConnection, statePath: file.path, hold: hold)
+            do {
+                replica = try makeReplica(
+                    configuration, connection: replicaConnection, statePath: file.path, hold: hold)
+            } catch {
+                await control?.abandon()
+                throw error
+            }
         }
         let scrub = makeScrub(statePath: file.path, lineage: { persistent.lineage }, replica: replica)
         let secrets = await pendingSecrets.opening()
@@ -137,17 +161,19 @@ package final class Daemon: Sendable {
         let server: HTTPServer?
         // One router for both the socket's server and the in-process responder.
         let router = api.router()
-        switch environment.transport {
-        case .socket:
+        if let control {
             do {
-                server = try await startControlServer(api, router: router)
+                try await control.serve(router: router, authorize: authorizer(secrets))
+                server = control.server
             } catch {
                 try? persistent.close()
+                await control.abandon()
                 throw error
             }
-        case .inMemory:
+        } else {
             server = nil
         }
+        listeningServer.withLock { $0 = nil }
         let running = RunningDaemon(
             daemon: self, state: persistent, api: api, report: loaded.report, server: server,
             responder: HTTPResponder(
@@ -200,6 +226,7 @@ package final class Daemon: Sendable {
     /// crashed, and does not count towards the crash-loop guard.
     func stoppedWhileLoading() {
         loadingFile.withLock { $0 }?.stoppedWhileLoading()
+        listeningServer.withLock { $0 }?.removeSocketFileBeforeExit()
     }
 
     /// Logs each unknown configuration key the load ignored, naming the closest known key.

@@ -62,7 +62,8 @@ package struct DaemonEnvironment: Sendable {
 
 /// How the control API is served.
 package enum ControlTransport: Sendable {
-    /// On the Unix socket systemd passed (socket activation), else bound at the configured path.
+    /// On the Unix socket systemd passed (socket activation), else bound at the configured path: listening from
+    /// the start of the load, accepting once the API serves.
     case socket
     /// Not on any socket: requests go through ``RunningDaemon/responder`` (tests, embedding).
     case inMemory

@@ -11,8 +11,8 @@ import WorkspaceDaemon
 
 /// A whole daemon in memory: the real start-up, stop and reload code with a recording notifier, a manual
 /// scheduler (no timed save unless a test advances it), a fault-injecting file system over a temporary state
-/// directory, the in-memory transport, and a ``DaemonLifecycle`` on a queue of its own. No process, no socket,
-/// no sleeping.
+/// directory, the in-memory transport (or the control socket, ``socketPath``, when asked), and a ``DaemonLifecycle``
+/// on a queue of its own. No process, no socket unless asked, no sleeping.
 final class InProcessDaemon: Sendable {
     let directory: String
     let notifier = RecordingNotifier()
@@ -28,8 +28,13 @@ final class InProcessDaemon: Sendable {
 
     var configPath: String { directory + "/config.json" }
     var statePath: String { directory + "/state/workspace.json" }
+    /// The control socket's path, where a daemon made with the `.socket` transport listens.
+    var socketPath: String { directory + "/c.sock" }
 
-    init(config: String = #"{"legacyStatePath": ""}"#, seed: Data? = nil) async throws {
+    init(
+        config: String = #"{"legacyStatePath": ""}"#, seed: Data? = nil,
+        transport: ControlTransport = .inMemory
+    ) async throws {
         directory = FileManager.default.temporaryDirectory.path + "/wsd-lifecycle-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory + "/state", withIntermediateDirectories: true)
         try Data(config.utf8).write(to: URL(fileURLWithPath: directory + "/config.json"))
@@ -50,7 +55,7 @@ final class InProcessDaemon: Sendable {
             configuration: configuration, sources: sources,
             environment: DaemonEnvironment(
                 notifier: hooked, logger: logger, logLevel: level, fileSystem: fileSystem, scheduler: scheduler,
-                transport: .inMemory, watchdog: { nil }))
+                transport: transport, watchdog: { nil }))
         let exits = self.exits
         lifecycle = DaemonLifecycle(queue: queue, exitNow: { status in exits.record(status) })
     }
