@@ -55,6 +55,8 @@ public final class HTTPServer: Sendable {
     private let group: any EventLoopGroup
     private let logger: Logger
     private let state = Mutex<State>(.idle)
+    /// Set by ``removeSocketFileBeforeExit()``: a bind that completes after it removes the file it made.
+    private let socketFileUnwanted = Atomic<Bool>(false)
     private let connections = ConnectionCount()
 
     /// Creates a server; nothing listens until ``start()`` or ``start(binding:)``.
@@ -135,6 +137,8 @@ public final class HTTPServer: Sendable {
                 listener.socketFile?.remove()
                 throw .notStartable(state: "shut down while starting")
             }
+            // After the state names the listener: either this sees the flag or the removal sees the listener.
+            if socketFileUnwanted.load(ordering: .sequentiallyConsistent) { listener.socketFile?.remove() }
             logger.info("listening", metadata: ["binding": "\(binding)"])
         } catch {
             state.withLock { state in
@@ -287,8 +291,10 @@ public final class HTTPServer: Sendable {
 
     /// Removes the socket file this server created, if it is still the one bound, and nothing else: for a process
     /// about to exit that has no time for ``shutdown()`` (the kernel closes the socket, refusing what waits in its
-    /// backlog). A later ``shutdown()`` finds the file gone.
+    /// backlog). A bind still under way removes its file as soon as it completes; a later ``shutdown()`` finds the
+    /// file gone.
     public func removeSocketFileBeforeExit() {
+        socketFileUnwanted.store(true, ordering: .sequentiallyConsistent)
         state.withLock { $0.listener }?.socketFile?.remove()
     }
 

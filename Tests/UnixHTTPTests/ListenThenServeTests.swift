@@ -93,4 +93,16 @@ import UnixHTTP
         await server.shutdown()
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "theirs")
     }
+
+    /// Asked before its bind completes (here: before it begins), the server removes the file once it is bound.
+    @Test func aBindThatCompletesAfterTheRemovalWasAskedRemovesItsFile() async throws {
+        let directory = try TemporaryDirectory(prefix: "uh")
+        defer { directory.remove() }
+        let path = directory.file("s.sock")
+        let server = HTTPServer(configuration: HTTPServerConfiguration(socketPath: path), logger: quietLogger)
+        server.removeSocketFileBeforeExit()
+        try await server.listen(binding: .path(path))
+        #expect(fileMode(path) == nil, "the bind left its file")
+        await server.shutdown()
+    }
 }
