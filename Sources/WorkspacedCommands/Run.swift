@@ -33,6 +33,11 @@ struct Run: SeamedCommand {
         // The control server's event loops start their threads on the other processor while this one reads the
         // configuration, which nothing else runs beside; Daemon.start asking again is a no-op.
         SharedEventLoops.startInBackground()
+        // So does the metrics registry (Prometheus checks every name and label character by character, about
+        // 0.6 million instructions); unused when the configuration turns metrics off.
+        let metrics = BackgroundValue {
+            DaemonMetrics(version: ControlAPI.daemonVersion, schemaVersion: seams.schema.currentVersion)
+        }
         let logLevel = DaemonLogging.bootstrap(level: .info)
         let logger = Logger(label: "workspaced")
         let notifier = LibsystemdNotifier()
@@ -53,7 +58,7 @@ struct Run: SeamedCommand {
             environment: DaemonEnvironment(
                 notifier: notifier, logger: logger, logLevel: logLevel, fileSystem: seams.fileSystem,
                 memoryLimit: seams.memoryLimit, schema: seams.schema,
-                startTimeoutInterval: seams.startTimeoutInterval))
+                startTimeoutInterval: seams.startTimeoutInterval, preparedMetrics: metrics))
         let lifecycle = DaemonLifecycle(queue: signals.queue)
         signals.setHandler { number in lifecycle.handle(LifecycleEvent(signal: number)) }
         let kept = seams.whileRunning(lifecycle)

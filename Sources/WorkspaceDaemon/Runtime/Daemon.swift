@@ -66,9 +66,10 @@ package final class Daemon: Sendable {
         // Before the state file, which reports its own figures into the registry from its load on.
         let metrics =
             configuration.metricsEnabled
-            ? DaemonMetrics(
-                version: ControlAPI.daemonVersion, schemaVersion: environment.schema.currentVersion,
-                startedAt: Date(timeIntervalSinceNow: -Double(uptime.components.seconds))) : nil
+            ? environment.preparedMetrics?.value
+                ?? DaemonMetrics(
+                    version: ControlAPI.daemonVersion, schemaVersion: environment.schema.currentVersion,
+                    startedAt: Date(timeIntervalSinceNow: -Double(uptime.components.seconds))) : nil
         let file = try openStateFile(configuration, metrics: metrics?.stateMetrics)
         let replicaConnection = try openReplica(configuration)
         var started = false

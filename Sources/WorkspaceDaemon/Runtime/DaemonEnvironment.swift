@@ -31,6 +31,9 @@ package struct DaemonEnvironment: Sendable {
     /// or with the test executable's hooks more often, so that a test of a start that outlasts it needs no start
     /// of several seconds.
     package var startTimeoutInterval: Duration
+    /// The metrics registry when it is being made beside the configuration's read (`workspaced run`), used when the
+    /// configuration turns metrics on; `nil` makes it at the start, when it is needed.
+    package var preparedMetrics: BackgroundValue<DaemonMetrics>?
 
     /// The production environment, with the given service manager, logger and level.
     package init(
@@ -45,7 +48,8 @@ package struct DaemonEnvironment: Sendable {
         },
         memoryLimit: @escaping @Sendable () -> UInt64? = { CgroupMemoryLimit().bytes() },
         schema: StateSchema<Workspace> = WorkspaceSchema.shipped,
-        startTimeoutInterval: Duration = .seconds(1)
+        startTimeoutInterval: Duration = .seconds(1),
+        preparedMetrics: BackgroundValue<DaemonMetrics>? = nil
     ) {
         self.notifier = notifier
         self.logger = logger
@@ -57,6 +61,7 @@ package struct DaemonEnvironment: Sendable {
         self.memoryLimit = memoryLimit
         self.schema = schema
         self.startTimeoutInterval = startTimeoutInterval
+        self.preparedMetrics = preparedMetrics
     }
 }
 

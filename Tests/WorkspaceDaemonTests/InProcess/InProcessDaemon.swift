@@ -33,7 +33,7 @@ final class InProcessDaemon: Sendable {
 
     init(
         config: String = #"{"legacyStatePath": ""}"#, seed: Data? = nil,
-        transport: ControlTransport = .inMemory
+        transport: ControlTransport = .inMemory, preparedMetrics: BackgroundValue<DaemonMetrics>? = nil
     ) async throws {
         directory = FileManager.default.temporaryDirectory.path + "/wsd-lifecycle-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory + "/state", withIntermediateDirectories: true)
@@ -55,7 +55,7 @@ final class InProcessDaemon: Sendable {
             configuration: configuration, sources: sources,
             environment: DaemonEnvironment(
                 notifier: hooked, logger: logger, logLevel: level, fileSystem: fileSystem, scheduler: scheduler,
-                transport: transport, watchdog: { nil }))
+                transport: transport, watchdog: { nil }, preparedMetrics: preparedMetrics))
         let exits = self.exits
         lifecycle = DaemonLifecycle(queue: queue, exitNow: { status in exits.record(status) })
     }
