@@ -56,6 +56,21 @@ struct ControlSocketDuringLoadTests {
         }
     }
 
+    /// Starts `world`'s daemon on a thread of its own with its load held at the state lock, and returns once the
+    /// load is held and the control socket exists.
+    private func startHeldAtTheLoad(
+        _ world: InProcessDaemon
+    ) async throws -> (load: LoadGate, run: Task<SharedExitStatus, Never>) {
+        let load = LoadGate()
+        load.install(on: world.fileSystem)
+        let run = Task(executorPreference: ThreadTaskExecutor(name: "held load")) {
+            await world.lifecycle.run(world.daemon)
+        }
+        await load.reached()
+        try await waitForSocket(world.socketPath)
+        return (load, run)
+    }
+
     /// Whether the socket file goes away within 30 s (polled).
     private func disappears(_ path: String) async -> Bool {
         let deadline = ContinuousClock.now + .seconds(30)
@@ -70,13 +85,7 @@ struct ControlSocketDuringLoadTests {
     @Test func aClientThatConnectsWhileTheStateLoadsIsAnsweredOnceTheAPIServes() async throws {
         let world = try await InProcessDaemon(
             seed: try WorkspaceFixtures.data("versions/v4.json"), transport: .socket)
-        let load = LoadGate()
-        load.install(on: world.fileSystem)
-        let run = Task(executorPreference: ThreadTaskExecutor(name: "held load")) {
-            await world.lifecycle.run(world.daemon)
-        }
-        await load.reached()
-        try await waitForSocket(world.socketPath)
+        let (load, run) = try await startHeldAtTheLoad(world)
         let released = Atomic<Bool>(false)
         let answer = Task {
             let response = try await UnixHTTPClient(socketPath: world.socketPath).send(method: .GET, path: "/v1/status")
@@ -97,13 +106,7 @@ struct ControlSocketDuringLoadTests {
 
     @Test func aStopWhileTheStateLoadsRemovesTheSocketFile() async throws {
         let world = try await InProcessDaemon(transport: .socket)
-        let load = LoadGate()
-        load.install(on: world.fileSystem)
-        let run = Task(executorPreference: ThreadTaskExecutor(name: "held load")) {
-            await world.lifecycle.run(world.daemon)
-        }
-        await load.reached()
-        try await waitForSocket(world.socketPath)
+        let (load, run) = try await startHeldAtTheLoad(world)
         await world.signal(.stop(signal: SIGTERM))
         #expect(world.exits.all == [.success], "nothing was accepted yet: exit 0 at once")
         // At once, or as soon as a bind under way completes.
