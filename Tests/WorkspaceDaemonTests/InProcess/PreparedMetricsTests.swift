@@ -1,4 +1,5 @@
 import Glibc
+import StateStore
 import Testing
 import WorkspaceDaemon
 

@@ -1,7 +1,7 @@
 import Dispatch
+import StateStore
 import Synchronization
 import Testing
-import WorkspaceDaemon
 
 /// ``BackgroundValue``: made once, on a worker or by the first caller, and the same value for every caller.
 @Suite struct BackgroundValueTests {

@@ -3,7 +3,8 @@ import Synchronization
 
 /// A value made on a Dispatch worker while its caller goes on with other work, and taken with ``value``: the
 /// caller makes it itself when no worker has begun to (so a busy pool never delays it) and waits for the worker
-/// that has. Made exactly once either way.
+/// that has. Made exactly once either way. (A replica's prefetched snapshot is one; so is the daemon's metrics
+/// registry, made while it reads its configuration.)
 package final class BackgroundValue<Value: Sendable>: Sendable {
     private enum Stage: Sendable {
         case pending
