@@ -87,6 +87,53 @@ struct ControlSocketTests {
         #expect(FileManager.default.fileExists(atPath: path), "an inherited socket's file is never removed")
     }
 
+    /// systemd passes `LISTEN_*` before `CREDENTIALS_DIRECTORY` (and so does the shell that sets `LISTEN_PID`
+    /// here). While the daemon unset the `LISTEN_*` variables, glibc's unsetenv moved `CREDENTIALS_DIRECTORY` in
+    /// `environ` under the secret store's opening, which read it on another thread: one socket-activated start in
+    /// twenty to forty then served with the store disabled for want of the key it was given. Eighty starts, each
+    /// with the credential, must each find it.
+    @Test func everySocketActivatedStartFindsTheKeyCredential() async throws {
+        let harness = try TestDaemon()
+        let credentials = harness.root + "/credentials"
+        try FileManager.default.createDirectory(atPath: credentials, withIntermediateDirectories: true)
+        let key = Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
+        try Data((key + "\n").utf8).write(to: URL(fileURLWithPath: credentials + "/secrets-key"))
+        // The first start installs the store, so that each later one opens it beside the load.
+        let first = try harness.start(environment: ["CREDENTIALS_DIRECTORY": credentials])
+        #expect(await harness.becomesReady(), "\(first.output)")
+        #expect(await harness.stop() == 0)
+        let path = harness.root + "/activated.sock"
+        var missed: [String] = []
+        for round in 0..<80 {
+            unlink(path)
+            let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+            var address = UnixAddress(path: path)
+            #expect(address.withSockaddr { bind(listener, $0, $1) } == 0)
+            #expect(listen(listener, 16) == 0)
+            let process = try RunningProcess(
+                "/bin/sh",
+                [
+                    "-c", "LISTEN_PID=$$ exec \"$0\" \"$@\"", TestDaemon.binary, "run", "--config", harness.configPath,
+                    "--state-directory", harness.stateDirectory, "--control-socket", harness.root + "/unused.sock",
+                ],
+                environment: [
+                    "PATH": "/usr/bin:/bin", "LISTEN_FDS": "1", "LISTEN_FDNAMES": "control",
+                    "CREDENTIALS_DIRECTORY": credentials,
+                ],
+                outputPath: harness.root + "/activated-\(round).log", descriptors: [(listener, 3)])
+            close(listener)
+            // Waits in the backlog until the daemon serves.
+            let status = try await curl(path, "GET", "/v1/status")
+            if !status.body.contains(#""keySource":"credential""#) {
+                let secrets = status.body.firstMatch(of: #/"secrets":\{[^}]*\}/#).map { String($0.0) } ?? status.body
+                missed.append("start \(round): \(secrets)")
+            }
+            process.send(SIGTERM)
+            #expect(await process.waitForExit() == 0, "\(process.output)")
+        }
+        #expect(missed.isEmpty, "\(missed.count) of 80 starts missed it; the first: \(missed.first ?? "")")
+    }
+
     @Test func aChangeAcknowledgedDurableIsInTheJournalAndSigtermLeavesTheStateFileWhole() async throws {
         let harness = try TestDaemon()
         let process = try harness.start()

@@ -14,7 +14,8 @@ public enum SocketActivation {
     ///
     /// Returns an empty array when the process was not socket-activated (no `LISTEN_FDS`, or `LISTEN_PID` names
     /// another process).
-    /// - Parameter unsetEnvironment: remove the `LISTEN_*` variables so children do not inherit them.
+    /// - Parameter unsetEnvironment: remove the `LISTEN_*` variables so children do not inherit them. This
+    ///   changes the process environment: only while no other thread reads it (`unsetenv` is not thread-safe).
     public static func inheritedFileDescriptors(
         unsetEnvironment: Bool = false
     ) throws(SocketActivationError) -> [InheritedSocket] {

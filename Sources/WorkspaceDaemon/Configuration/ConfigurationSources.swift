@@ -1,3 +1,5 @@
+import Systemd
+
 /// Where a configuration comes from: the config file, the environment and command-line flags.
 package struct ConfigurationSources: Sendable {
     /// A value given on the command line, already typed by the argument parser.
@@ -29,6 +31,14 @@ package struct ConfigurationSources: Sendable {
         if let configFile { return configFile }
         if let directory = firstPath(environment["CONFIGURATION_DIRECTORY"]) { return directory + "/config.json" }
         return "/etc/workspaced/config.json"
+    }
+
+    /// The systemd credentials of ``environment``'s `CREDENTIALS_DIRECTORY` (the secrets key, the replica's keys).
+    ///
+    /// Read from this snapshot, taken once in `main`, never from the live process environment: a read of
+    /// `environ` on one thread while another changes it (`setenv`, `unsetenv`) can miss a variable that is there.
+    package var credentials: Credentials {
+        Credentials(environment: ServiceEnvironment(environment))
     }
 
     /// Whether a missing config file is an error (only when one was named explicitly).

@@ -16,7 +16,10 @@ extension Daemon {
         let configuration = self.configuration
         let binding: HTTPServerBinding
         do {
-            let inherited = try SocketActivation.listeningUnixSockets(unsetEnvironment: true)
+            // The `LISTEN_*` variables stay: by now other threads run (the secret store's opening, the event
+            // loops), and glibc's unsetenv shifts `environ` under a concurrent reader, which can then miss a
+            // variable that is there. The daemon starts no process that could inherit them.
+            let inherited = try SocketActivation.listeningUnixSockets(unsetEnvironment: false)
             if let socket = inherited.first(where: { $0.name == "control" }) ?? inherited.first {
                 binding = .inheritedDescriptor(socket.fileDescriptor)
                 logger.info("control API on the socket passed by systemd (\(socket.name), fd \(socket.fileDescriptor))")

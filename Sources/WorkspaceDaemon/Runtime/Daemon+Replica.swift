@@ -11,7 +11,8 @@ extension Daemon {
     func openReplica(_ configuration: DaemonConfiguration) throws(DaemonStartError) -> ReplicaConnection? {
         guard let settings = configuration.replica else { return nil }
         do {
-            return try ReplicaConnection.open(settings, environment: sources.environment)
+            return try ReplicaConnection.open(
+                settings, credentials: sources.credentials, environment: sources.environment)
         } catch {
             let failure = DaemonStartError.configuration(error)
             logger.error("\(failure)")

@@ -23,8 +23,9 @@ extension Daemon {
         let installed =
             environment.fileSystem.exists(location.installationPath)
             && environment.fileSystem.exists(location.secretsPath)
+        let credentials = sources.credentials
         return PendingSecretStore(installed: installed) {
-            SecretStore.open(at: location, key: SecretsCredential.provided(), options: options)
+            SecretStore.open(at: location, key: SecretsCredential.provided(credentials), options: options)
         }
     }
 

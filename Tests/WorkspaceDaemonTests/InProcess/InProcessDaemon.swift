@@ -11,8 +11,9 @@ import WorkspaceDaemon
 
 /// A whole daemon in memory: the real start-up, stop and reload code with a recording notifier, a manual
 /// scheduler (no timed save unless a test advances it), a fault-injecting file system over a temporary state
-/// directory, the in-memory transport (or the control socket, ``socketPath``, when asked), and a ``DaemonLifecycle``
-/// on a queue of its own. No process, no socket unless asked, no sleeping.
+/// directory, the in-memory transport (or the control socket, ``socketPath``, when asked), the service environment
+/// a test gives (none by default; the test process's own is never read), and a ``DaemonLifecycle`` on a queue of
+/// its own. No process, no socket unless asked, no sleeping.
 final class InProcessDaemon: Sendable {
     let directory: String
     let notifier = RecordingNotifier()
@@ -33,14 +34,15 @@ final class InProcessDaemon: Sendable {
 
     init(
         config: String = #"{"legacyStatePath": ""}"#, seed: Data? = nil,
-        transport: ControlTransport = .inMemory, preparedMetrics: BackgroundValue<DaemonMetrics>? = nil
+        transport: ControlTransport = .inMemory, preparedMetrics: BackgroundValue<DaemonMetrics>? = nil,
+        environment: [String: String] = [:]
     ) async throws {
         directory = FileManager.default.temporaryDirectory.path + "/wsd-lifecycle-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory + "/state", withIntermediateDirectories: true)
         try Data(config.utf8).write(to: URL(fileURLWithPath: directory + "/config.json"))
         if let seed { try seed.write(to: URL(fileURLWithPath: directory + "/state/workspace.json")) }
         let sources = ConfigurationSources(
-            configFile: directory + "/config.json", environment: [:],
+            configFile: directory + "/config.json", environment: environment,
             overrides: [
                 "stateDirectory": .string(directory + "/state"), "controlSocket": .string(directory + "/c.sock"),
             ])

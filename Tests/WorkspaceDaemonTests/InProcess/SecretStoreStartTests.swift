@@ -84,6 +84,27 @@ struct SecretStoreStartTests {
         #expect(running.stop(signal: SIGTERM) == .success)
     }
 
+    /// The key credential comes from the service environment the daemon was given (`main`'s snapshot), never
+    /// from the process's live `environ`, which another thread could be changing while the opening reads it.
+    @Test func theKeyCredentialIsReadFromTheEnvironmentTheDaemonWasGiven() async throws {
+        let credentials = FileManager.default.temporaryDirectory.path + "/wsd-credentials-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: credentials, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: credentials) }
+        let key = SecretsKey.generate()
+        try key.fileContents.write(to: URL(fileURLWithPath: credentials + "/secrets-key"))
+        #expect(getenv("CREDENTIALS_DIRECTORY") == nil, "the test process passes no credentials itself")
+        let world = try await InProcessDaemon(
+            seed: try WorkspaceFixtures.data("versions/v4.json"), environment: ["CREDENTIALS_DIRECTORY": credentials])
+        let running = try await world.daemon.start()
+        let response = await world.request(running, .GET, "/v1/status")
+        let secrets = try APICoding.decoder.decode(StatusResponse.self, from: Data(response.body)).secrets
+        #expect(secrets?.state == "enabled")
+        #expect(secrets?.keySource == "credential")
+        #expect(secrets?.keyId == key.id)
+        #expect(!FileManager.default.fileExists(atPath: world.directory + "/state/secrets.key"))
+        #expect(running.stop(signal: SIGTERM) == .success)
+    }
+
     @Test func aFirstStartThatRefusesItsStateFileCreatesNoStore() async throws {
         let world = try await InProcessDaemon(
             config: #"{"legacyStatePath": "", "corruptFilePolicy": "refuse"}"#, seed: Data("{not json".utf8))
