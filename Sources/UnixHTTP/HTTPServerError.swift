@@ -10,7 +10,9 @@ public enum HTTPServerError: Error, Sendable, Equatable, CustomStringConvertible
     case socketFileFailed(path: String, operation: String, errno: Int32)
     /// Binding the socket or adopting the inherited descriptor failed.
     case listenFailed(binding: HTTPServerBinding, reason: String)
-    /// ``HTTPServer/start(binding:)`` was called on a server that is running or was shut down.
+    /// ``HTTPServer/start(binding:)``, ``HTTPServer/listen(binding:)`` or ``HTTPServer/serve(router:authorize:)``
+    /// was called out of turn (on a server that listens or serves already, or was shut down; `start` also on one
+    /// without routes); `state` says which.
     case notStartable(state: String)
 
     /// A sentence naming the path or descriptor and the cause.
