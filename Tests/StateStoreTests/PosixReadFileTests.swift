@@ -78,6 +78,30 @@ struct PosixReadFileTests {
         #expect(read.elementsEqual(bytes))
     }
 
+    /// A load's read refuses what is not a regular file: a FIFO at once, without waiting for a writer (the thread
+    /// here opens one after a second, which would let a waiting read go on and return no bytes), and a directory.
+    @Test func aLoadRefusesAFIFOWithoutWaitingAndADirectory() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let fifo = directory.file("state.json")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let writer = Thread {
+            sleep(1)
+            let descriptor = open(fifo, O_WRONLY | O_NONBLOCK)
+            if descriptor >= 0 { close(descriptor) }
+        }
+        writer.start()
+        #expect(throws: FileSystemError.notARegularFile(path: fifo, mode: S_IFIFO)) {
+            try PosixFileSystem().loadBytes(at: fifo)
+        }
+        #expect(throws: FileSystemError.notARegularFile(path: directory.path, mode: S_IFDIR)) {
+            try PosixFileSystem().loadBytes(at: directory.path)
+        }
+        #expect(
+            FileSystemError.notARegularFile(path: fifo, mode: S_IFIFO | 0o600).description
+                == "open \(fifo): a FIFO, not a regular file (errno \(EINVAL))")
+    }
+
     @Test func aMissingFileIsNil() throws {
         #expect(try PosixFileSystem().readFile(at: "/nonexistent/state.json") == nil)
         #expect(try PosixFileSystem().readBytes(at: "/nonexistent/state.json") == nil)

@@ -49,6 +49,19 @@ struct RestartPreventionTests {
         #expect(daemon.output.contains("chown 65534:65534 \(harness.statePath)"), "\(daemon.output)")
     }
 
+    /// A FIFO where the state file belongs: opened for reading, it would hold the start until a writer came (and
+    /// then load nothing). It is refused at once, exit 65 (in `RestartPreventExitStatus=`), and left in place.
+    @Test func aFIFOWhereTheStateFileBelongsIsRefusedAtOnce() async throws {
+        let harness = try TestDaemon()
+        #expect(mkfifo(harness.statePath, 0o600) == 0)
+        let daemon = try harness.start()
+        let status = await daemon.waitForExit(timeout: .seconds(20))
+        #expect(status == 65, "\(daemon.output)")
+        #expect(daemon.output.contains("\(harness.statePath): a FIFO, not a regular file"), "\(daemon.output)")
+        var info = stat()
+        #expect(lstat(harness.statePath, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO, "the FIFO was moved")
+    }
+
     @Test func stageLegacyLeavesAnInvalidConfigurationToTheDaemon() async throws {
         let harness = try TestDaemon()
         try harness.writeConfig(#"{"backupsKept": 0}"#)

@@ -32,6 +32,9 @@ extension PosixFileSystem {
     /// 50 MB, the bytes a read had held until the model was built. A mapping sees the file as it is on disk: a
     /// save replaces the file by rename, which leaves the mapped one whole, but a file another process truncates
     /// in place while it is mapped raises `SIGBUS` where the read touches a page past the new end.
+    ///
+    /// - Throws: ``FileSystemError/notARegularFile(path:mode:)`` for a directory, FIFO, socket or device: a
+    ///   FIFO would hold the load until a writer came.
     package func loadBytes(at path: String) throws(FileSystemError) -> LoadBytes? {
         try map(at: path, from: mapsFilesFrom, populating: false)
     }
@@ -48,7 +51,7 @@ extension PosixFileSystem {
     }
 
     private func map(at path: String, from threshold: Int, populating: Bool) throws(FileSystemError) -> LoadBytes? {
-        try withFileOpenForReading(at: path) { descriptor, size throws(FileSystemError) in
+        try withFileOpenForReading(at: path, regularOnly: true) { descriptor, size throws(FileSystemError) in
             let mapping: UnsafeMutableRawPointer? =
                 if size < max(threshold, 1) {
                     nil
@@ -58,7 +61,7 @@ extension PosixFileSystem {
                     Self.mapAcrossTableBoundaries(descriptor, size: size)
                 }
             guard let mapping, mapping != MAP_FAILED else {
-                // Small, or not mappable (a pipe, a file system without mmap): read, as readFile(at:) does.
+                // Small, or not mappable (a file system without mmap): read, as readFile(at:) does.
                 return LoadBytes(read: try read(descriptor, size: size, path: path))
             }
             // The mapping stays valid once the descriptor is closed. Read-ahead for a front-to-back read, and

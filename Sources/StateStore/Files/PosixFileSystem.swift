@@ -78,10 +78,16 @@ public struct PosixFileSystem: FileSystem {
 
     /// Opens `path` read-only and gives `body` the descriptor and the size `fstat` reports, closing it after;
     /// nil when there is no such file.
+    ///
+    /// - Parameter regularOnly: Refuse anything but a regular file
+    ///   (``FileSystemError/notARegularFile(path:mode:)``), opening without blocking (`O_NONBLOCK`) so that a
+    ///   FIFO is refused at once instead of holding the caller until a writer comes.
     func withFileOpenForReading<Result>(
-        at path: String, _ body: (_ descriptor: Int32, _ size: Int) throws(FileSystemError) -> Result
+        at path: String, regularOnly: Bool = false,
+        _ body: (_ descriptor: Int32, _ size: Int) throws(FileSystemError) -> Result
     ) throws(FileSystemError) -> Result? {
-        let descriptor = retryingOnInterrupt { open(path, O_RDONLY | O_CLOEXEC) }
+        let flags = O_RDONLY | O_CLOEXEC | (regularOnly ? O_NONBLOCK : 0)
+        let descriptor = retryingOnInterrupt { open(path, flags) }
         if descriptor < 0 {
             if errno == ENOENT { return nil }
             throw FileSystemError(operation: "open", path: path, errno: errno)
@@ -89,6 +95,14 @@ public struct PosixFileSystem: FileSystem {
         defer { _ = Glibc.close(descriptor) }
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw FileSystemError(operation: "fstat", path: path, errno: errno) }
+        if regularOnly {
+            guard info.st_mode & S_IFMT == S_IFREG else { throw .notARegularFile(path: path, mode: info.st_mode) }
+            // Reads of a regular file block as they always do; cleared for a file system that would honour it.
+            let status = fcntl(descriptor, F_GETFL)
+            guard status >= 0, fcntl(descriptor, F_SETFL, status & ~O_NONBLOCK) == 0 else {
+                throw FileSystemError(operation: "fcntl", path: path, errno: errno)
+            }
+        }
         return try body(descriptor, Int(info.st_size))
     }
 

@@ -29,6 +29,8 @@ package enum DaemonStartError: Error, Sendable, CustomStringConvertible {
             switch error {
             case .newerVersion: return .temporaryFailure
             case .corrupt: return .dataError
+            // A FIFO, socket, device or directory where the state file belongs: a restart finds it again.
+            case .readFailed(let failure) where failure.refusedFileType != nil: return .dataError
             case .locked, .lockFailed: return .cannotCreate
             default: return .ioError
             }
