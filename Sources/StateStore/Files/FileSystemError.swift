@@ -8,40 +8,42 @@ public struct FileSystemError: Error, Equatable, Sendable, CustomStringConvertib
     public var path: String
     /// The error number (`errno`) it reported.
     public var errno: Int32
-    /// What went wrong, when `strerror(errno)` would not say it (``notARegularFile(path:mode:)``).
-    public var detail: String?
-    /// The file type (`st_mode & S_IFMT`) of a file refused for not being a regular file; `nil` otherwise.
+    /// The file type (`st_mode & S_IFMT`) of a file refused for not being a regular file
+    /// (``notARegularFile(path:mode:)``); `nil` otherwise.
     public var refusedFileType: mode_t?
 
-    /// A failure of `operation` on `path` with `errno`, and a `detail` where `strerror` is not enough.
-    public init(operation: String, path: String, errno: Int32, detail: String? = nil) {
+    /// A failure of `operation` on `path` with `errno`.
+    public init(operation: String, path: String, errno: Int32) {
         self.operation = operation
         self.path = path
         self.errno = errno
-        self.detail = detail
     }
 
-    /// A read refused because `path` is a FIFO, a socket or a device (`mode` from `fstat`): reading a FIFO would
-    /// wait for a writer, and none of them holds a state. `EISDIR` for a directory, `EINVAL` for the rest.
+    /// A read refused because `path` is a directory, a FIFO, a socket or a device (`mode` from `fstat`): reading
+    /// a FIFO would wait for a writer, and none of them holds a state. `EISDIR` for a directory, `EINVAL` for the
+    /// rest.
     public static func notARegularFile(path: String, mode: mode_t) -> FileSystemError {
-        let kind: String
-        switch mode & S_IFMT {
-        case S_IFDIR: kind = "a directory"
-        case S_IFIFO: kind = "a FIFO"
-        case S_IFSOCK: kind = "a socket"
-        case S_IFCHR: kind = "a character device"
-        case S_IFBLK: kind = "a block device"
-        default: kind = "a file of type \(String(mode & S_IFMT, radix: 8))"
-        }
         var error = FileSystemError(
-            operation: "open", path: path, errno: mode & S_IFMT == S_IFDIR ? EISDIR : EINVAL,
-            detail: "\(kind), not a regular file")
+            operation: "open", path: path, errno: mode & S_IFMT == S_IFDIR ? EISDIR : EINVAL)
         error.refusedFileType = mode & S_IFMT
         return error
     }
 
-    /// `operation path: strerror(errno)`, or `operation path: detail` when there is one.
+    /// `operation path: strerror(errno)`, or `operation path: a FIFO, not a regular file` for a refused file type.
     public var description: String {
-        "\(operation) \(path): \(detail ?? String(cString: strerror(errno))) (errno \(errno))"
+        let cause = refusedFileType.map { "\(Self.kind($0)), not a regular file" } ?? String(cString: strerror(errno))
+        return "\(operation) \(path): \(cause) (errno \(errno))"
+    }
+
+    /// `a directory`, `a FIFO`, … for a file type.
+    private static func kind(_ type: mode_t) -> String {
+        switch type {
+        case S_IFDIR: "a directory"
+        case S_IFIFO: "a FIFO"
+        case S_IFSOCK: "a socket"
+        case S_IFCHR: "a character device"
+        case S_IFBLK: "a block device"
+        default: "a file of type \(String(type, radix: 8))"
+        }
     }
 }
