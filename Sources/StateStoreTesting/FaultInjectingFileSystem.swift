@@ -238,6 +238,18 @@ public final class FaultInjectingFileSystem: FileSystem {
         return try base.lockFile(path, mode: mode)
     }
 
+    /// Overwrites through the base unless a fault applies: the write is a `write` call and, with `durably`, the
+    /// flush an `fsync` call, both on `path`; a short-write fault writes nothing and returns `false`.
+    public func overwriteInPlace(
+        _ bytes: [UInt8], at path: String, padding: UInt8, durably: Bool
+    ) throws(FileSystemError) -> Bool {
+        let fault = begin(.write, path)
+        try fail(fault, "pwrite", path)
+        if fault?.shortWrite != nil { return false }
+        if durably { try fail(begin(.fsync, path), "fdatasync", path) }
+        return try base.overwriteInPlace(bytes, at: path, padding: padding, durably: durably)
+    }
+
     /// Writes the lock owner through the base.
     public func writeLockOwner(_ descriptor: Int32, _ text: String, path: String) throws(FileSystemError) {
         try base.writeLockOwner(descriptor, text, path: path)

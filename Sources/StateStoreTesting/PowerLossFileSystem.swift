@@ -16,10 +16,11 @@ import Synchronization
 /// for disk in fileSystem.disksAfterCrash() { … load `disk.files` and check it … }
 /// ```
 ///
-/// Mutating calls are counted (``mutatingCalls``): create, write, fsync, close, rename, link, unlink and the
-/// directory fsync. Reads are not. The lock is always granted; a lock file's text (its holder and a clean stop's
-/// marker, `StateFile.recordCleanStop(revision:)`) is kept apart from the files, durable once its
-/// descriptor is fsynced, and never part of a disk after the crash (the next start finds no marker).
+/// Mutating calls are counted (``mutatingCalls``): create, write, fsync, close, rename, link, unlink, the
+/// directory fsync, and an overwrite in place (its write, and its flush when durable). Reads are not. The lock is
+/// always granted; a lock file's text (its holder and a clean stop's marker, `StateFile.recordCleanStop(revision:)`)
+/// is kept apart from the files, durable once its descriptor is fsynced, and never part of a disk after the crash
+/// (the next start finds no marker).
 public final class PowerLossFileSystem: FileSystem, Sendable {
     /// One of the disks the machine may come back with after the crash.
     public struct Disk: Sendable, CustomStringConvertible {
@@ -96,6 +97,11 @@ public final class PowerLossFileSystem: FileSystem, Sendable {
             }
             func torn(_ inode: Inode) -> [UInt8] {
                 guard inode.written != inode.durable else { return inode.durable }
+                if inode.written.count == inode.durable.count {
+                    // Overwritten in place: the new bytes' first half over the old second half.
+                    let half = inode.written.count / 2
+                    return Array(inode.written.prefix(half) + inode.durable.suffix(from: half))
+                }
                 let kept = min(inode.durable.count, inode.written.count)
                 let half = kept + (inode.written.count - kept) / 2
                 return Array(inode.written.prefix(half))
@@ -159,6 +165,25 @@ public final class PowerLossFileSystem: FileSystem, Sendable {
             open.inode.written += Array(bytes)
             open.inode.modified = state.calls
             return bytes.count
+        }
+    }
+
+    /// Overwrites an existing file's bytes in place, its size unchanged (written, not durable); with `durably`,
+    /// a second mutating call makes them durable. `false` when there is no such file or `bytes` does not fit.
+    public func overwriteInPlace(
+        _ bytes: [UInt8], at path: String, padding: UInt8, durably: Bool
+    ) throws(FileSystemError) -> Bool {
+        try state.withLock { state throws(FileSystemError) -> Bool in
+            if state.crashed { throw FileSystemError(operation: "open", path: path, errno: EIO) }
+            guard let inode = state.names[path], inode.written.count >= bytes.count else { return false }
+            try mutating("pwrite", path, &state)
+            inode.written = bytes + [UInt8](repeating: padding, count: inode.written.count - bytes.count)
+            inode.modified = state.calls
+            if durably {
+                try mutating("fdatasync", path, &state)
+                inode.durable = inode.written
+            }
+            return true
         }
     }
 

@@ -63,6 +63,12 @@ struct LoaderCrashingFileSystem: FileSystem {
         try base.lockFile(path, mode: mode)
     }
 
+    func overwriteInPlace(
+        _ bytes: [UInt8], at path: String, padding: UInt8, durably: Bool
+    ) throws(FileSystemError) -> Bool {
+        try base.overwriteInPlace(bytes, at: path, padding: padding, durably: durably)
+    }
+
     func writeLockOwner(_ descriptor: Int32, _ text: String, path: String) throws(FileSystemError) {
         try base.writeLockOwner(descriptor, text, path: path)
     }

@@ -137,4 +137,73 @@ struct CrashedLoadGuardTests {
         let read = try #require(calls.firstIndex { $0.operation == .read && $0.path == file.path })
         #expect(rename < sync && sync < read)
     }
+
+    /// After the first load the record's file stays, and a counted load overwrites it in place and flushes it
+    /// (one write and one fdatasync, no new file, no rename, no directory sync) before the state file is read.
+    @Test func aLaterLoadOverwritesTheRecordInPlaceBeforeTheFileIsRead() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try directory.write("notebook.json", try Fixtures.data("notebook/v4.json"))
+        let first = try Self.file(directory)
+        _ = try first.load()
+        try first.finishedLoading()
+        first.unlock()
+        let record = directory.file(".notebook.json.loading")
+        let before = try FileManager.default.attributesOfItem(atPath: record)
+        #expect(before[.size] as? Int == 512)
+        #expect(first.crashGuardRecord().unfinishedLoads == 0)
+
+        let fileSystem = FaultInjectingFileSystem()
+        let file = try notebookFile(
+            directory, configuration: StateFileConfiguration(crashedLoadLimit: 3), fileSystem: fileSystem)
+        _ = try file.load()
+        let calls = fileSystem.calls
+        let write = try #require(calls.firstIndex { $0.operation == .write && $0.path == record })
+        let sync = try #require(calls.firstIndex { $0.operation == .fsync && $0.path == record })
+        let read = try #require(calls.firstIndex { $0.operation == .read && $0.path == file.path })
+        #expect(write < sync && sync < read)
+        #expect(!calls.contains { $0.operation == .rename && $0.path == record })
+        #expect(!calls.contains { $0.operation == .create })
+        #expect(file.crashGuardRecord().unfinishedLoads == 1)
+        let after = try FileManager.default.attributesOfItem(atPath: record)
+        #expect(after[.systemFileNumber] as? UInt64 == before[.systemFileNumber] as? UInt64, "the same file")
+        #expect(after[.size] as? Int == 512)
+        try file.finishedLoading()
+        file.unlock()
+        #expect(file.crashGuardRecord().unfinishedLoads == 0)
+        #expect(try directory.names() == [".notebook.json.loading", ".notebook.json.lock", "notebook.json"])
+    }
+
+    /// A record too short for what the guard writes (someone else's file, or one cut short) is replaced whole.
+    @Test func aRecordThatDoesNotFitIsReplacedWhole() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try directory.write("notebook.json", try Fixtures.data("notebook/v4.json"))
+        try directory.write(".notebook.json.loading", "{}")
+        for attempt in 1...3 {
+            let report = try Self.dyingLoad(directory)
+            #expect(report.crashedLoad == nil, "attempt \(attempt)")
+        }
+        #expect(try Self.file(directory).crashGuardRecord().unfinishedLoads == 3)
+        let size = try FileManager.default.attributesOfItem(atPath: directory.file(".notebook.json.loading"))[.size]
+        #expect(size as? Int == 512)
+    }
+
+    /// A record torn by a power cut (here: spaces over its start) reads as none: the guard counts again.
+    @Test func aTornRecordCountsAsNone() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try directory.write("notebook.json", try Fixtures.data("notebook/v4.json"))
+        _ = try Self.dyingLoad(directory)
+        _ = try Self.dyingLoad(directory)
+        let path = directory.file(".notebook.json.loading")
+        var bytes = try directory.read(".notebook.json.loading")
+        #expect(try Self.file(directory).crashGuardRecord().unfinishedLoads == 2)
+        bytes.replaceSubrange(0..<8, with: Data(repeating: 0x20, count: 8))
+        try bytes.write(to: URL(fileURLWithPath: path))
+        #expect(try Self.file(directory).crashGuardRecord().unfinishedLoads == 0)
+        let report = try Self.dyingLoad(directory)
+        #expect(report.crashedLoad == nil)
+        #expect(try Self.file(directory).crashGuardRecord().unfinishedLoads == 1)
+    }
 }

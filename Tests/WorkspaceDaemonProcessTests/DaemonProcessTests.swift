@@ -252,6 +252,10 @@ struct DaemonProcessTests {
         #expect(harness.messages().contains { $0.contains("STATUS=refusing to start") && $0.contains("version") })
         #expect(!harness.messages().contains { $0.contains("READY=1") })
         let names = try FileManager.default.contentsOfDirectory(atPath: harness.stateDirectory)
-        #expect(names.sorted() == [".workspace.json.lock", "workspace.json"])
+        #expect(names.sorted() == [".workspace.json.loading", ".workspace.json.lock", "workspace.json"])
+        // The crash-loop guard's record stays, its count given back: a refusal is not a crash.
+        let record = try Data(contentsOf: URL(fileURLWithPath: harness.stateDirectory + "/.workspace.json.loading"))
+        let fields = try #require(try JSONSerialization.jsonObject(with: record) as? [String: Any])
+        #expect(fields["attempts"] as? Int == 0, "\(fields)")
     }
 }

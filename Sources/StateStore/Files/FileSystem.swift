@@ -56,6 +56,14 @@ public protocol FileSystem: Sendable {
     func lockFile(_ path: String, mode: UInt32) throws(FileSystemError) -> Int32
     /// Writes `text` as the whole content of the open lock file (the holder's pid, for other processes).
     func writeLockOwner(_ descriptor: Int32, _ text: String, path: String) throws(FileSystemError)
+    /// Overwrites the existing regular file at `path` in place: `bytes` from its start, then `padding` up to its
+    /// size, which does not change; with `durably`, flushes its data (`fdatasync(2)`: no new name and no new size
+    /// to flush, so no directory sync either). Returns `false`, writing nothing, when there is no such file or
+    /// `bytes` does not fit in it. Bytes that were not flushed may be torn by a power cut. Has a default that
+    /// returns `false`, so that callers write a new file and rename it over instead.
+    func overwriteInPlace(
+        _ bytes: [UInt8], at path: String, padding: UInt8, durably: Bool
+    ) throws(FileSystemError) -> Bool
 }
 
 /// What a state file needs to know about a file besides its content.
@@ -124,6 +132,13 @@ extension FileSystem {
             guard count > 0 else { throw FileSystemError(operation: "write", path: path, errno: EIO) }
             offset += count
         }
+    }
+
+    /// Overwrites nothing and returns `false`: the caller writes a new file and renames it over.
+    public func overwriteInPlace(
+        _ bytes: [UInt8], at path: String, padding: UInt8, durably: Bool
+    ) throws(FileSystemError) -> Bool {
+        false
     }
 
     /// Whether there is a file (or anything else) at `path`; a path that cannot be examined counts as absent.

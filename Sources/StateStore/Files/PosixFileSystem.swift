@@ -266,6 +266,50 @@ public struct PosixFileSystem: FileSystem {
     }
 }
 
+extension PosixFileSystem {
+    /// The largest file ``overwriteInPlace(_:at:padding:durably:)`` rewrites: it is meant for small records.
+    static let largestOverwrittenFile = 65_536
+
+    /// Opens the file without following a symbolic link or waiting on a FIFO, checks that it is a regular file
+    /// that `bytes` fits in (and at most 64 KiB), writes `bytes` and the padding over all of it with `pwrite(2)`
+    /// and, with `durably`, `fdatasync`s it.
+    public func overwriteInPlace(
+        _ bytes: [UInt8], at path: String, padding: UInt8, durably: Bool
+    ) throws(FileSystemError) -> Bool {
+        let descriptor = retryingOnInterrupt { open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK) }
+        if descriptor < 0 {
+            if errno == ENOENT || errno == ELOOP { return false }
+            throw FileSystemError(operation: "open", path: path, errno: errno)
+        }
+        defer { _ = Glibc.close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else {
+            throw FileSystemError(operation: "fstat", path: path, errno: errno)
+        }
+        let size = Int(status.st_size)
+        guard (status.st_mode & S_IFMT) == S_IFREG, size >= bytes.count, size <= Self.largestOverwrittenFile else {
+            return false
+        }
+        var content = bytes
+        content.append(contentsOf: repeatElement(padding, count: size - bytes.count))
+        // 0, or the errno of the write that failed (EIO for one that wrote nothing).
+        let failure = content.withUnsafeBytes { buffer -> Int32 in
+            var offset = 0
+            while offset < buffer.count {
+                let written = retryingOnInterrupt {
+                    pwrite(descriptor, buffer.baseAddress! + offset, buffer.count - offset, off_t(offset))
+                }
+                guard written > 0 else { return written < 0 ? errno : EIO }
+                offset += written
+            }
+            return 0
+        }
+        guard failure == 0 else { throw FileSystemError(operation: "pwrite", path: path, errno: failure) }
+        if durably { try fdatasync(descriptor, path: path) }
+        return true
+    }
+}
+
 func retryingOnInterrupt<T: BinaryInteger>(_ call: () -> T) -> T {
     while true {
         let result = call()

@@ -111,19 +111,17 @@ extension StateFile {
         return try? decoder.decode(LoadAttemptRecord.self, from: data)
     }
 
-    /// Writes the record durably; one that says nothing (no load counted, no crash to tell of) is removed
-    /// instead, so that a directory whose loads all finish holds none.
+    /// Writes the record: durably, unless it says nothing (no load counted, no crash to tell of), which a load
+    /// that finished or was stopped writes and which may be lost (the next load then counts one more unfinished
+    /// load, never fewer).
+    ///
+    /// The record stays between loads and is overwritten in place, padded with spaces to its file's size (JSON
+    /// whitespace): a counted load then costs one `pwrite` and one `fdatasync` before the state file is read,
+    /// instead of a new file, its fsync, a rename and a directory fsync. A power cut may tear a record so
+    /// overwritten; a torn record reads as none, and the guard counts again from there. Where there is none yet,
+    /// or the record does not fit, it is written whole by ``DurableWriter``, padded to `recordFileSize`.
     private func writeLoadAttempts(_ record: LoadAttemptRecord) throws(StateStoreError) {
-        if record.attempts == 0 && record.lastCrash == nil {
-            do {
-                try fileSystem.unlink(loadAttemptPath)
-            } catch {
-                guard error.errno == ENOENT else {
-                    throw .loadRecordFailed(path: loadAttemptPath, description: error.description)
-                }
-            }
-            return
-        }
+        let saysNothing = record.attempts == 0 && record.lastCrash == nil
         let data: Data
         if let plain = record.plainJSON {
             data = plain
@@ -137,10 +135,36 @@ extension StateFile {
                 throw .loadRecordFailed(path: loadAttemptPath, description: "\(error)")
             }
         }
+        let bytes = data.withUnsafeBytes { [UInt8]($0) }
         do {
-            try writer.write(data, to: loadAttemptPath, temporaryPrefix: DurableWriter.temporaryPrefix(for: path))
+            if try fileSystem.overwriteInPlace(bytes, at: loadAttemptPath, padding: 0x20, durably: !saysNothing) {
+                return
+            }
+        } catch {
+            throw .loadRecordFailed(path: loadAttemptPath, description: error.description)
+        }
+        // No record file yet (or one it does not fit in): a record that says nothing needs none.
+        if saysNothing {
+            do {
+                try fileSystem.unlink(loadAttemptPath)
+            } catch {
+                guard error.errno == ENOENT else {
+                    throw .loadRecordFailed(path: loadAttemptPath, description: error.description)
+                }
+            }
+            return
+        }
+        let padded = bytes + [UInt8](repeating: 0x20, count: max(0, Self.recordFileSize - bytes.count))
+        do {
+            try writer.write(
+                padded.withUnsafeBufferPointer { Data(buffer: $0) }, to: loadAttemptPath,
+                temporaryPrefix: DurableWriter.temporaryPrefix(for: path))
         } catch {
             throw .loadRecordFailed(path: loadAttemptPath, description: error.description)
         }
     }
+
+    /// The size the record's file is first written with (512 bytes, one sector), so that the records written
+    /// over it later, a crash's account included, fit in place.
+    static var recordFileSize: Int { 512 }
 }
