@@ -271,8 +271,8 @@ extension PosixFileSystem {
     static let largestOverwrittenFile = 65_536
 
     /// Opens the file without following a symbolic link or waiting on a FIFO, checks that it is a regular file
-    /// that `bytes` fits in (and at most 64 KiB), writes `bytes` and the padding over all of it with `pwrite(2)`
-    /// and, with `durably`, `fdatasync`s it.
+    /// that `bytes` fits in (and at most 64 KiB), writes `bytes` and the padding over all of it and, with
+    /// `durably`, `fdatasync`s it.
     public func overwriteInPlace(
         _ bytes: [UInt8], at path: String, padding: UInt8, durably: Bool
     ) throws(FileSystemError) -> Bool {
@@ -292,19 +292,16 @@ extension PosixFileSystem {
         }
         var content = bytes
         content.append(contentsOf: repeatElement(padding, count: size - bytes.count))
-        // 0, or the errno of the write that failed (EIO for one that wrote nothing).
-        let failure = content.withUnsafeBytes { buffer -> Int32 in
-            var offset = 0
-            while offset < buffer.count {
-                let written = retryingOnInterrupt {
-                    pwrite(descriptor, buffer.baseAddress! + offset, buffer.count - offset, off_t(offset))
-                }
-                guard written > 0 else { return written < 0 ? errno : EIO }
-                offset += written
+        // Freshly opened, the descriptor's offset is 0: the writes cover the file from its start.
+        let failure = content.withUnsafeBytes { buffer -> FileSystemError? in
+            do throws(FileSystemError) {
+                try writeAll(buffer, to: descriptor, path: path)
+                return nil
+            } catch {
+                return error
             }
-            return 0
         }
-        guard failure == 0 else { throw FileSystemError(operation: "pwrite", path: path, errno: failure) }
+        if let failure { throw failure }
         if durably { try fdatasync(descriptor, path: path) }
         return true
     }
