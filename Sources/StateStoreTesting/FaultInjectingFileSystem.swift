@@ -250,6 +250,14 @@ public final class FaultInjectingFileSystem: FileSystem {
         return try base.overwriteInPlace(bytes, at: path, padding: padding, durably: durably)
     }
 
+    /// Overwrites the lock owner through the base unless a fault applies: the write is not faulted, as
+    /// ``writeLockOwner(_:_:path:)``'s is not; the flush is an `fsync` call on `path`, the one the replacement
+    /// would make.
+    public func overwriteLockOwner(_ descriptor: Int32, _ text: String, path: String) throws(FileSystemError) -> Bool {
+        try fail(begin(.fsync, path), "fdatasync", path)
+        return try base.overwriteLockOwner(descriptor, text, path: path)
+    }
+
     /// Writes the lock owner through the base.
     public func writeLockOwner(_ descriptor: Int32, _ text: String, path: String) throws(FileSystemError) {
         try base.writeLockOwner(descriptor, text, path: path)

@@ -303,6 +303,22 @@ public final class PowerLossFileSystem: FileSystem, Sendable {
         }
     }
 
+    /// Overwrites the lock file's text in place with `text` and spaces (written), then flushes it in a second
+    /// mutating call (durable); `false` when `text` does not fit in the text written.
+    public func overwriteLockOwner(_ descriptor: Int32, _ text: String, path: String) throws(FileSystemError) -> Bool {
+        try state.withLock { state throws(FileSystemError) -> Bool in
+            if state.crashed { throw FileSystemError(operation: "pwrite", path: path, errno: EIO) }
+            let old = state.lockTexts[path]?.written ?? ""
+            guard old.utf8.count >= text.utf8.count else { return false }
+            try mutating("pwrite", path, &state)
+            let padded = text + String(repeating: " ", count: old.utf8.count - text.utf8.count)
+            state.lockTexts[path, default: ("", "")].written = padded
+            try mutating("fdatasync", path, &state)
+            state.lockTexts[path] = (padded, padded)
+            return true
+        }
+    }
+
     /// Replaces the lock file's text: written, durable after an fsync of `descriptor`.
     public func writeLockOwner(_ descriptor: Int32, _ text: String, path: String) throws(FileSystemError) {
         try state.withLock { state throws(FileSystemError) in

@@ -69,6 +69,10 @@ struct LoaderCrashingFileSystem: FileSystem {
         try base.overwriteInPlace(bytes, at: path, padding: padding, durably: durably)
     }
 
+    func overwriteLockOwner(_ descriptor: Int32, _ text: String, path: String) throws(FileSystemError) -> Bool {
+        try base.overwriteLockOwner(descriptor, text, path: path)
+    }
+
     func writeLockOwner(_ descriptor: Int32, _ text: String, path: String) throws(FileSystemError) {
         try base.writeLockOwner(descriptor, text, path: path)
     }

@@ -49,4 +49,26 @@ struct OverwriteInPlaceTests {
             try fileSystem.overwriteInPlace([0x31], at: directory.file("fifo"), padding: 0x20, durably: false)
         }
     }
+
+    /// The lock file's owner is overwritten through the lock's own descriptor, from its start whatever the
+    /// descriptor's offset, and only where it fits.
+    @Test func theLockOwnerIsOverwrittenThroughItsDescriptor() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.file("lock")
+        let fileSystem = PosixFileSystem()
+        let descriptor = try fileSystem.lockFile(path, mode: 0o600)
+        defer { try? fileSystem.close(descriptor, path: path) }
+        #expect(try !fileSystem.overwriteLockOwner(descriptor, "42\n", path: path), "an empty file fits nothing")
+        let marker = "4711\nclosed 0123456789abcdef 7 - -\n"
+        let cleared = Data(("42\n" + String(repeating: " ", count: marker.utf8.count - 3)).utf8)
+        try fileSystem.writeLockOwner(descriptor, marker, path: path)
+        #expect(lseek(descriptor, 5, SEEK_SET) == 5)
+        #expect(try fileSystem.overwriteLockOwner(descriptor, "42\n", path: path))
+        #expect(try directory.read("lock") == cleared)
+        #expect(
+            try !fileSystem.overwriteLockOwner(
+                descriptor, String(repeating: "9", count: marker.utf8.count + 1), path: path))
+        #expect(try directory.read("lock") == cleared)
+    }
 }

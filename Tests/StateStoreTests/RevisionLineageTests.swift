@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import StateStore
 import StateStoreSample
 import StateStoreTesting
@@ -80,6 +81,52 @@ struct RevisionLineageTests {
         #expect(second.loaded.report.revision == 1)
         #expect(try second.add("c") == 2, "revision 2 again, but of another lineage: the pair never repeats")
         try second.stop()
+    }
+
+    /// The next owner overwrites the marker in place (its pid, then spaces: same file, same size) and makes that
+    /// durable before it hands out a revision, so that its own crash is never read as the clean stop before it.
+    @Test func theNextOwnerClearsTheMarkerInPlaceAndItsCrashIsUnclean() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let first = try Owner(directory)
+        try first.add("a")
+        try first.stop()
+        let lockPath = directory.file(".notebook.json.lock")
+        let marked = try directory.read(".notebook.json.lock")
+        #expect(String(decoding: marked, as: UTF8.self).contains("\nclosed "))
+        let inode = try FileManager.default.attributesOfItem(atPath: lockPath)[.systemFileNumber] as? UInt64
+
+        let second = try Owner(directory)
+        #expect(second.loaded.report.lineageBreak == nil)
+        let owner = "\(getpid())\n"
+        #expect(
+            try directory.read(".notebook.json.lock")
+                == Data((owner + String(repeating: " ", count: marked.count - owner.utf8.count)).utf8))
+        #expect(try FileManager.default.attributesOfItem(atPath: lockPath)[.systemFileNumber] as? UInt64 == inode)
+        try second.add("b")
+        second.crash()
+
+        let third = try Owner(directory)
+        #expect(third.loaded.report.lineageBreak == .uncleanStop)
+        try third.stop()
+    }
+
+    /// A marker that cannot be cleared durably stops the load: handing out revisions over it could repeat a pair.
+    @Test func aMarkerThatCannotBeClearedFailsTheLoad() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try Owner(directory).stop()
+        let fileSystem = FaultInjectingFileSystem()
+        fileSystem.inject(.fsync, errno: EIO)
+        #expect {
+            try notebookFile(directory, fileSystem: fileSystem).load()
+        } throws: { error in
+            guard case .lockFailed(let cause) = error as? StateStoreError else { return false }
+            return cause.operation == "fdatasync" && cause.path.hasSuffix(".notebook.json.lock")
+        }
+        #expect(String(decoding: try directory.read(".notebook.json.lock"), as: UTF8.self).contains("\nclosed "))
+        let reloaded = try notebookFile(directory).load()
+        #expect(reloaded.report.lineageBreak == nil, "the marker still stands, and nothing was handed out over it")
     }
 
     @Test func aStopWhoseFlushFailsIsNotAClean() throws {

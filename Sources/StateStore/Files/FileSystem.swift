@@ -64,6 +64,11 @@ public protocol FileSystem: Sendable {
     func overwriteInPlace(
         _ bytes: [UInt8], at path: String, padding: UInt8, durably: Bool
     ) throws(FileSystemError) -> Bool
+    /// Overwrites the open lock file in place with `text`, then spaces up to its size, which does not change,
+    /// and flushes its data (`fdatasync(2)`): cheaper than ``writeLockOwner(_:_:path:)`` and an `fsync`, which
+    /// change the size and so commit the file system's journal. Returns `false`, writing nothing, when `text`
+    /// does not fit. Has a default that returns `false`, so that callers replace the text and fsync instead.
+    func overwriteLockOwner(_ descriptor: Int32, _ text: String, path: String) throws(FileSystemError) -> Bool
 }
 
 /// What a state file needs to know about a file besides its content.
@@ -138,6 +143,11 @@ extension FileSystem {
     public func overwriteInPlace(
         _ bytes: [UInt8], at path: String, padding: UInt8, durably: Bool
     ) throws(FileSystemError) -> Bool {
+        false
+    }
+
+    /// Overwrites nothing and returns `false`: the caller replaces the lock file's text and fsyncs it.
+    public func overwriteLockOwner(_ descriptor: Int32, _ text: String, path: String) throws(FileSystemError) -> Bool {
         false
     }
 

@@ -267,7 +267,8 @@ public struct PosixFileSystem: FileSystem {
 }
 
 extension PosixFileSystem {
-    /// The largest file ``overwriteInPlace(_:at:padding:durably:)`` rewrites: it is meant for small records.
+    /// The largest file ``overwriteInPlace(_:at:padding:durably:)`` and ``overwriteLockOwner(_:_:path:)``
+    /// rewrite: they are meant for small records.
     static let largestOverwrittenFile = 65_536
 
     /// Opens the file without following a symbolic link or waiting on a FIFO, checks that it is a regular file
@@ -282,6 +283,25 @@ extension PosixFileSystem {
             throw FileSystemError(operation: "open", path: path, errno: errno)
         }
         defer { _ = Glibc.close(descriptor) }
+        // Freshly opened, the descriptor's offset is 0: the writes cover the file from its start.
+        return try overwrite(descriptor, with: bytes, padding: padding, durably: durably, path: path)
+    }
+
+    /// Seeks the lock file's descriptor to its start and overwrites it with `text` and spaces, then
+    /// `fdatasync`s it; `false` when the file is not a regular file that `text` fits in (and at most 64 KiB).
+    public func overwriteLockOwner(_ descriptor: Int32, _ text: String, path: String) throws(FileSystemError) -> Bool {
+        guard lseek(descriptor, 0, SEEK_SET) == 0 else {
+            throw FileSystemError(operation: "lseek", path: path, errno: errno)
+        }
+        return try overwrite(descriptor, with: Array(text.utf8), padding: 0x20, durably: true, path: path)
+    }
+
+    /// Writes `bytes` and `padding` from the descriptor's offset to the end of the regular file it is open on,
+    /// its size unchanged, and with `durably` `fdatasync`s it; `false`, writing nothing, when the file is not a
+    /// regular file of at most 64 KiB that `bytes` fits in.
+    private func overwrite(
+        _ descriptor: Int32, with bytes: [UInt8], padding: UInt8, durably: Bool, path: String
+    ) throws(FileSystemError) -> Bool {
         var status = stat()
         guard fstat(descriptor, &status) == 0 else {
             throw FileSystemError(operation: "fstat", path: path, errno: errno)
@@ -292,7 +312,6 @@ extension PosixFileSystem {
         }
         var content = bytes
         content.append(contentsOf: repeatElement(padding, count: size - bytes.count))
-        // Freshly opened, the descriptor's offset is 0: the writes cover the file from its start.
         let failure = content.withUnsafeBytes { buffer -> FileSystemError? in
             do throws(FileSystemError) {
                 try writeAll(buffer, to: descriptor, path: path)

@@ -62,8 +62,11 @@ extension StateFile {
 
     /// Reads what the lock file says about the last owner and replaces it with this process's pid; when it held a
     /// clean stop's marker, the replacement is made durable before any revision can be handed out, so a crash of
-    /// this owner is never mistaken for a clean stop. Closes `descriptor` and throws when a marker cannot be
-    /// cleared; without one, a pid that cannot be written only leaves the holder unnamed.
+    /// this owner is never mistaken for a clean stop. The marker is cleared in place when it can be: the pid and
+    /// spaces over the marker's bytes, one `fdatasync` of a file whose size stays (no journal commit for a new
+    /// size, as a truncation and an `fsync` need). A pid and one marker line are far below a disk sector's 512
+    /// bytes, which a power cut leaves old or new, never mixed. Closes `descriptor` and throws when a marker cannot be cleared; without one, a pid that
+    /// cannot be written only leaves the holder unnamed.
     func takeOverSession(_ descriptor: Int32) throws(FileSystemError) -> SessionMarker? {
         let text: Data?
         do {
@@ -72,9 +75,14 @@ extension StateFile {
             text = nil  // unreadable: no marker to continue from, so the load starts a new lineage
         }
         let previous = text.flatMap { SessionMarker(lockFileText: String(decoding: $0, as: UTF8.self)) }
+        let owner = "\(getpid())\n"
         do {
-            try fileSystem.writeLockOwner(descriptor, "\(getpid())\n", path: lockPath)
-            if previous != nil { try fileSystem.fsync(descriptor, path: lockPath) }
+            if previous == nil {
+                try fileSystem.writeLockOwner(descriptor, owner, path: lockPath)
+            } else if try !fileSystem.overwriteLockOwner(descriptor, owner, path: lockPath) {
+                try fileSystem.writeLockOwner(descriptor, owner, path: lockPath)
+                try fileSystem.fsync(descriptor, path: lockPath)
+            }
         } catch {
             guard previous != nil else { return nil }
             try? fileSystem.close(descriptor, path: lockPath)
