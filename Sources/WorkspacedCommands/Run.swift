@@ -26,10 +26,12 @@ struct Run: SeamedCommand {
         // First, before anything can take time: until these exist a SIGTERM would kill the process unflushed.
         // (Before these, the load-time handlers of CEarlySignals made a SIGTERM a clean exit.)
         // Until the lifecycle's handler is set, a SIGTERM or SIGINT exits at once with status 0 (nothing was
-        // accepted yet) and a SIGHUP is ignored.
+        // accepted yet) and a SIGHUP is ignored. libdispatch registers the sources on its manager thread while
+        // the configuration is read (a signal meanwhile waits in the latch); completeRegistration() below waits
+        // for that and delivers such a signal before the daemon is made.
         let signals = SignalSources(
             LifecycleEvent.signals, label: "workspaced.signals", afterArming: seams.afterArming,
-            handler: LifecycleEvent.beforeStart)
+            waitsForRegistration: false, handler: LifecycleEvent.beforeStart)
         // The control server's event loops start their threads on the other processor while this one reads the
         // configuration, which nothing else runs beside; Daemon.start asking again is a no-op.
         SharedEventLoops.startInBackground()
@@ -49,6 +51,7 @@ struct Run: SeamedCommand {
             try? notifier.status("refusing to start: \(error)")
             throw ExitCode(ConfigurationError.exitCode)
         }
+        signals.completeRegistration()
         logLevel.current = configuration.logLevel
         // Once the configured level is in force: at `info`, the level until then, these would never show.
         logger.debug("early signal handlers were installed: \(workspaced_early_signals_installed() != 0)")

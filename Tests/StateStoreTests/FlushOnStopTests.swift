@@ -73,6 +73,27 @@ struct FlushOnStopTests {
         #expect(received.withLock { $0 } == [SIGWINCH, SIGWINCH])
     }
 
+    /// Without the wait in `init`, a signal caught in the window stays in the latch while the caller goes on, and
+    /// `completeRegistration()` hands it over once before it returns; a second call does nothing. (SIGURG: a
+    /// signal no other test takes, since a second set of sources for one signal would never see libdispatch
+    /// install its handler again.)
+    @Test func aDeferredRegistrationHandsTheCaughtSignalOverWhenItCompletes() async {
+        let received = Mutex<[Int32]>([])
+        let sources = SignalSources(
+            [SIGURG], label: "test.deferred", afterArming: { Self.raiseUnblocked(SIGURG) },
+            waitsForRegistration: false, handler: { number in received.withLock { $0.append(number) } })
+        sources.queue.sync {}
+        #expect(received.withLock { $0 } == [], "held by the latch, not handed over yet")
+        sources.completeRegistration()
+        #expect(received.withLock { $0 } == [SIGURG])
+        sources.completeRegistration()
+        sources.queue.sync {}
+        #expect(received.withLock { $0 } == [SIGURG])
+        kill(getpid(), SIGURG)
+        _ = await eventually { received.withLock { $0.count } >= 2 }
+        #expect(received.withLock { $0 } == [SIGURG, SIGURG], "the source receives the signals after it")
+    }
+
     /// Raises `signal` at the calling thread with the signal unblocked there, so that its handler has run when
     /// this returns; the thread's mask is restored.
     private static func raiseUnblocked(_ signal: Int32) {

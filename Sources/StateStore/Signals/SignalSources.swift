@@ -26,6 +26,8 @@ public final class SignalSources: Sendable {
     private let handler: Mutex<@Sendable (Int32) -> Void>
     /// The sources, kept so that they live; never changed after `init`.
     private nonisolated(unsafe) var sources: [any DispatchSourceSignal] = []
+    /// The signals whose latch ``completeRegistration()`` has yet to release; `nil` once it ran.
+    private let unreleased: Mutex<[Int32]?>
 
     /// Takes `signals` from their default actions and starts a Dispatch source for each; returns once the sources
     /// receive them.
@@ -46,16 +48,21 @@ public final class SignalSources: Sendable {
     /// would run on). Once libdispatch's handler replaced the latch, what the latch caught is delivered like a
     /// source's event.
     ///
-    /// - Parameter afterArming: Runs between arming the latch and creating the sources (tests widen the window
-    ///   with it).
+    /// - Parameters:
+    ///   - afterArming: Runs between arming the latch and creating the sources (tests widen the window with it).
+    ///   - waitsForRegistration: When `false`, `init` returns once the sources are created, and the caller calls
+    ///     ``completeRegistration()`` later: libdispatch registers them on its manager thread meanwhile, beside
+    ///     whatever the caller does, and the latch holds a signal that comes in between.
     package init(
-        _ signals: [Int32], label: String, afterArming: () -> Void, handler: @escaping @Sendable (Int32) -> Void
+        _ signals: [Int32], label: String, afterArming: () -> Void, waitsForRegistration: Bool = true,
+        handler: @escaping @Sendable (Int32) -> Void
     ) {
         self.signals = signals
         self.handler = Mutex(handler)
         let queue = DispatchQueue(label: label)
         self.queue = queue
         let armed = signals.filter { wsd_signal_latch_arm($0) != 0 }
+        unreleased = Mutex(armed)
         afterArming()
         sources = signals.map { DispatchSource.makeSignalSource(signal: $0, queue: queue) }
         for (number, source) in zip(signals, sources) {
@@ -63,8 +70,17 @@ public final class SignalSources: Sendable {
             source.setEventHandler { self.deliver(number) }
             source.resume()
         }
+        if waitsForRegistration { completeRegistration() }
+    }
+
+    /// Waits until libdispatch registered the sources, then hands a signal the latch caught meanwhile to the
+    /// handler, on ``queue``, before it returns; the calls after the first return at once. Call it before the
+    /// program does anything a stop must come before (accepting a change, saying it is ready); never on
+    /// ``queue``.
+    package func completeRegistration() {
+        guard let armed = unreleased.withLock({ $0.take() }) else { return }
         Self.waitForRegistration(of: armed)
-        // Delivered before `init` returns: handed to the queue asynchronously instead, it waited for a worker
+        // Delivered before this returns: handed to the queue asynchronously instead, it waited for a worker
         // thread, and on a loaded machine the program could go on for a while (workspaced could load, serve and
         // send READY=1 before its late stop). Synchronously on the queue, so that a signal the sources already
         // passed to it is handled first.
