@@ -148,6 +148,20 @@ struct FoundationEssentialsTests {
         #expect(relabeled.startsLineage && relabeled.relabels?.rawValue == "fedcba9876543210")
         #expect(header("\"not a lineage\"") == nil)
         #expect(header("12") == nil)
+        let more = try #require(header("null,\"later\":[1,{\"a\":2}]"))
+        #expect(more.startsLineage && more.relabels == nil, "keys this release does not know are skipped")
+        #expect(header("nul") == nil, "not JSON")
+        #expect(header("[1,") == nil, "not JSON")
+        #expect(JournalSegmentFormat.Header(payload: Array(#"{"journal":1,"lineage":"0123456789abcdef"}"#.utf8)) == nil)
+        #expect(
+            JournalSegmentFormat.Header(
+                payload: Array(#"{"journal":"1","lineage":"0123456789abcdef","baseRevision":7}"#.utf8)) == nil)
+        #expect(
+            JournalSegmentFormat.Header(
+                payload: Array(#"{"journal":1,"lineage":"0123456789abcdef","baseRevision":-7}"#.utf8)) == nil)
+        #expect(
+            JournalSegmentFormat.Header(
+                payload: Array(#"{"journal":2,"lineage":"0123456789abcdef","baseRevision":7}"#.utf8)) == nil)
         // What the writer writes reads back.
         for written in [
             JournalSegmentFormat.Header(lineage: lineage, baseRevision: 3),
