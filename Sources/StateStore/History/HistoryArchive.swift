@@ -105,7 +105,7 @@ final class HistoryArchive: Sendable {
             }
             var changed = false
             if let bytes = try? fileSystem.readFile(at: path(HistoryFormat.manifestName)) {
-                if let manifest = try? Self.decoder.decode(HistoryManifest.self, from: bytes), manifest.history == 1 {
+                if let manifest = bytes.withUnsafeBytes({ HistoryManifest(json: $0) }), manifest.history == 1 {
                     archive.manifest = manifest
                 } else {
                     archive.damaged[HistoryFormat.manifestName] = "the manifest is not readable; it was rebuilt"

@@ -228,7 +228,7 @@ extension Replicator {
     private func historySnapshotTimes() -> [String: Date] {
         let path = HistoryFormat.directory(ofStateFile: stateFilePath) + "/" + HistoryFormat.manifestName
         guard let bytes = try? fileSystem.readFile(at: path),
-            let manifest = try? HistoryArchive.decoder.decode(HistoryManifest.self, from: bytes)
+            let manifest = bytes.withUnsafeBytes({ HistoryManifest(json: $0) })
         else { return ["": Date.distantPast] }
         // The time of the change a snapshot's revision is, from the segment that ends with it: when the state the
         // snapshot holds was reached, what a restore of a time compares.
