@@ -30,8 +30,8 @@ SWIFT_BUILD   = SWIFT="$(SWIFT)" Scripts/swift-build.sh
 # They carry no RUNPATH: SwiftPM adds $ORIGIN for the package's own shared libraries, of which there are none here,
 # and the loader then looked for libsystemd.so.0 in the binary's directory and ten of its subdirectories, and for
 # each other library in the directory (24 failed calls under strace) before the system's paths, at every exec; it
-# would also load a library that anyone put beside an installed binary. Restarts, 60 of each build taking turns, median of the
-# paired ratios: 0.958, 0.961 (the builds swapped) and 0.987 of the build with it.
+# would also load a library that anyone put beside an installed binary. No start time measurably changed (300
+# restarts of each build taking turns: 0.989 and 0.972 of the build with it).
 RELEASE_FLAGS ?= -c release --static-swift-stdlib --disable-local-rpath \
   -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors \
   -Xlinker --no-export-dynamic -Xlinker -L$(STATIC_CXX_DIR) \

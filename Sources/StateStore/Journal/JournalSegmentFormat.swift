@@ -66,8 +66,9 @@ package enum JournalSegmentFormat {
     /// keys are skipped.
     ///
     /// Read with `JSONPullReader`, not `JSONDecoder`: every open of a journal reads a header, and the decoder's
-    /// first use in a process looks up conformances by scanning all of the binary's conformance records (0.19 ms
-    /// of CPU in every start of workspaced: perf, 30 starts).
+    /// first use in a process looks up conformances by scanning all of the binary's conformance records. With the
+    /// history's manifest (``HistoryManifest/init(json:)``) this was the decoder's use on a start's way to
+    /// `READY=1`.
     private struct StoredHeader {
         var journal: Int
         var lineage: String
