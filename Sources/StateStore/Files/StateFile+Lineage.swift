@@ -65,8 +65,8 @@ extension StateFile {
     /// this owner is never mistaken for a clean stop. The marker is cleared in place when it can be: the pid and
     /// spaces over the marker's bytes, one `fdatasync` of a file whose size stays (no journal commit for a new
     /// size, as a truncation and an `fsync` need). A pid and one marker line are far below a disk sector's 512
-    /// bytes, which a power cut leaves old or new, never mixed. Closes `descriptor` and throws when a marker cannot be cleared; without one, a pid that
-    /// cannot be written only leaves the holder unnamed.
+    /// bytes, which a power cut leaves old or new, never mixed. Closes `descriptor` and throws when a marker
+    /// cannot be cleared; without one, a pid that cannot be written only leaves the holder unnamed.
     func takeOverSession(_ descriptor: Int32) throws(FileSystemError) -> SessionMarker? {
         let text: Data?
         do {
