@@ -32,8 +32,14 @@ SWIFT_BUILD   = SWIFT="$(SWIFT)" Scripts/swift-build.sh
 # each other library in the directory (24 failed calls under strace) before the system's paths, at every exec; it
 # would also load a library that anyone put beside an installed binary. No start time measurably changed (300
 # restarts of each build taking turns: 0.989 and 0.972 of the build with it).
+# They are linked by the toolchain's lld, not GNU gold, with their relative relocations packed (DT_RELR, glibc 2.36
+# and later; the binary then asks for GLIBC_ABI_DT_RELR, which the package's libc6 dependency follows): the
+# 90,600 addresses the loader rebases at each exec are a 18 KB bitmap in place of a 2.1 MB table of 24-byte
+# entries that it read whole. 200 restarts of each link of the same objects taking turns: 0.977 and 0.978 of the
+# gold link (7.23 → 7.03 ms), 5% less CPU a start; the link itself takes 1 s instead of 4.
 RELEASE_FLAGS ?= -c release --static-swift-stdlib --disable-local-rpath \
   -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors \
+  -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs \
   -Xlinker --no-export-dynamic -Xlinker -L$(STATIC_CXX_DIR) \
   -Xswiftc -Xclang-linker -Xswiftc -static-libgcc
 STATIC_CXX_DIR := $(CURDIR)/.build/static-libstdc++
