@@ -82,7 +82,14 @@ package struct ConfigurationFileSnapshot: FileConfigSnapshot {
     ///
     /// - Throws: ``Failure`` or the JSON reader's error when the file is not a JSON object of supported values.
     package init(data: RawSpan, providerName: String, parsingOptions: ParsingOptions) throws {
-        let bytes = ConfigurationJSONText.strict(data.withUnsafeBytes { Array($0) })
+        try self.init(
+            strict: ConfigurationJSONText.strict(data.withUnsafeBytes { Array($0) }), providerName: providerName)
+    }
+
+    /// Reads a file's bytes already made strict (``ConfigurationJSONText/strict(_:)``).
+    ///
+    /// - Throws: ``Failure`` or the JSON reader's error when the file is not a JSON object of supported values.
+    package init(strict bytes: [UInt8], providerName: String) throws {
         self.providerName = providerName
         self.values = try bytes.withUnsafeBytes { raw in try Self.values(of: raw) }
     }

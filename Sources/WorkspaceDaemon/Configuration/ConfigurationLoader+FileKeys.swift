@@ -3,13 +3,9 @@ import StateJSON
 import StateStore
 
 extension ConfigurationLoader {
-    /// The file's keys, flattened to dotted names, that are not known keys; a known object key (`save`) holding
-    /// anything but an object is refused. Reported in the order of a walk of the keys sorted at each level.
-    ///
-    /// The file is read with the state file's JSON reader, as ``ConfigurationFileSnapshot`` reads its values: a
-    /// Foundation parse (its `Any` values cast back to dictionaries, each first cast a scan of the binary's
-    /// conformance records) cost 0.6 ms of every start, and the daemon links FoundationEssentials only.
-    static func unknownFileKeys(_ path: String) throws(ConfigurationError) -> [IgnoredConfigurationKey] {
+    /// The configuration file at `path`, read once for both its key check and its values: its bytes as read, and
+    /// as the JSON reader takes them (``ConfigurationJSONText/strict(_:)``).
+    static func readConfigurationFile(_ path: String) throws(ConfigurationError) -> (data: Data, strict: [UInt8]) {
         let data: Data
         do {
             guard let bytes = try PosixFileSystem().readFile(at: path) else {
@@ -21,10 +17,22 @@ extension ConfigurationLoader {
         } catch {
             throw .unreadableFile(path: path, reason: "\(error)")
         }
+        // A byte order mark and commas that only close a list are taken out, as Foundation's JSONSerialization,
+        // the file's earlier parser, took them.
+        return (data, ConfigurationJSONText.strict([UInt8](data)))
+    }
+
+    /// The keys of the file at `path` (`data` as read, `strict` as the reader takes it), flattened to dotted
+    /// names, that are not known keys; a known object key (`save`) holding anything but an object is refused.
+    /// Reported in the order of a walk of the keys sorted at each level.
+    ///
+    /// The file is read with the state file's JSON reader, as ``ConfigurationFileSnapshot`` reads its values: a
+    /// Foundation parse (its `Any` values cast back to dictionaries, each first cast a scan of the binary's
+    /// conformance records) cost 0.6 ms of every start, and the daemon links FoundationEssentials only.
+    static func unknownFileKeys(
+        _ data: Data, strict: [UInt8], path: String
+    ) throws(ConfigurationError) -> [IgnoredConfigurationKey] {
         let known = Set(ConfigurationKey.all.map(\.name))
-        // A byte order mark and commas that only close a list are taken, as swift-configuration's file snapshot
-        // takes them (ConfigurationFileSnapshot).
-        let strict = ConfigurationJSONText.strict([UInt8](data))
         let walk: ConfigurationFileKeys
         do {
             walk = try strict.withUnsafeBytes { raw in try ConfigurationFileKeys(raw, known: known) }

@@ -4,7 +4,6 @@ import Glibc
 import Logging
 import StateJSON
 import StateStore
-import SystemPackage
 
 /// Resolves a ``DaemonConfiguration`` from its sources with swift-configuration (flags, then `WORKSPACED_*`
 /// variables, then the JSON file, then defaults). A known key with a value it cannot use is refused, naming the
@@ -30,7 +29,9 @@ package enum ConfigurationLoader {
         if !fileExists && sources.configFileIsRequired {
             throw .unreadableFile(path: filePath, reason: "no such file")
         }
-        var ignored = fileExists ? try unknownFileKeys(filePath) : []
+        let file = fileExists ? try readConfigurationFile(filePath) : nil
+        var ignored: [IgnoredConfigurationKey] = []
+        if let file { ignored = try unknownFileKeys(file.data, strict: file.strict, path: filePath) }
         ignored += unknownEnvironmentKeys(sources.environment)
         if strict, let first = ignored.first {
             throw .unknownKey(key: first.key, source: first.source, suggestion: first.suggestion)
@@ -60,9 +61,10 @@ package enum ConfigurationLoader {
             providers.append(
                 EnvironmentVariablesProvider(environmentVariables: sources.environment).prefixKeys(with: "workspaced"))
         }
-        if fileExists {
+        if let file {
             do {
-                providers.append(try await FileProvider<ConfigurationFileSnapshot>(filePath: FilePath(filePath)))
+                let values = try ConfigurationFileSnapshot(strict: file.strict, providerName: filePath)
+                providers.append(ConfigurationFileProvider(snapshotValue: values))
             } catch {
                 throw .unreadableFile(path: filePath, reason: "\(error)")
             }
