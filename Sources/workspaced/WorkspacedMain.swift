@@ -1,10 +1,10 @@
 import WorkspacedCommands
 
 /// The `workspaced` executable: runs ``Workspaced`` (WorkspacedCommands) on the process's arguments with the
-/// shipped seams.
+/// shipped seams, on a worker, the main thread parked (``Workspaced/runParkingMainThread(seams:)`` says why).
 @main
 enum WorkspacedMain {
-    static func main() async {
-        await Workspaced.main(seams: .shipped)
+    static func main() {
+        Workspaced.runParkingMainThread(seams: .shipped)
     }
 }
