@@ -4,6 +4,8 @@
 #   make install    install the release build (PREFIX=/usr/local); make uninstall removes it again
 #   make deb        build .build/deb/workspaced_<version>_<arch>.deb
 SWIFT        ?= swift
+# The compiler driver beside it (make bench's start floor, a single file).
+SWIFTC       ?= $(SWIFT)c
 BUILD_FLAGS  ?=
 # Every `swift build` goes through Scripts/swift-build.sh, which gives it the same environment on every call: make
 # puts its command line's variables (DEB_VERSION, DESTDIR, …) in each recipe's environment, and a new environment
@@ -104,7 +106,7 @@ build: deps
 
 lint:
 	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests Benchmarks/Package.swift Benchmarks/Sources \
-	  Benchmarks/ReaderThroughput
+	  Benchmarks/ReaderThroughput Benchmarks/StartFloor
 	python3 Scripts/api-routes.py --check
 	python3 Scripts/bench-table.py --check docs/benchmarks.md docs/benchmarks/results.json
 	python3 Scripts/check-test-targets.py $(IN_PROCESS_TARGETS) $(CLIENT_TARGETS) $(PROCESS_TARGETS) $(RELIABILITY_TARGETS)
@@ -249,6 +251,9 @@ BENCH_APT_PACKAGES := libsqlite3-dev
 # (`make lint` checks that the table is the one the JSON gives). BENCH_COMMIT names the build measured, `-dirty`
 # when the tree had changes.
 BENCH_OUT    ?= $(CURDIR)/.build/bench/results.json
+# The start floor (Benchmarks/StartFloor): a static Swift binary that only sends READY=1, built as the daemon is and
+# timed beside its fixed start in the same run (what exec, the loader and the Swift runtime cost on this machine).
+BENCH_FLOOR  ?= $(CURDIR)/.build/bench/start-floor
 ifndef BENCH_COMMIT
 BENCH_COMMIT := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 endif
@@ -267,8 +272,10 @@ bench: bench-deps static-cxx
 	$(BENCH_REPLAN)
 	$(SWIFT_BUILD) -c release --package-path Benchmarks
 	@mkdir -p "$(dir $(BENCH_OUT))" docs/benchmarks && rm -f "$(BENCH_OUT)"
+	$(SWIFTC) -O -static-stdlib Benchmarks/StartFloor/main.swift -o "$(BENCH_FLOOR)"
 	Benchmarks/.build/release/WorkspaceBench ready --daemon "$$($(SWIFT_BUILD) $(RELEASE_FLAGS) --show-bin-path)/workspaced" \
 	  --sizes $(BENCH_SIZES) --rounds $(BENCH_ROUNDS) --large-sizes $(BENCH_LARGE_SIZES) --large-rounds 3 \
+	  --floor "$(BENCH_FLOOR)" \
 	  --json "$(BENCH_OUT)" --commit "$(BENCH_COMMIT)"
 	Benchmarks/.build/release/WorkspaceBench persistence --daemon "$$($(SWIFT_BUILD) $(RELEASE_FLAGS) --show-bin-path)/workspaced" \
 	  --sizes $(BENCH_SIZES) --rounds $(BENCH_ROUNDS) --json "$(BENCH_OUT)" \

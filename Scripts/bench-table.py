@@ -178,6 +178,12 @@ def table(results):
             first_column_row(f'restart: exec → READY=1 on what a clean stop left (median of {start["starts"]})',
                              "(a figure)",
                              f'{ms(start["restartSeconds"])} (fastest {ms(start["restartFastestSeconds"])})')
+        if start.get("floorSeconds") is not None:
+            first_column_row('start floor: exec → READY=1 of a static Swift binary that only sends it, in turn with '
+                             'those starts', "(the baseline)",
+                             f'{ms(start["floorSeconds"])} (fastest {ms(start["floorFastestSeconds"])}); the fixed '
+                             f'start is {start["fixedStartSeconds"] / start["floorSeconds"]:.2f}× it, '
+                             f'{ms(start["fixedStartSeconds"] - start["floorSeconds"])} more')
     for version, goal in ((4, 0.5), (1, 1.0)):
         rows = {r["megabytes"]: r for r in ready if r["version"] == version}
         row(f"ready ÷ plain decode, v{version} file" + (" (migration included)" if version == 1 else ""), f"≤ {goal}",

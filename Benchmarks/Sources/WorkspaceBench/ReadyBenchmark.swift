@@ -49,6 +49,12 @@ struct ReadyBenchmark {
         var restartSeconds: Double?
         /// The fastest of those restarts.
         var restartFastestSeconds: Double?
+        /// The median exec → `READY=1` of the start floor (``FloorRun``), each start just before one of the
+        /// daemon's: what exec, the loader and the Swift runtime cost here, which no daemon change removes. Absent
+        /// when not measured (`--floor`) and from older results.
+        var floorSeconds: Double?
+        /// The fastest of the floor's starts.
+        var floorFastestSeconds: Double?
     }
 
     let daemon: String
@@ -60,6 +66,8 @@ struct ReadyBenchmark {
     var largeRounds = 3
     /// Starts on the empty workspace, for ``FixedStart`` and the idle daemon's peak.
     var startRounds = 20
+    /// The start floor's binary (Benchmarks/StartFloor), timed before each of those starts when given.
+    var floor: String?
 
     /// Measures every size, both versions, printing each row as it comes, and the fixed start.
     func run() throws -> (rows: [Row], start: FixedStart) {
@@ -70,14 +78,20 @@ struct ReadyBenchmark {
         let empty = Data(#"{"favorites":[],"minReaderVersion":4,"owner":{"alias":""},"projects":[],"version":4}"#.utf8)
         // Each first start is followed by a restart, which meets what that start's clean stop left: the file with
         // the favorite its durable change added, the journal's segment and the history directory.
-        let pairs = try (0..<max(1, startRounds)).map { _ in (try runner.measure(empty), try runner.restart()) }
+        let floorRun = floor.map { FloorRun(binary: $0, directory: directory) }
+        var floorStarts: [Double] = []
+        let pairs = try (0..<max(1, startRounds)).map { _ in
+            if let floorRun { floorStarts.append(try floorRun.measure()) }
+            return (try runner.measure(empty), try runner.restart())
+        }
         let idleRuns = pairs.map(\.0)
         let restarts = pairs.map(\.1.readySeconds)
         let idlePeak = Int(median(idleRuns.map { Double($0.atReady.peak) }))
         let start = FixedStart(
             fixedStartSeconds: median(idleRuns.map(\.readySeconds)),
             fastestSeconds: idleRuns.map(\.readySeconds).min() ?? 0, starts: idleRuns.count, goalSeconds: 0.005,
-            restartSeconds: median(restarts), restartFastestSeconds: restarts.min())
+            restartSeconds: median(restarts), restartFastestSeconds: restarts.min(),
+            floorSeconds: floorStarts.isEmpty ? nil : median(floorStarts), floorFastestSeconds: floorStarts.min())
         print(
             String(
                 format:
@@ -87,6 +101,12 @@ struct ReadyBenchmark {
             String(
                 format: "restart (exec → READY=1, what a clean stop left): median %.2f ms, fastest %.2f ms",
                 median(restarts) * 1000, (restarts.min() ?? 0) * 1000))
+        if let floorSeconds = start.floorSeconds, let fastest = start.floorFastestSeconds {
+            print(
+                String(
+                    format: "start floor (a Swift binary that only sends READY=1): median %.2f ms, fastest %.2f ms",
+                    floorSeconds * 1000, fastest * 1000))
+        }
         var rows: [Row] = []
         for megabytes in sizes + largeSizes {
             let rounds = largeSizes.contains(megabytes) && !sizes.contains(megabytes) ? largeRounds : rounds

@@ -1,7 +1,7 @@
 // WorkspaceBench: the benchmarks of workspaced on the real workspace (docs/benchmarks.md).
 //
 //   WorkspaceBench ready --daemon PATH [--sizes 1,10,50] [--rounds 5] [--large-sizes 200] [--large-rounds 3]
-//       [--start-rounds 20] [--json PATH] [--commit ID]
+//       [--start-rounds 20] [--floor PATH] [--json PATH] [--commit ID]
 //   WorkspaceBench generate --megabytes N --out DIRECTORY      (v4-N.json and v1-N.json)
 //   WorkspaceBench persistence --daemon PATH [--sizes 1,10,50] [--rounds 5] [--stream-seconds 10] [--json PATH]
 //       [--commit ID]
@@ -87,6 +87,7 @@ case "ready":
     benchmark.largeSizes = (option("large-sizes") ?? "").split(separator: ",").compactMap { Int($0) }
     benchmark.largeRounds = option("large-rounds").flatMap(Int.init) ?? 3
     benchmark.startRounds = option("start-rounds").flatMap(Int.init) ?? 20
+    benchmark.floor = option("floor")
     print(ReadyBenchmark.header)
     do {
         let (rows, start) = try benchmark.run()
