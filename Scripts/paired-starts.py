@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
 """Paired start times of two workspaced binaries: exec -> READY=1, the builds taking turns.
 
-Usage: Scripts/paired-starts.py A B [--pairs N] [--first-starts] [--config FILE]
+Usage: Scripts/paired-starts.py A B [--pairs N] [--first-starts] [--change] [--config FILE]
 
 Each start runs `BIN run` on its own state directory with NOTIFY_SOCKET set, is timed from the spawn to the
 READY=1 datagram, and is stopped with SIGTERM (exit 0 required). Restarts by default: each binary keeps its
 state directory between its starts, so every start after the first finds the last one's clean stop (lock
-marker, journal, history). `--first-starts` empties the directory before each start instead.
+marker, journal, history). `--first-starts` empties the directory before each start instead. `--change` makes
+one durable change (a favorite added, then removed at the next start) through the control socket after READY=1,
+before the SIGTERM: the next start then finds what a used daemon's stop leaves (the final save, the segment it
+moved into the history), as `make bench`'s restart row does.
 
 Prints the median of each binary's times, the median of the paired ratios B/A (the figure to quote), and each
 binary's median CPU a start (user + system of the whole run, stop included).
@@ -17,6 +20,7 @@ written by the linker or a copy is held by the page cache in other pieces than a
 Run it with the builds swapped too: a real difference reads as ratios either side of 1 that agree.
 """
 import argparse
+import json
 import os
 import shutil
 import signal
@@ -38,12 +42,42 @@ def evict_and_read(path):
             pass
 
 
+def durable_change(socket_path):
+    """Adds the favorite "paired" when it is missing, removes it when it is there: one durable change a start."""
+    def request(method, target, body=b""):
+        connection = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        connection.connect(socket_path)
+        head = (f"{method} {target} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n"
+                f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n")
+        connection.sendall(head.encode() + body)
+        reply = b""
+        while chunk := connection.recv(65536):
+            reply += chunk
+        connection.close()
+        status = int(reply.split(b" ", 2)[1])
+        return status, reply.split(b"\r\n\r\n", 1)[1]
+
+    status, body = request("GET", "/v1/favorites")
+    if status != 200:
+        raise SystemExit(f"GET /v1/favorites answered {status}")
+    favorites = json.loads(body)
+    favorites = favorites.get("favorites", favorites) if isinstance(favorites, dict) else favorites
+    kept = [favorite for favorite in favorites if favorite.get("name") == "paired"]
+    if kept:
+        status, _ = request("DELETE", f"/v1/favorites/{kept[0]['id']}?durable=true")
+    else:
+        status, _ = request("POST", "/v1/favorites?durable=true", b'{"name": "paired", "path": "/paired"}')
+    if status not in (200, 201, 204):
+        raise SystemExit(f"the durable change was answered {status}")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("a")
     parser.add_argument("b")
     parser.add_argument("--pairs", type=int, default=60)
     parser.add_argument("--first-starts", action="store_true")
+    parser.add_argument("--change", action="store_true")
     default_config = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "config", "workspaced.json")
     parser.add_argument("--config", default=default_config)
     options = parser.parse_args()
@@ -69,6 +103,8 @@ def main():
         while b"READY=1" not in notify.recv(4096):
             pass
         elapsed = time.perf_counter() - began
+        if options.change:
+            durable_change(os.path.join(directory, "control.sock"))
         process.send_signal(signal.SIGTERM)
         _, status, usage = os.wait4(process.pid, 0)
         notify.close()
@@ -97,6 +133,8 @@ def main():
     finally:
         shutil.rmtree(root, ignore_errors=True)
     kind = "first starts" if options.first_starts else "restarts"
+    if options.change:
+        kind += " after a durable change"
     print(f"{options.pairs} pairs, {kind}: A median {statistics.median(times_a) * 1e3:.2f} ms, "
           f"B median {statistics.median(times_b) * 1e3:.2f} ms, "
           f"B/A median of paired ratios {statistics.median(ratios):.3f}; CPU a start "
