@@ -73,6 +73,14 @@ import Testing
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let prefix = "snapshot.\(try firstRun(directory))."
+        // The segments the first run's saves moved are recorded first: records the open adopts are written after
+        // a syncfs (HistoryAdoptedManifestTests), and this start is to add the snapshot's alone.
+        let reconciling = HistoryArchive(
+            stateFilePath: directory.file("notebook.json"), stateDirectory: directory.path,
+            stateFileName: "notebook.json", fileSystem: PosixFileSystem(), configuration: HistoryTests.history,
+            journalMaximumByteCount: JournalConfiguration().maximumByteCount, fileMode: 0o600)
+        reconciling.open()
+        reconciling.writeManifestIfBehind()
         let history = directory.file("notebook.json.history")
         let fileSystem = FaultInjectingFileSystem()
         let file = try notebookFile(directory, fileSystem: fileSystem)

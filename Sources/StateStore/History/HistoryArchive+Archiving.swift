@@ -292,17 +292,18 @@ extension HistoryArchive {
         }
     }
 
-    /// Writes the manifest when it lacks the record of a snapshot a start kept (``keepStartingSnapshot``); a
-    /// no-op otherwise, and after ``close()``. Called on the save queue once the start is over, when the
-    /// snapshot's checksums are filled in (``describeStartingSnapshot()``), so that the next start reads the
-    /// snapshot's record instead of hashing the whole file to adopt it. A failure is left for the next write,
-    /// ``close()``'s, or that adoption to make up.
+    /// Writes the manifest when it lacks records the start added: the files its open adopted, the snapshot it
+    /// kept (``keepStartingSnapshot``); a no-op otherwise, and after ``close()``. Called on the save queue once the
+    /// start is over, when the snapshot's checksums are filled in (``describeStartingSnapshot()``), so that the
+    /// next start reads the records instead of hashing the files to adopt them. A failure is left for the next
+    /// write, ``close()``'s, or that adoption to make up.
     ///
-    /// Until the next archiving (which writes the manifest itself and clears ``manifestBehind``),
-    /// the only record the manifest on disk lacks is that snapshot's, a link of the state file, whose bytes the
-    /// save, restore or import that wrote it made durable: so no syncfs(2) first, unless the open's own rewrite
-    /// failed. (A syncfs here flushed every dirty page of the file system while holding the archive's lock, and a
-    /// clean stop right after a start waited for it: 44 ms for SIGTERM → exit at 50 MB instead of 11.)
+    /// When the open adopted nothing, the only record the manifest on disk lacks until the next archiving (which
+    /// writes the manifest itself and clears ``manifestBehind``) is the snapshot's, a link of the state file, whose
+    /// bytes the save, restore or import that wrote it made durable: so no syncfs(2) first. (A syncfs here flushed
+    /// every dirty page of the file system while holding the archive's lock, and a clean stop right after a start
+    /// waited for it: 44 ms for SIGTERM → exit at 50 MB instead of 11.) Adopted segments were moved here without
+    /// an fsync of their own, so their records are written after one.
     func writeManifestIfBehind() {
         guard manifestBehind.load(ordering: .acquiring) else { return }
         state.withLock { writeManifestIfBehind(&$0) }
@@ -319,10 +320,15 @@ extension HistoryArchive {
     }
 
     /// Fills in the checksums of the snapshot the start kept (``ArchiveState/undescribed``), hashing it outside the
-    /// lock, then writes the manifest: run on the save queue after the start. Anything that needed the record
-    /// whole meanwhile filled it in itself; after ``close()``, nothing is written.
+    /// lock, then writes the manifest if it is behind (also when the start kept no snapshot: the files its open
+    /// adopted): run on the save queue after the start. Anything that needed the record whole meanwhile filled it
+    /// in itself; after ``close()``, nothing is written.
     func describeStartingSnapshot() {
-        guard let name = state.withLock({ $0.undescribed }) else { return }
+        guard let name = state.withLock({ $0.undescribed }) else {
+            // No snapshot kept, but the open may have adopted files.
+            writeManifestIfBehind()
+            return
+        }
         let record = describe(name, archivedTime: Date())
         state.withLock { archive in
             guard archive.undescribed == name, !archive.closed else { return }

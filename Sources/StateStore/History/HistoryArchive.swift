@@ -21,9 +21,10 @@ final class HistoryArchive: Sendable {
     /// What a reader (a replicator) has not copied yet, which pruning keeps up to the hold's maximum.
     let hold: HistoryHold?
     let state: Mutex<ArchiveState>
-    /// The manifest on disk lacks a record the start added (its starting snapshot): the next write of the
-    /// manifest, or ``writeManifestIfBehind()``, writes it. Changed under the lock; read without it too, so that
-    /// a stop checks it without waiting for a verification that hashes a snapshot under the lock.
+    /// The manifest on disk lacks a record the start added (the files its open adopted, its starting snapshot):
+    /// the next write of the manifest, or ``writeManifestIfBehind()``, writes it. Changed under the lock; read
+    /// without it too, so that a stop checks it without waiting for a verification that hashes a snapshot under
+    /// the lock.
     let manifestBehind = Atomic<Bool>(false)
 
     struct ArchiveState {
@@ -41,8 +42,9 @@ final class HistoryArchive: Sendable {
         /// one ends. A crash before leaves them in the directory, where the next start adopts them again and the
         /// next pruning removes them.
         var unlinkAfterPastReads: Set<String> = []
-        /// The open's rewrite of the manifest failed: records it adopted may name bytes not yet on the device, so
-        /// ``HistoryArchive/writeManifestIfBehind()`` syncs the file system first after all.
+        /// The open adopted records the manifest on disk lacks, which may name bytes not yet on the device (a
+        /// segment is moved here without its own fsync): ``HistoryArchive/writeManifestIfBehind()`` syncs the file
+        /// system first after all.
         var adoptedUnwritten = false
         /// The snapshot the start kept, whose record holds its size and times but not yet its checksums: hashing
         /// the state file on the start's path cost a 50 MB start 37 ms. ``HistoryArchive/describeStartingSnapshot()``
@@ -71,9 +73,10 @@ final class HistoryArchive: Sendable {
     func path(_ name: String) -> String { directory + "/" + name }
 
     /// Creates the directory when missing (then fsyncs the state directory), reads the manifest and reconciles it
-    /// with the files: a file it lacks (a crash before its rewrite) is adopted, a record whose file is gone (a crash
-    /// while pruning) is forgotten, a file whose size differs is reported damaged. Rewrites the manifest when
-    /// anything changed.
+    /// with the files: a file it lacks (a segment a save moved here, or a crash before its rewrite) is adopted, a
+    /// record whose file is gone (a crash while pruning) is forgotten, a file whose size differs is reported
+    /// damaged. When anything changed, the manifest is behind (``manifestBehind``): its next write, or
+    /// ``writeManifestIfBehind()`` after the start, rewrites it.
     ///
     /// With `readOnly` (a `check` tool beside a running owner) nothing is created, removed or written: the
     /// reconciled manifest is only kept in memory.
@@ -132,11 +135,12 @@ final class HistoryArchive: Sendable {
             }
             Self.sort(&archive.manifest.files)
             if changed, !readOnly {
-                do {
-                    try writeManifest(&archive)
-                } catch {
-                    archive.adoptedUnwritten = true
-                }
+                // Written after the start (``writeManifestIfBehind()``, syncing the file system first), not on its
+                // way to READY=1: nearly every restart adopts the segment its last save moved here (moving one does
+                // not rewrite the manifest). The files are all here; until the write, a crash leaves them to the
+                // next start to adopt again.
+                archive.adoptedUnwritten = true
+                manifestBehind.store(true, ordering: .releasing)
             }
         }
     }
