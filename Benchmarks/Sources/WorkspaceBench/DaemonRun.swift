@@ -55,22 +55,18 @@ struct DaemonRun {
     /// and reads the memory once it is saved.
     private func start(change: Bool) throws -> Result {
         let notify = try NotifySocket(path: directory + "/notify.sock")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: daemon)
-        process.arguments = [
-            "run", "--config", configPath, "--state-directory", stateDirectory, "--control-socket", socketPath,
-        ]
-        process.environment = ["PATH": "/usr/bin:/bin", "HOME": directory, "NOTIFY_SOCKET": notify.path]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        let started = ContinuousClock.now
-        try process.run()
+        let start = try TimedStart(
+            executable: daemon,
+            arguments: [
+                "run", "--config", configPath, "--state-directory", stateDirectory, "--control-socket", socketPath,
+            ],
+            environment: ["PATH": "/usr/bin:/bin", "HOME": directory, "NOTIFY_SOCKET": notify.path], notify: notify,
+            timeout: 600)
+        let process = start.process
         defer {
             if process.isRunning { kill(process.processIdentifier, SIGKILL) }
             process.waitUntilExit()
         }
-        guard notify.wait(for: "READY=1", timeout: 600) else { throw BenchError("the daemon was never ready") }
-        let ready = ContinuousClock.now - started
         let pid = String(process.processIdentifier)
         guard let atReady = ProcessMemory.of(pid) else { throw BenchError("cannot read the daemon's memory") }
         notify.drain()
@@ -88,7 +84,7 @@ struct DaemonRun {
         guard process.terminationStatus == 0 else {
             throw BenchError("the daemon exited with \(process.terminationStatus) after SIGTERM")
         }
-        return Result(readySeconds: ready.seconds, atReady: atReady, afterSave: afterSave)
+        return Result(readySeconds: start.readySeconds, atReady: atReady, afterSave: afterSave)
     }
 }
 

@@ -15,25 +15,20 @@ struct FloorRun {
     /// required).
     func measure() throws -> Double {
         let notify = try NotifySocket(path: directory + "/floor-notify.sock")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = ["run"]
-        process.environment = ["PATH": "/usr/bin:/bin", "HOME": directory, "NOTIFY_SOCKET": notify.path]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        let started = ContinuousClock.now
-        try process.run()
+        let start = try TimedStart(
+            executable: binary, arguments: ["run"],
+            environment: ["PATH": "/usr/bin:/bin", "HOME": directory, "NOTIFY_SOCKET": notify.path], notify: notify,
+            timeout: 60)
+        let process = start.process
         defer {
             if process.isRunning { kill(process.processIdentifier, SIGKILL) }
             process.waitUntilExit()
         }
-        guard notify.wait(for: "READY=1", timeout: 60) else { throw BenchError("the start floor was never ready") }
-        let ready = ContinuousClock.now - started
         kill(process.processIdentifier, SIGTERM)
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
             throw BenchError("the start floor exited with \(process.terminationStatus) after SIGTERM")
         }
-        return ready.seconds
+        return start.readySeconds
     }
 }
