@@ -28,8 +28,9 @@ import Testing
         try String(contentsOfFile: directory.file("notebook.json.history/manifest.json"), encoding: .utf8)
     }
 
-    /// What a start did to the manifest: the calls made on the start's own thread (the caller's: the start is
-    /// synchronous) and those made on other threads (the save queue's, after it), in order.
+    /// The file system calls of a start: those the start made (on its caller's thread, before it returned: the
+    /// start is synchronous) and all others (the save queue's, and any made on the caller's thread afterwards, where
+    /// a `sync` on the save queue may run its work), each in order.
     final class ThreadedCalls: Sendable {
         struct Call: Sendable {
             var operation: FaultInjectingFileSystem.Operation
@@ -37,6 +38,7 @@ import Testing
         }
         let onTheStart = Mutex<[Call]>([])
         let elsewhere = Mutex<[Call]>([])
+        let startReturned = Atomic<Bool>(false)
     }
 
     /// A start on `directory` through a file system that records which thread made each call.
@@ -48,7 +50,7 @@ import Testing
         let startThread = pthread_self()
         fileSystem.setBeforeCall { operation, path in
             let call = ThreadedCalls.Call(operation: operation, path: path)
-            if pthread_equal(pthread_self(), startThread) != 0 {
+            if pthread_equal(pthread_self(), startThread) != 0, !calls.startReturned.load(ordering: .acquiring) {
                 calls.onTheStart.withLock { $0.append(call) }
             } else {
                 calls.elsewhere.withLock { $0.append(call) }
@@ -58,6 +60,7 @@ import Testing
         let state = try PersistentState(
             file: file, loaded: try file.load(), journaling: NoteChange.self, history: HistoryTests.history,
             scheduler: ManualPersistenceScheduler())
+        calls.startReturned.store(true, ordering: .releasing)
         return (calls, file, state)
     }
 
