@@ -5,8 +5,8 @@ import Testing
 
 @testable import StateStore
 
-/// A start keeps the state file it loaded as the history's snapshot of that revision: the link is made durable on
-/// the start's path, the manifest's record of it after the start.
+/// A start keeps the state file it loaded as the history's snapshot of that revision: the link and the manifest's
+/// record of it are made after the start (HistoryStartWorkTests).
 @Suite struct HistoryStartingSnapshotTests {
     /// A first run that leaves a saved state at a revision the history has no snapshot of; returns that revision.
     func firstRun(_ directory: TemporaryDirectory) throws -> UInt64 {
@@ -114,9 +114,9 @@ import Testing
             file: file, loaded: loaded, journaling: NoteChange.self, history: HistoryTests.history,
             scheduler: ManualPersistenceScheduler())
         let archive = try #require(state.history)
+        state.saveQueue.sync {}  // the link and the description queued after the start have run
         let kept = try #require(try historyNames(directory).first { $0.hasPrefix("snapshot.\(revision).") })
         let bytes = try Data(contentsOf: URL(fileURLWithPath: archive.path(kept)))
-        state.saveQueue.sync {}
         let described = try #require(archive.state.withLock { $0.manifest.files.first { $0.name == kept } })
         #expect(archive.state.withLock { $0.undescribed } == nil)
         #expect(described.sha256 == SHA256Digest.hex(bytes) && described.bytes == bytes.count)

@@ -14,7 +14,7 @@ extension HistoryArchive {
     /// stale, and the next start adopts the files it lacks (computing their records from their bytes), as after a
     /// crash. A segment that cannot be moved is removed, as without history, and ``ArchiveState/failure`` says why.
     func archive(segments: [String], stateFile: String, savedRevision: UInt64, lineage: String, date: Date) {
-        let pruned = state.withLock { archive -> PruneOutcome? in
+        let pruned = withArchive { archive -> PruneOutcome? in
             var (moved, failure) = archiveSegments(segments, date: date, &archive)
             var linked = false
             let chain = Self.chain(of: lineage, links: Self.links(archive.manifest.files, live: archive.liveLinks))
@@ -62,7 +62,7 @@ extension HistoryArchive {
     /// state file it loaded). The history's directory is synced once they are there; a segment that cannot be moved
     /// is removed, and ``ArchiveState/failure`` says why.
     func moveSegments(_ segments: [String], date: Date) {
-        state.withLock { archive in
+        withArchive { archive in
             var (moved, failure) = archiveSegments(segments, date: date, &archive)
             if moved {
                 do {
@@ -226,47 +226,11 @@ extension HistoryArchive {
         return seen
     }
 
-    /// Keeps the state file of `revision`, as a start found it, as a snapshot when the state's history (in
-    /// `chainLineage`) has none of that revision: the changes after it can then be read back whatever a crash took
-    /// from the history before it (segments never synced, whose changes the file holds). `decodesAsHeld`: the load
-    /// of the file migrated, salvaged and repaired nothing (``HistoryFileRecord/decodesAsHeld``).
-    func keepStartingSnapshot(
-        stateFile: String, revision: UInt64, storedLineage: String, chainLineage: String, decodesAsHeld: Bool
-    ) {
-        state.withLock { archive in
-            let chain = Self.chain(
-                of: chainLineage, links: Self.links(archive.manifest.files, live: archive.liveLinks))
-            guard archive.failure == nil, chain[storedLineage] != nil,
-                !archive.manifest.files.contains(where: {
-                    $0.kind == .snapshot && $0.firstRevision == revision && Self.belongs($0, to: chain)
-                })
-            else { return }
-            let name = HistoryFormat.snapshotName(revision: revision, lineage: storedLineage)
-            let date = Date()
-            do {
-                try fileSystem.link(stateFile, to: path(name))
-                try fileSystem.fsyncDirectory(directory)
-                // Its checksums wait: hashing the whole file is the start's longest step after the load
-                // (``describeStartingSnapshot()``, after the start).
-                guard var record = describe(name, archivedTime: date, hashing: false) else { return }
-                if decodesAsHeld { record.decodesAsHeld = true }
-                archive.manifest.files.append(record)
-                archive.undescribed = name
-                Self.sort(&archive.manifest.files)
-                // The link is durable and a start adopts a snapshot its manifest lacks, so the manifest's own
-                // durable write waits: ``writeManifestIfBehind()``, after the start.
-                manifestBehind.store(true, ordering: .releasing)
-            } catch {
-                archive.failure = "cannot keep \(stateFile) as \(path(name)): \(error)"
-            }
-        }
-    }
-
     /// Writes `bytes` (the initial state, encoded as a save would) as the snapshot of `revision` in `lineage`, durably,
     /// when the state's history (in `chainLineage`) has no snapshot of that revision: a state that starts without a
     /// file has no saved file to link.
     func keepInitialSnapshot(_ bytes: Data, revision: UInt64, lineage: String, chainLineage: String) {
-        state.withLock { archive in
+        withArchive { archive in
             let chain = Self.chain(
                 of: chainLineage, links: Self.links(archive.manifest.files, live: archive.liveLinks))
             guard archive.failure == nil, chain[lineage] != nil,
@@ -306,7 +270,7 @@ extension HistoryArchive {
     /// an fsync of their own, so their records are written after one.
     func writeManifestIfBehind() {
         guard manifestBehind.load(ordering: .acquiring) else { return }
-        state.withLock { writeManifestIfBehind(&$0) }
+        withArchive { writeManifestIfBehind(&$0) }
     }
 
     /// ``writeManifestIfBehind()``'s write, under the lock: nothing once the archive failed or closed.
@@ -324,13 +288,13 @@ extension HistoryArchive {
     /// adopted): run on the save queue after the start. Anything that needed the record whole meanwhile filled it
     /// in itself; after ``close()``, nothing is written.
     func describeStartingSnapshot() {
-        guard let name = state.withLock({ $0.undescribed }) else {
+        guard let name = withArchive({ $0.undescribed }) else {
             // No snapshot kept, but the open may have adopted files.
             writeManifestIfBehind()
             return
         }
         let record = describe(name, archivedTime: Date())
-        state.withLock { archive in
+        withArchive { archive in
             guard archive.undescribed == name, !archive.closed else { return }
             Self.fill(name, with: record, &archive)
         }

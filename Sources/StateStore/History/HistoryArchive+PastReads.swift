@@ -26,7 +26,7 @@ extension HistoryArchive {
     /// another (``HistoryReplayPipeline``), rather than one after the other under the lock before the replay
     /// begins.
     func beginPastRead(lineage: String, atOrBefore target: UInt64) -> HistoryPastReadPlan {
-        state.withLock { archive in
+        withArchive { archive in
             // The reads check each file against its record's checksums.
             describeUndescribed(&archive)
             archive.pastReads += 1
@@ -54,7 +54,7 @@ extension HistoryArchive {
     /// Ends a read of the past (``beginPastRead(lineage:atOrBefore:)``): the last one to end unlinks the files
     /// pruning dropped meanwhile.
     func endPastRead() {
-        state.withLock { archive in
+        withArchive { archive in
             archive.pastReads -= 1
             guard archive.pastReads == 0, !archive.unlinkAfterPastReads.isEmpty else { return }
             let kept = Set(archive.manifest.files.map(\.name))

@@ -46,7 +46,7 @@ extension HistoryArchive {
     /// - Throws: ``HistoryError/damaged(path:reason:)`` for a file that cannot be read or is not the size the
     ///   manifest recorded.
     func gather(lineage: String, after: UInt64 = 0) throws(HistoryError) -> HistoryReadSet {
-        try state.withLock { archive throws(HistoryError) -> HistoryReadSet in
+        try withArchive { archive throws(HistoryError) -> HistoryReadSet in
             // The reads check each file against its record's checksums.
             describeUndescribed(&archive)
             let (live, chain, files) = scope(of: lineage, liveHeadersOnly: false, archive)
@@ -72,7 +72,7 @@ extension HistoryArchive {
     /// Records that a read found `path` damaged, when it is a file of the history.
     func noteDamage(path: String, reason: String) {
         guard path.hasPrefix(directory + "/") else { return }
-        state.withLock { $0.damaged[PathText.lastComponent(of: path)] = reason }
+        withArchive { $0.damaged[PathText.lastComponent(of: path)] = reason }
     }
 
     /// What reading a history file gave: its bytes, or why they cannot be used and whether the history keeps the

@@ -3,7 +3,7 @@ import FoundationEssentials
 extension HistoryArchive {
     /// The history kept now for the state in `lineage`.
     func status(lineage: String) -> HistoryStatus {
-        state.withLock { archive in
+        withArchive { archive in
             let files = archive.manifest.files
             let chain = Self.chain(of: lineage, links: Self.links(files, live: archive.liveLinks))
             let current = files.filter { Self.belongs($0, to: chain) }

@@ -7,7 +7,7 @@ extension HistoryArchive {
     @discardableResult
     func verifyFiles() -> Int {
         // The start's snapshot, while its checksums are not computed yet, has nothing to be checked against.
-        let records = state.withLock { archive in archive.manifest.files.filter { $0.name != archive.undescribed } }
+        let records = withArchive { archive in archive.manifest.files.filter { $0.name != archive.undescribed } }
         var failed = 0
         for record in records {
             let reason: String?
@@ -20,7 +20,7 @@ extension HistoryArchive {
                 guard let data = whileKept(record, { try? fileSystem.readFile(at: path) }) else { continue }
                 reason = Self.problem(of: record, data, path: path)
             }
-            state.withLock { archive in
+            withArchive { archive in
                 guard archive.manifest.files.contains(record) else { return }
                 archive.damaged[record.name] = reason
             }
@@ -32,7 +32,7 @@ extension HistoryArchive {
     /// What `read` gives, under the lock, while the manifest holds `record`; `nil` when pruning took it meanwhile
     /// (`read`'s own `nil` is then `.some(nil)`: a file that cannot be read).
     private func whileKept<Read>(_ record: HistoryFileRecord, _ read: () -> Read) -> Read? {
-        state.withLock { archive in archive.manifest.files.contains(record) ? read() : nil }
+        withArchive { archive in archive.manifest.files.contains(record) ? read() : nil }
     }
 
     /// What is wrong with a snapshot, given the fingerprint of its bytes (`nil`: it cannot be read), or `nil`.

@@ -53,6 +53,8 @@ final class HistoryArchive: Sendable {
         var undescribed: String?
         /// The state stopped (``HistoryArchive/close()``): the description after the start writes nothing more.
         var closed = false
+        /// The durable steps the start left for after it (``HistoryArchive/finishStart(_:)``).
+        var startWork = HistoryStartWork()
     }
 
     init(
@@ -72,35 +74,38 @@ final class HistoryArchive: Sendable {
 
     func path(_ name: String) -> String { directory + "/" + name }
 
-    /// Creates the directory when missing (then fsyncs the state directory), reads the manifest and reconciles it
-    /// with the files: a file it lacks (a segment a save moved here, or a crash before its rewrite) is adopted, a
-    /// record whose file is gone (a crash while pruning) is forgotten, a file whose size differs is reported
-    /// damaged. When anything changed, the manifest is behind (``manifestBehind``): its next write, or
-    /// ``writeManifestIfBehind()`` after the start, rewrites it.
+    /// Reads the manifest and reconciles it with the files: a file it lacks (a segment a save moved here, or a
+    /// crash before its rewrite) is adopted, a record whose file is gone (a crash while pruning) is forgotten, a
+    /// file whose size differs is reported damaged. When anything changed, the manifest is behind
+    /// (``manifestBehind``): its next write, or ``writeManifestIfBehind()`` after the start, rewrites it. A missing
+    /// directory is left to ``finishStart(_:)`` to create, after the start.
     ///
     /// With `readOnly` (a `check` tool beside a running owner) nothing is created, removed or written: the
     /// reconciled manifest is only kept in memory.
     func open(readOnly: Bool = false) {
         state.withLock { archive in
             do {
-                // An fsync of the state directory makes a new directory's entry durable. One that exists needs
-                // none: its creator made that fsync, unless it stopped between the two calls, and then the next
-                // fsync of the state directory (the crash guard's record, a save) carries it, as does any commit
-                // of a journaling file system. Skipping it takes an fsync off every restart's way to READY=1.
                 if !readOnly, try fileSystem.attributes(of: directory) == nil {
-                    try fileSystem.createDirectory(directory, mode: 0o700)
-                    try fileSystem.fsyncDirectory(stateDirectory)
+                    // The directory, and the fsync of the state directory that makes its name durable, wait until
+                    // something needs them (``finishStart(_:)``), off the start's way to READY=1. (One that exists
+                    // needs no fsync: its creator made it, or the next fsync of the state directory carries the
+                    // entry, as does any commit of a journaling file system.)
+                    archive.startWork.createsDirectory = true
                 }
             } catch {
-                archive.failure = "cannot create \(directory): \(error)"
+                archive.failure = "cannot read \(directory): \(error)"
                 return
             }
             let names: [String]
             do {
                 names = try fileSystem.contentsOfDirectory(directory)
             } catch {
-                archive.failure = "cannot list \(directory): \(error)"
-                return
+                // A directory still to be created has nothing to read.
+                guard archive.startWork.createsDirectory else {
+                    archive.failure = "cannot list \(directory): \(error)"
+                    return
+                }
+                names = []
             }
             for name in names
             where !readOnly && name.hasPrefix(DurableWriter.temporaryPrefix(for: path(HistoryFormat.manifestName))) {

@@ -110,7 +110,9 @@ extension PersistentState {
         return history.status(lineage: lineage.rawValue)
     }
 
-    /// The history kept now; `nil` when history is off or the state has no journal.
+    /// The history kept now; `nil` when history is off or the state has no journal. Like every read of the
+    /// history, it first makes the durable steps the start left for after it, when nothing has yet: the history's
+    /// directory and the snapshot of the file the start loaded (a link and an fsync or two).
     public var historyStatus: HistoryStatus? { history?.status(lineage: lineage.rawValue) }
 
     /// A change record's change, read as a start's replay reads it.

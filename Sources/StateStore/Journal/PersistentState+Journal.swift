@@ -84,9 +84,13 @@ extension PersistentState {
             scheduleSnapshotOfReplayedChanges()
         }
         if let history {
-            // The checksums and the manifest's record of the snapshot the start kept, off the start's path (see
-            // keepStartingSnapshot).
-            saveQueue.async { history.describeStartingSnapshot() }
+            // The start's durable steps (its snapshot's link, a new directory), then the snapshot's checksums and
+            // the manifest's record, off the start's path (HistoryStartWork); a save or a read that comes first
+            // makes them itself.
+            saveQueue.async {
+                history.finishStart()
+                history.describeStartingSnapshot()
+            }
         }
     }
 

@@ -60,8 +60,10 @@ extension PersistentState {
         }
     }
 
-    /// Encodes the snapshot and durably replaces the file; no lock is held.
+    /// Encodes the snapshot and durably replaces the file; no lock is held. With history, the start's durable
+    /// steps are made first (``HistoryArchive/finishStart()``): its snapshot links the file this save replaces.
     func perform(_ job: SaveJob<Model>) -> Result<Int, StateStoreError> {
+        history?.finishStart()
         do {
             return .success(try file.save(job.snapshot, revision: job.revision))
         } catch {

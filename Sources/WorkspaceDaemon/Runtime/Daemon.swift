@@ -213,11 +213,14 @@ package final class Daemon: Sendable {
         return running
     }
 
-    /// Checks every history file (SHA-256, frames) on a background thread once the daemon serves, and logs each
-    /// damaged one (``DaemonEvent/historyDamaged``): reading 64 MiB would otherwise delay READY=1.
+    /// Logs the history kept at the start, then checks every history file (SHA-256, frames) and logs each damaged
+    /// one (``DaemonEvent/historyDamaged``), on a background thread once the daemon serves: reading 64 MiB would
+    /// otherwise delay READY=1, and so would the status, which makes the durable steps the start left for after it
+    /// (the history's directory, the starting snapshot's link: ``PersistentState/historyStatus``).
     private func verifyHistoryInBackground(_ state: PersistentState<Workspace>, path: String) {
-        guard state.historyStatus != nil else { return }
         DispatchQueue.global(qos: .utility).async { [self] in
+            guard let kept = state.historyStatus else { return }
+            logHistory(kept, path: path)
             guard let history = state.verifyHistory() else { return }
             logHistoryDamage(history, path: path)
         }
@@ -316,9 +319,6 @@ package final class Daemon: Sendable {
         }
         if let replay = persistent.journalReplay {
             logJournalReplay(replay, path: file.path)
-        }
-        if let history = persistent.historyStatus {
-            logHistory(history, path: file.path)
         }
         return persistent
     }
