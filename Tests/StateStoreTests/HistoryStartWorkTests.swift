@@ -21,6 +21,22 @@ import Testing
         return try Data(contentsOf: URL(fileURLWithPath: directory.file("notebook.json")))
     }
 
+    /// The history of a state file at revision 3 with no history directory, opened as a start opens it and told
+    /// to keep the file as its snapshot (in a lineage of its own); returns it and that lineage.
+    func archiveKeepingTheStartingSnapshot(_ directory: TemporaryDirectory) throws -> (HistoryArchive, String) {
+        _ = try runWithoutHistory(directory)
+        let archive = HistoryArchive(
+            stateFilePath: directory.file("notebook.json"), stateDirectory: directory.path,
+            stateFileName: "notebook.json", fileSystem: PosixFileSystem(), configuration: HistoryTests.history,
+            journalMaximumByteCount: JournalConfiguration().maximumByteCount, fileMode: 0o600)
+        archive.open()
+        let lineage = Lineage.random().rawValue
+        archive.keepStartingSnapshot(
+            stateFile: directory.file("notebook.json"), revision: 3, storedLineage: lineage, chainLineage: lineage,
+            decodesAsHeld: true)
+        return (archive, lineage)
+    }
+
     /// The calls made after the start returned, as "operation path".
     func callsAfterTheStart(_ calls: HistoryAdoptedManifestTests.ThreadedCalls) -> [String] {
         calls.elsewhere.withLock { $0.map { "\($0.operation) \($0.path)" } }
@@ -76,16 +92,7 @@ import Testing
     @Test func aReadOfTheHistoryMakesTheStepsFirst() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        _ = try runWithoutHistory(directory)
-        let archive = HistoryArchive(
-            stateFilePath: directory.file("notebook.json"), stateDirectory: directory.path,
-            stateFileName: "notebook.json", fileSystem: PosixFileSystem(), configuration: HistoryTests.history,
-            journalMaximumByteCount: JournalConfiguration().maximumByteCount, fileMode: 0o600)
-        archive.open()
-        let lineage = Lineage.random().rawValue
-        archive.keepStartingSnapshot(
-            stateFile: directory.file("notebook.json"), revision: 3, storedLineage: lineage, chainLineage: lineage,
-            decodesAsHeld: true)
+        let (archive, lineage) = try archiveKeepingTheStartingSnapshot(directory)
         #expect(!FileManager.default.fileExists(atPath: archive.directory), "the open created the directory")
         let status = archive.status(lineage: lineage)
         #expect(status.snapshotCount == 1 && status.oldestRevision == 3, "\(status)")
@@ -97,16 +104,7 @@ import Testing
     @Test func aStopBeforeTheStepsLeavesThemToTheNextStart() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        _ = try runWithoutHistory(directory)
-        let archive = HistoryArchive(
-            stateFilePath: directory.file("notebook.json"), stateDirectory: directory.path,
-            stateFileName: "notebook.json", fileSystem: PosixFileSystem(), configuration: HistoryTests.history,
-            journalMaximumByteCount: JournalConfiguration().maximumByteCount, fileMode: 0o600)
-        archive.open()
-        let lineage = Lineage.random().rawValue
-        archive.keepStartingSnapshot(
-            stateFile: directory.file("notebook.json"), revision: 3, storedLineage: lineage, chainLineage: lineage,
-            decodesAsHeld: true)
+        let (archive, _) = try archiveKeepingTheStartingSnapshot(directory)
         archive.close()
         archive.finishStart()
         archive.describeStartingSnapshot()
