@@ -56,12 +56,14 @@ extension HistoryArchive {
             archive.startWork.snapshot = HistoryStartingSnapshot(
                 stateFile: stateFile, revision: revision, storedLineage: storedLineage, chainLineage: chainLineage,
                 decodesAsHeld: decodesAsHeld)
+            startWorkPending.store(true, ordering: .releasing)
         }
     }
 
     /// Makes the start's durable steps (``HistoryStartWork``) if they are not made yet: called before a save
     /// replaces the state file, and on the save queue right after the start.
     func finishStart() {
+        guard startWorkPending.load(ordering: .acquiring) else { return }
         state.withLock { finishStart(&$0) }
     }
 
@@ -71,6 +73,9 @@ extension HistoryArchive {
         guard !archive.closed, archive.startWork.createsDirectory || archive.startWork.snapshot != nil else { return }
         let work = archive.startWork
         archive.startWork = HistoryStartWork()
+        // Cleared once the steps are made, not before: a save that finds it clear goes on to replace the file the
+        // link names, so it must not find it clear while the link is still to come.
+        defer { startWorkPending.store(false, ordering: .releasing) }
         guard archive.failure == nil else { return }
         if work.createsDirectory {
             do {

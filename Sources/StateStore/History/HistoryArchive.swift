@@ -26,6 +26,9 @@ final class HistoryArchive: Sendable {
     /// without it too, so that a stop checks it without waiting for a verification that hashes a snapshot under
     /// the lock.
     let manifestBehind = Atomic<Bool>(false)
+    /// The start left durable steps to make (``ArchiveState/startWork``). Read without the lock, so that a save, which
+    /// asks before every write, does not wait for one that hashes a file under it once the steps are made.
+    let startWorkPending = Atomic<Bool>(false)
 
     struct ArchiveState {
         var manifest = HistoryManifest()
@@ -91,6 +94,7 @@ final class HistoryArchive: Sendable {
                     // needs no fsync: its creator made it, or the next fsync of the state directory carries the
                     // entry, as does any commit of a journaling file system.)
                     archive.startWork.createsDirectory = true
+                    startWorkPending.store(true, ordering: .releasing)
                 }
             } catch {
                 archive.failure = "cannot read \(directory): \(error)"
