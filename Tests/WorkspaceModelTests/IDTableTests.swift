@@ -45,14 +45,15 @@ struct IDTableTests {
     }
 
     @Test func aTagSharedInOneProbeRunIsNotSure() {
-        // Two fingerprints with the same tag placed in the same slot of a 16-slot table (its top 4 bits of
-        // fingerprint × multiplier): the table cannot tell them apart and must say so. Adding a multiple of the
+        // Two fingerprints with the same tag placed in the same slot of a 16-slot table (the table for 8: the top
+        // 4 bits of fingerprint × multiplier): the table cannot tell them apart and must say so. Adding a multiple of the
         // tag multiplier's inverse changes the fingerprint times the tag multiplier by that multiple: the top 32
         // bits stay.
         var inverse = IDTable.tagMultiplier
         for _ in 0..<5 { inverse = inverse &* (2 &- IDTable.tagMultiplier &* inverse) }
         let first: UInt64 = 0x1234_5678_0000_5EED
-        let place = { (fingerprint: UInt64) in (fingerprint &* IDTable.multiplier) >> 60 }
+        #expect(IDTable.slotCount(capacity: 8) == 16)
+        let place = { (fingerprint: UInt64) in IDTable.place(fingerprint, slotCount: 16) }
         let second = (1...4096).lazy.map { first &+ inverse &* UInt64($0) }.first {
             place($0) == place(first) && IDTable.tag($0) == IDTable.tag(first)
         }
@@ -81,20 +82,38 @@ struct IDTableTests {
         #expect(added.last == false, "a probe past the limit did not give up")
     }
 
-    /// `count` distinct ids whose fingerprints all land in one slot of a table for 500 (1,024 slots: the top 10
-    /// bits of fingerprint × multiplier).
+    /// `count` distinct ids whose fingerprints all land in one slot of a table for 500 (750 slots).
     static func crowded(count: Int) -> [WorkspaceID] {
         var found: [WorkspaceID] = []
-        var target: UInt64?
+        var target: Int?
         var number = 1
         while found.count < count {
             let id = sequentialID(number)
             number += 1
-            let place = (IDTable.fingerprint(id) &* IDTable.multiplier) >> 54
+            let place = IDTable.place(IDTable.fingerprint(id), slotCount: IDTable.slotCount(capacity: 500))
             if target == nil { target = place }
             if place == target { found.append(id) }
         }
         return found
+    }
+
+    @Test func aTableIsTwoThirdsFullAtItsCapacityAndPlacesAcrossAllItsSlots() {
+        #expect(IDTable.slotCount(capacity: 230_000) == 345_000)
+        #expect(IDTable.slotCount(capacity: 3) == 16)
+        // The place is the high half of (fingerprint × multiplier) × slots: from 0 up to the last slot.
+        let slots = 345_000
+        #expect(IDTable.place(0, slotCount: slots) == 0)
+        var inverse = IDTable.multiplier
+        for _ in 0..<5 { inverse = inverse &* (2 &- IDTable.multiplier &* inverse) }
+        #expect(IDTable.place(UInt64.max &* inverse, slotCount: slots) == slots - 1)
+        let places = (1...20_000).map { IDTable.place(IDTable.fingerprint(sequentialID($0)), slotCount: slots) }
+        #expect(places.allSatisfy { (0..<slots).contains($0) })
+        #expect(Set(places.map { $0 / 34_500 }).count == 10, "sequential ids did not spread over the table's tenths")
+        // Filled to its capacity, random ids are all new, and every one of them is then seen again.
+        let ids = (0..<30_000).map { _ in WorkspaceID() }
+        var table = IDTable(capacity: ids.count)
+        #expect(ids.allSatisfy { table.insert($0) }, "a new id was taken for a repeat at two thirds full")
+        #expect(ids.allSatisfy { !table.insert($0) }, "an id added before was taken for a new one")
     }
 
     @Test(arguments: [false, true])
