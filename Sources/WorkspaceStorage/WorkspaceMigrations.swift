@@ -54,10 +54,10 @@ enum WorkspaceMigrations {
     /// v2 → v3: the owner's `name` becomes `alias`; favorites gain `createdAt`, unknown (`nil`) when migrated
     /// unless a rollback to version 2 set it aside (``v3ToV2(_:_:)``). Another unknown field under one of the new
     /// keys is dropped and reported.
-    @Sendable static func v2ToV3(_ old: WorkspaceV2, _ context: inout MigrationContext) -> WorkspaceV3 {
+    @Sendable static func v2ToV3(_ old: inout WorkspaceV2, _ context: inout MigrationContext) -> WorkspaceV3 {
         WorkspaceV3(
             projects: old.projects,
-            favorites: old.favorites.map { favorite in
+            favorites: old.favorites.takingEach { favorite in
                 var fields = favorite.unknownFields
                 let createdAt = context.takeBack(Date.self, "createdAt", from: &fields, at: "favorites[]")
                 return FavoriteV3(
@@ -120,14 +120,16 @@ enum WorkspaceMigrations {
 extension Array {
     /// The elements converted by `transform`, in order, each moved out of the array before it is converted, so
     /// that what `transform` does not keep of it is freed at once instead of when the whole array goes (a
-    /// migration step's peak memory). The array is left empty, its storage freed too (part-emptied if
-    /// `transform` throws).
+    /// migration step's peak memory), and the storage it leaves empty given back as it goes (``VacatedStorage``).
+    /// The array is left empty, its storage freed too (part-emptied if `transform` throws).
     mutating func takingEach<Converted>(_ transform: (Element) throws -> Converted) rethrows -> [Converted] {
         var converted: [Converted] = []
         converted.reserveCapacity(count)
         reverse()
+        var vacated = VacatedStorage(of: &self)
         while let element = popLast() {
             converted.append(try transform(element))
+            vacated?.release(&self)
         }
         // `popLast` keeps the capacity: without this the emptied storage stays until the step returns.
         self = []

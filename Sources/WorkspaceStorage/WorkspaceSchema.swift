@@ -30,7 +30,7 @@ public enum WorkspaceSchema {
             from: 1, WorkspaceV1.self, to: WorkspaceV2.self, consuming: WorkspaceMigrations.v1ToV2,
             revert: WorkspaceMigrations.v2ToV1),
         MigrationStep(
-            from: 2, WorkspaceV2.self, to: WorkspaceV3.self, convert: WorkspaceMigrations.v2ToV3,
+            from: 2, WorkspaceV2.self, to: WorkspaceV3.self, consuming: WorkspaceMigrations.v2ToV3,
             revert: WorkspaceMigrations.v3ToV2),
         MigrationStep(
             from: 3, WorkspaceV3.self, to: Workspace.self, consuming: WorkspaceMigrations.v3ToV4,
